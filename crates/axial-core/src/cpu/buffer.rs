@@ -1,0 +1,200 @@
+//! Host memory: 64-byte aligned buffers, and a small pool that hands large
+//! freed blocks back out so a fresh output does not pay for page faults.
+//!
+//! A new block from the system is zero pages the kernel maps on first touch;
+//! writing a 64 MB output into one costs more in faults than the arithmetic.
+//! Freed blocks of 1 MiB and more are kept (up to [`POOL_BYTES`] in all) and
+//! reused for the next request of a close size. Their bytes are stale but
+//! initialised, so handing them out as "unspecified contents" is sound.
+
+use std::alloc::{self, Layout as AllocLayout};
+use std::ptr::NonNull;
+use std::sync::Mutex;
+
+use crate::{Error, Result};
+
+/// Alignment of every host buffer (a cache line; enough for any SIMD load).
+pub const ALIGN: usize = 64;
+/// Smallest block the pool keeps.
+pub(crate) const POOL_MIN_BYTES: usize = 1 << 20;
+/// Most bytes the pool holds at once.
+pub(crate) const POOL_BYTES: usize = 1 << 30;
+
+/// A 64-byte aligned, initialised block of host memory.
+pub struct CpuBuffer {
+    ptr: NonNull<u8>,
+    len: usize,
+    cap: usize,
+}
+
+// SAFETY: CpuBuffer owns its allocation exclusively, like a Vec<u8>.
+unsafe impl Send for CpuBuffer {}
+// SAFETY: shared access only reads through `&self`.
+unsafe impl Sync for CpuBuffer {}
+
+struct Block {
+    ptr: NonNull<u8>,
+    cap: usize,
+}
+
+// SAFETY: a pooled block is owned by the pool alone.
+unsafe impl Send for Block {}
+
+static POOL: Mutex<Vec<Block>> = Mutex::new(Vec::new());
+
+impl CpuBuffer {
+    /// A buffer of `len` bytes, zeroed when `zeroed`, else of unspecified contents.
+    ///
+    /// # Errors
+    /// The size overflows or the system is out of memory.
+    pub fn new(len: usize, zeroed: bool) -> Result<Self> {
+        if len == 0 {
+            return Ok(CpuBuffer {
+                ptr: NonNull::dangling(),
+                len: 0,
+                cap: 0,
+            });
+        }
+        if len >= POOL_MIN_BYTES {
+            if let Some(block) = take_pooled(len) {
+                let mut buf = CpuBuffer {
+                    ptr: block.ptr,
+                    len,
+                    cap: block.cap,
+                };
+                if zeroed {
+                    buf.as_bytes_mut().fill(0);
+                }
+                return Ok(buf);
+            }
+        }
+        let layout = alloc_layout(len)?;
+        // SAFETY: `layout` has a non-zero size. alloc_zeroed initialises every byte,
+        // which is what lets the pool hand stale bytes out safely later.
+        let ptr = unsafe { alloc::alloc_zeroed(layout) };
+        let ptr = NonNull::new(ptr).ok_or_else(|| Error::Device {
+            op: "alloc",
+            message: format!("out of memory allocating {len} bytes"),
+        })?;
+        Ok(CpuBuffer { ptr, len, cap: len })
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the buffer holds no byte.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        // SAFETY: ptr is valid for `len` initialised bytes (or dangling with len 0),
+        // and shared borrows of self only read.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The bytes, mutably.
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_bytes`, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// Address of the first byte (0 when empty).
+    pub fn addr(&self) -> usize {
+        if self.len == 0 {
+            0
+        } else {
+            self.ptr.as_ptr() as usize
+        }
+    }
+}
+
+impl Drop for CpuBuffer {
+    fn drop(&mut self) {
+        if self.cap == 0 {
+            return;
+        }
+        if self.cap >= POOL_MIN_BYTES
+            && give_to_pool(Block {
+                ptr: self.ptr,
+                cap: self.cap,
+            })
+        {
+            return;
+        }
+        free(self.ptr, self.cap);
+    }
+}
+
+fn alloc_layout(cap: usize) -> Result<AllocLayout> {
+    AllocLayout::from_size_align(cap, ALIGN).map_err(|_| Error::Device {
+        op: "alloc",
+        message: format!("cannot allocate {cap} bytes"),
+    })
+}
+
+fn free(ptr: NonNull<u8>, cap: usize) {
+    if let Ok(layout) = alloc_layout(cap) {
+        // SAFETY: ptr was allocated by `alloc_zeroed` with this exact layout.
+        unsafe { alloc::dealloc(ptr.as_ptr(), layout) }
+    }
+}
+
+/// Best fit among blocks of `len..=2*len` bytes.
+fn take_pooled(len: usize) -> Option<Block> {
+    let mut pool = POOL.lock().ok()?;
+    let best = pool
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.cap >= len && b.cap / 2 <= len)
+        .min_by_key(|(_, b)| b.cap)?
+        .0;
+    Some(pool.swap_remove(best))
+}
+
+fn give_to_pool(block: Block) -> bool {
+    let Ok(mut pool) = POOL.lock() else {
+        return false;
+    };
+    let held: usize = pool.iter().map(|b| b.cap).sum();
+    if held + block.cap > POOL_BYTES {
+        // Make room by freeing the oldest blocks.
+        let mut held = held;
+        while !pool.is_empty() && held + block.cap > POOL_BYTES {
+            let old = pool.remove(0);
+            held -= old.cap;
+            free(old.ptr, old.cap);
+        }
+        if held + block.cap > POOL_BYTES {
+            return false;
+        }
+    }
+    pool.push(block);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pooled_blocks_are_reused_and_zeroed_on_request() {
+        let mut a = CpuBuffer::new(POOL_MIN_BYTES * 3, false).unwrap();
+        a.as_bytes_mut().fill(7);
+        let addr = a.addr();
+        drop(a);
+        let b = CpuBuffer::new(POOL_MIN_BYTES * 3, true).unwrap();
+        assert!(b.as_bytes().iter().all(|&x| x == 0));
+        assert_eq!(b.addr() % ALIGN, 0);
+        // Another test may have taken the block first; reuse is the common case.
+        let _ = addr;
+    }
+
+    #[test]
+    fn empty_buffers_have_address_zero() {
+        assert_eq!(CpuBuffer::new(0, true).unwrap().addr(), 0);
+    }
+}

@@ -1,0 +1,232 @@
+//! The strided walker every CPU kernel runs on: N operands over one shape,
+//! dims reordered so the output's smallest stride is innermost, size-1 dims
+//! dropped and adjacent dims coalesced, then the shape cut into runs along
+//! the innermost dim, split across threads above a size threshold.
+
+use smallvec::SmallVec;
+
+use crate::Layout;
+
+/// Elements below which kernels stay on one thread.
+pub const PARALLEL_THRESHOLD: usize = 1 << 15;
+
+type DimVec<T> = SmallVec<[T; 6]>;
+
+/// A prepared walk over `N` layouts of one shape. Operand 0 decides the order.
+#[derive(Clone, Debug)]
+pub struct Plan<const N: usize> {
+    shape: DimVec<usize>,
+    strides: [DimVec<isize>; N],
+    offsets: [usize; N],
+    disjoint: bool,
+}
+
+impl<const N: usize> Plan<N> {
+    /// A walk over `layouts`, which must all have the same shape.
+    pub fn new(layouts: [&Layout; N]) -> Self {
+        let shape0 = layouts[0].shape();
+        debug_assert!(layouts.iter().all(|l| l.shape() == shape0));
+        // Keep dims of size > 1; order them by operand 0's stride, then the next
+        // operands' (as TensorIterator does), largest first.
+        let mut dims: DimVec<usize> = (0..shape0.len()).filter(|&d| shape0[d] != 1).collect();
+        dims.sort_by(|&a, &b| {
+            for l in &layouts {
+                let (sa, sb) = (l.strides()[a].unsigned_abs(), l.strides()[b].unsigned_abs());
+                if sa != sb {
+                    return sb.cmp(&sa);
+                }
+            }
+            a.cmp(&b)
+        });
+        let mut shape: DimVec<usize> = DimVec::new();
+        let mut strides: [DimVec<isize>; N] = std::array::from_fn(|_| DimVec::new());
+        for &d in &dims {
+            let n = shape0[d];
+            // Merge with the previous (outer) dim when every operand is contiguous across them.
+            let mergeable = !shape.is_empty()
+                && layouts
+                    .iter()
+                    .zip(&strides)
+                    .all(|(l, st)| *st.last().unwrap_or(&0) == l.strides()[d] * n as isize);
+            if mergeable {
+                let last = shape.len() - 1;
+                shape[last] *= n;
+                for (st, l) in strides.iter_mut().zip(&layouts) {
+                    st[last] = l.strides()[d];
+                }
+            } else {
+                shape.push(n);
+                for (st, l) in strides.iter_mut().zip(&layouts) {
+                    st.push(l.strides()[d]);
+                }
+            }
+        }
+        Plan {
+            shape,
+            strides,
+            offsets: std::array::from_fn(|i| layouts[i].offset()),
+            disjoint: layouts[0].is_non_overlapping(),
+        }
+    }
+
+    /// Keeps the walk on one thread when an input reads the output's memory
+    /// through another layout (`base` pointers equal, layouts different):
+    /// threads could then read what others write.
+    pub fn restrict_aliasing(&mut self, out: (usize, &Layout), inputs: &[(usize, &Layout)]) {
+        if inputs.iter().any(|&(p, l)| p == out.0 && l != out.1) {
+            self.disjoint = false;
+        }
+    }
+
+    /// Elements walked.
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Length of one run (the innermost coalesced dim; 1 for a 0-dim walk).
+    pub fn inner_len(&self) -> usize {
+        self.shape.last().copied().unwrap_or(1)
+    }
+
+    /// Each operand's stride along the run.
+    pub fn inner_strides(&self) -> [isize; N] {
+        std::array::from_fn(|i| self.strides[i].last().copied().unwrap_or(0))
+    }
+
+    /// Number of runs.
+    pub fn runs(&self) -> usize {
+        if self.inner_len() == 0 {
+            0
+        } else {
+            self.numel() / self.inner_len()
+        }
+    }
+
+    /// The coalesced shape, outermost first.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// The coalesced strides of operand `i`.
+    pub fn strides(&self, i: usize) -> &[isize] {
+        &self.strides[i]
+    }
+
+    /// Calls `f(offsets, len)` for runs `first..first + count`, where
+    /// `offsets[i]` is operand i's element offset at the start of the run.
+    pub fn for_runs(&self, first: usize, count: usize, mut f: impl FnMut([usize; N], usize)) {
+        if count == 0 {
+            return;
+        }
+        let outer = &self.shape[..self.shape.len().saturating_sub(1)];
+        let len = self.inner_len();
+        // Multi-index of run `first`, and the operands' offsets there.
+        let mut idx: DimVec<usize> = smallvec::smallvec![0; outer.len()];
+        let mut rem = first;
+        let mut offs = self.offsets.map(|o| o as isize);
+        for d in (0..outer.len()).rev() {
+            idx[d] = rem % outer[d];
+            rem /= outer[d];
+            for (o, st) in offs.iter_mut().zip(&self.strides) {
+                *o += idx[d] as isize * st[d];
+            }
+        }
+        for _ in 0..count {
+            f(offs.map(|o| o as usize), len);
+            // Advance the odometer.
+            for d in (0..outer.len()).rev() {
+                idx[d] += 1;
+                for (o, st) in offs.iter_mut().zip(&self.strides) {
+                    *o += st[d];
+                }
+                if idx[d] < outer[d] {
+                    break;
+                }
+                for (o, st) in offs.iter_mut().zip(&self.strides) {
+                    *o -= outer[d] as isize * st[d];
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+
+    /// Calls `f(offsets, len)` for every run, on several threads when the walk
+    /// has at least [`PARALLEL_THRESHOLD`] elements and operand 0 (the output)
+    /// provably maps distinct elements to distinct memory; runs then write
+    /// disjoint elements. `f` must be safe to call concurrently on disjoint runs.
+    pub fn par_for_runs(&self, f: impl Fn([usize; N], usize) + Sync) {
+        let runs = self.runs();
+        let threads = rayon::current_num_threads();
+        if !self.disjoint || self.numel() < PARALLEL_THRESHOLD || threads == 1 || runs < 2 {
+            self.for_runs(0, runs, f);
+            return;
+        }
+        let chunks = (threads * 4).min(runs);
+        let per = runs.div_ceil(chunks);
+        rayon::scope(|s| {
+            for c in 0..chunks {
+                let first = c * per;
+                if first >= runs {
+                    break;
+                }
+                let count = per.min(runs - first);
+                let f = &f;
+                s.spawn(move |_| self.for_runs(first, count, f));
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offsets(plan: &Plan<2>) -> Vec<[usize; 2]> {
+        let mut out = vec![];
+        plan.for_runs(0, plan.runs(), |o, len| {
+            let st = plan.inner_strides();
+            for i in 0..len {
+                out.push([o[0] + i * st[0] as usize, o[1] + i * st[1] as usize]);
+            }
+        });
+        out
+    }
+
+    #[test]
+    fn contiguous_operands_coalesce_to_one_run() {
+        let a = Layout::contiguous(&[3, 4, 5]);
+        let p = Plan::new([&a, &a]);
+        assert_eq!(p.shape(), &[60]);
+        assert_eq!(p.runs(), 1);
+    }
+
+    #[test]
+    fn transposed_input_walks_output_order() {
+        let out = Layout::contiguous(&[3, 2]);
+        let inp = Layout::contiguous(&[2, 3]).t().unwrap();
+        let p = Plan::new([&out, &inp]);
+        assert_eq!(
+            offsets(&p),
+            vec![[0, 0], [1, 3], [2, 1], [3, 4], [4, 2], [5, 5]]
+        );
+    }
+
+    #[test]
+    fn runs_split_anywhere_resume_correctly() {
+        let out = Layout::contiguous(&[4, 3, 2]);
+        let inp = Layout::contiguous(&[2, 3, 4]).permute(&[2, 1, 0]).unwrap();
+        let p = Plan::new([&out, &inp]);
+        let all = offsets(&p);
+        let mut pieces = vec![];
+        for first in 0..p.runs() {
+            p.for_runs(first, 1, |o, len| {
+                let st = p.inner_strides();
+                for i in 0..len {
+                    pieces.push([o[0] + i * st[0] as usize, o[1] + i * st[1] as usize]);
+                }
+            });
+        }
+        assert_eq!(all, pieces);
+        assert_eq!(all.len(), 24);
+    }
+}

@@ -1,0 +1,363 @@
+//! The element types a tensor can hold, and the casts between them.
+
+use std::fmt;
+
+use bytemuck::{Pod, Zeroable};
+use half::{bf16, f16};
+
+use crate::DType;
+
+/// A boolean element: one byte, 0 is false and anything else is true.
+///
+/// Rust's `bool` cannot be viewed from arbitrary bytes, and a tensor's storage is
+/// plain bytes that anyone may write; this newtype is the one-byte [`Pod`]
+/// boolean PyTorch's `torch.bool` is.
+///
+/// # Example
+/// ```
+/// use axial_core::Bool;
+/// assert!(Bool::from(true).get());
+/// assert_eq!(Bool::TRUE.to_string(), "True");
+/// ```
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Pod, Zeroable)]
+#[repr(transparent)]
+pub struct Bool(u8);
+
+impl Bool {
+    /// `False` (byte 0).
+    pub const FALSE: Bool = Bool(0);
+    /// `True` (byte 1).
+    pub const TRUE: Bool = Bool(1);
+
+    /// The value as a Rust `bool`.
+    ///
+    /// ```
+    /// # use axial_core::Bool;
+    /// assert!(!Bool::FALSE.get());
+    /// ```
+    pub const fn get(self) -> bool {
+        self.0 != 0
+    }
+}
+
+impl From<bool> for Bool {
+    fn from(b: bool) -> Self {
+        Bool(b as u8)
+    }
+}
+
+impl From<Bool> for bool {
+    fn from(b: Bool) -> Self {
+        b.get()
+    }
+}
+
+impl fmt::Debug for Bool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
+impl fmt::Display for Bool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.get() { "True" } else { "False" })
+    }
+}
+
+/// Which family an element type belongs to; decides how casts convert.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// [`Bool`].
+    Bool,
+    /// Signed and unsigned integers.
+    Int,
+    /// f16, bf16, f32, f64.
+    Float,
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A type a tensor can hold: plain bytes ([`Pod`]) with a runtime [`DType`] tag.
+///
+/// The trait is sealed: the ten dtypes of PyTorch that axial supports are
+/// `f64 f32 bf16 f16 i64 i32 i16 i8 u8` and [`Bool`].
+///
+/// # Example
+/// ```
+/// use axial_core::{DType, Element};
+/// assert_eq!(<half::bf16 as Element>::DTYPE, DType::BF16);
+/// assert_eq!(f32::from_f64(2.5), 2.5f32);
+/// ```
+pub trait Element:
+    Pod + Default + PartialEq + PartialOrd + fmt::Debug + Send + Sync + 'static + sealed::Sealed
+{
+    /// The runtime tag.
+    const DTYPE: DType;
+    /// The family (bool, integer, float).
+    const KIND: Kind;
+    /// Zero (false).
+    const ZERO: Self;
+    /// One (true).
+    const ONE: Self;
+
+    /// The value as an f64 (exact for every type but i64 beyond 2⁵³).
+    fn to_f64(self) -> f64;
+    /// The value as an f32 (exact for f16, bf16 and f32).
+    fn to_f32(self) -> f32;
+    /// The value as an i64: floats truncate toward zero.
+    fn to_i64(self) -> i64;
+    /// From an f64, as PyTorch converts a double: floats round to nearest even
+    /// (f16 and bf16 through f32, as `c10::Half(float)` does), integers truncate
+    /// toward zero through i64 and then wrap, bool is `v != 0`.
+    fn from_f64(v: f64) -> Self;
+    /// From an f32, as [`Element::from_f64`].
+    fn from_f32(v: f32) -> Self;
+    /// From an i64: integers wrap (two's complement), floats round to nearest.
+    fn from_i64(v: i64) -> Self;
+    /// `v != 0` (NaN counts as non-zero, as in PyTorch).
+    fn is_nonzero(self) -> bool;
+}
+
+/// Converts one element to another dtype with PyTorch's results (semantics.md §6:
+/// float to int truncates toward zero, bool is 0/1, f16/bf16 round to nearest even).
+///
+/// # Example
+/// ```
+/// use axial_core::{cast, Bool};
+/// assert_eq!(cast::<f32, i32>(-2.7), -2);
+/// assert_eq!(cast::<f32, u8>(-1.0), 255);
+/// assert_eq!(cast::<f64, Bool>(0.5), Bool::TRUE);
+/// assert_eq!(cast::<i64, f32>(16_777_217), 16_777_216.0);
+/// ```
+#[inline(always)]
+pub fn cast<S: Element, T: Element>(s: S) -> T {
+    match (S::KIND, T::KIND) {
+        (_, Kind::Bool) => {
+            if s.is_nonzero() {
+                T::ONE
+            } else {
+                T::ZERO
+            }
+        }
+        (Kind::Float, Kind::Float) if S::DTYPE.size() <= 4 && T::DTYPE.size() <= 4 => {
+            T::from_f32(s.to_f32())
+        }
+        (Kind::Float, _) => T::from_f64(s.to_f64()),
+        (Kind::Int | Kind::Bool, _) => T::from_i64(s.to_i64()),
+    }
+}
+
+macro_rules! int_element {
+    ($($t:ty => $d:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            const KIND: Kind = Kind::Int;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)] fn to_f64(self) -> f64 { self as f64 }
+            #[inline(always)] fn to_f32(self) -> f32 { self as f32 }
+            #[inline(always)] fn to_i64(self) -> i64 { self as i64 }
+            #[inline(always)] fn from_f64(v: f64) -> Self { (v as i64) as $t }
+            #[inline(always)] fn from_f32(v: f32) -> Self { (v as i64) as $t }
+            #[inline(always)] fn from_i64(v: i64) -> Self { v as $t }
+            #[inline(always)] fn is_nonzero(self) -> bool { self != 0 }
+        }
+    )*};
+}
+int_element!(u8 => U8, i8 => I8, i16 => I16, i32 => I32, i64 => I64);
+
+macro_rules! float_element {
+    ($($t:ty => $d:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            const KIND: Kind = Kind::Float;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            #[inline(always)] fn to_f64(self) -> f64 { self as f64 }
+            #[inline(always)] fn to_f32(self) -> f32 { self as f32 }
+            #[inline(always)] fn to_i64(self) -> i64 { self as i64 }
+            #[inline(always)] fn from_f64(v: f64) -> Self { v as $t }
+            #[inline(always)] fn from_f32(v: f32) -> Self { v as $t }
+            #[inline(always)] fn from_i64(v: i64) -> Self { v as $t }
+            #[inline(always)] fn is_nonzero(self) -> bool { self != 0.0 }
+        }
+    )*};
+}
+float_element!(f32 => F32, f64 => F64);
+
+macro_rules! half_element {
+    ($($t:ident => $d:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            const KIND: Kind = Kind::Float;
+            const ZERO: Self = $t::ZERO;
+            const ONE: Self = $t::ONE;
+            #[inline(always)] fn to_f64(self) -> f64 { self.to_f64() }
+            #[inline(always)] fn to_f32(self) -> f32 { self.to_f32() }
+            #[inline(always)] fn to_i64(self) -> i64 { self.to_f32() as i64 }
+            #[inline(always)] fn from_f64(v: f64) -> Self { $t::from_f32(v as f32) }
+            #[inline(always)] fn from_f32(v: f32) -> Self { $t::from_f32(v) }
+            #[inline(always)] fn from_i64(v: i64) -> Self { $t::from_f32(v as f32) }
+            #[inline(always)] fn is_nonzero(self) -> bool { self.to_f32() != 0.0 }
+        }
+    )*};
+}
+half_element!(f16 => F16, bf16 => BF16);
+
+impl sealed::Sealed for Bool {}
+impl Element for Bool {
+    const DTYPE: DType = DType::Bool;
+    const KIND: Kind = Kind::Bool;
+    const ZERO: Self = Bool::FALSE;
+    const ONE: Self = Bool::TRUE;
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self.get() as u8 as f64
+    }
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self.get() as u8 as f32
+    }
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self.get() as i64
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        Bool::from(v != 0.0)
+    }
+    #[inline(always)]
+    fn from_f32(v: f32) -> Self {
+        Bool::from(v != 0.0)
+    }
+    #[inline(always)]
+    fn from_i64(v: i64) -> Self {
+        Bool::from(v != 0)
+    }
+    #[inline(always)]
+    fn is_nonzero(self) -> bool {
+        self.get()
+    }
+}
+
+/// Calls `$body` with `$T` bound to the Rust type of a runtime [`DType`].
+///
+/// The one place a runtime tag becomes a static type; kernels use it to
+/// monomorphise once per dtype.
+///
+/// ```
+/// use axial_core::{with_dtype, DType, Element};
+/// let size = with_dtype!(DType::BF16, T => std::mem::size_of::<T>());
+/// assert_eq!(size, 2);
+/// ```
+#[macro_export]
+macro_rules! with_dtype {
+    ($dtype:expr, $T:ident => $body:expr) => {{
+        match $dtype {
+            $crate::DType::Bool => {
+                type $T = $crate::Bool;
+                $body
+            }
+            $crate::DType::U8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::DType::I8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::DType::I16 => {
+                type $T = i16;
+                $body
+            }
+            $crate::DType::I32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::DType::I64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::DType::F16 => {
+                type $T = $crate::half::f16;
+                $body
+            }
+            $crate::DType::BF16 => {
+                type $T = $crate::half::bf16;
+                $body
+            }
+            $crate::DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::DType::F64 => {
+                type $T = f64;
+                $body
+            }
+        }
+    }};
+}
+
+/// As [`with_dtype!`], for the float dtypes only; `$other` runs for the rest.
+///
+/// ```
+/// use axial_core::{with_float_dtype, DType};
+/// let bits = with_float_dtype!(DType::I32, T => 8 * std::mem::size_of::<T>(), _ => 0);
+/// assert_eq!(bits, 0);
+/// ```
+#[macro_export]
+macro_rules! with_float_dtype {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
+        match $dtype {
+            $crate::DType::F16 => {
+                type $T = $crate::half::f16;
+                $body
+            }
+            $crate::DType::BF16 => {
+                type $T = $crate::half::bf16;
+                $body
+            }
+            $crate::DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::DType::F64 => {
+                type $T = f64;
+                $body
+            }
+            _ => $other,
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn casts_follow_pytorch() {
+        assert_eq!(cast::<f32, i64>(2.9), 2);
+        assert_eq!(cast::<f32, i64>(-2.9), -2);
+        assert_eq!(cast::<f64, u8>(-1.0), 255);
+        assert_eq!(cast::<i32, u8>(300), 44);
+        assert_eq!(cast::<i64, i8>(200), -56);
+        assert_eq!(cast::<Bool, f32>(Bool::TRUE), 1.0);
+        assert_eq!(cast::<f32, Bool>(f32::NAN), Bool::TRUE);
+        assert_eq!(cast::<f32, Bool>(-0.0), Bool::FALSE);
+        assert_eq!(cast::<i8, Bool>(-3), Bool::TRUE);
+        // Round to nearest even: 1 + 2^-8 is halfway between two bf16 values.
+        assert_eq!(cast::<f32, bf16>(1.0 + 1.0 / 256.0), bf16::from_f32(1.0));
+        assert_eq!(
+            cast::<f32, bf16>(1.0 + 3.0 / 256.0).to_f32(),
+            1.0 + 4.0 / 256.0
+        );
+        assert_eq!(cast::<f32, f16>(65520.0), f16::INFINITY);
+        assert_eq!(cast::<bf16, f16>(bf16::from_f32(0.5)), f16::from_f32(0.5));
+        assert_eq!(cast::<f16, i32>(f16::from_f32(-7.5)), -7);
+    }
+}

@@ -1,0 +1,187 @@
+//! The one error type of the runtime core.
+
+use crate::DType;
+
+/// What went wrong, worded as PyTorch words it, naming the op, the sizes and the dim.
+///
+/// # Example
+/// ```
+/// use axial_core::{Error, Layout};
+/// let x = Layout::contiguous(&[3, 4, 5]);
+/// let err = x.select(0, 3).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "select(): index 3 out of range for tensor of size [3, 4, 5] at dimension 0"
+/// );
+/// assert!(matches!(err, Error::IndexOutOfRange { .. }));
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A dim argument outside `[-rank, rank - 1]`.
+    #[error("Dimension out of range (expected to be in range of [{}, {}], but got {dim})", -(*rank.max(&1) as isize), *rank.max(&1) as isize - 1)]
+    DimOutOfRange {
+        /// The dim asked for.
+        dim: isize,
+        /// The tensor's rank.
+        rank: usize,
+    },
+    /// An index outside a dim (`select`, integer indexing).
+    #[error("{op}(): index {index} out of range for tensor of size {shape:?} at dimension {dim}")]
+    IndexOutOfRange {
+        /// The op.
+        op: &'static str,
+        /// The index asked for.
+        index: isize,
+        /// The dim indexed.
+        dim: usize,
+        /// The tensor's shape.
+        shape: Vec<usize>,
+    },
+    /// An element index outside its dim (indexing with integers).
+    #[error("index {index} is out of bounds for dimension {dim} with size {size}")]
+    IndexOutOfBounds {
+        /// The index asked for.
+        index: isize,
+        /// The dim indexed.
+        dim: usize,
+        /// The dim's size.
+        size: usize,
+    },
+    /// `view` asked of a layout it cannot express without a copy.
+    #[error(
+        "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+    )]
+    NotViewable,
+    /// A target shape whose element count differs from the input's.
+    #[error("shape '{shape:?}' is invalid for input of size {numel}")]
+    InvalidShape {
+        /// The shape asked for (with any `-1`).
+        shape: Vec<isize>,
+        /// The input's element count.
+        numel: usize,
+    },
+    /// Two shapes that do not broadcast.
+    #[error(
+        "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
+    )]
+    Broadcast {
+        /// Size in the first operand.
+        a: usize,
+        /// Size in the second operand.
+        b: usize,
+        /// The dim, counted in the broadcast result.
+        dim: usize,
+    },
+    /// An in-place op whose broadcast result is not the output's shape.
+    #[error("output with shape {output:?} doesn't match the broadcast shape {broadcast:?}")]
+    InPlaceShape {
+        /// The written-to tensor's shape.
+        output: Vec<usize>,
+        /// The broadcast shape of the operands.
+        broadcast: Vec<usize>,
+    },
+    /// An `as_strided` (or a layout) that reaches past the end of its storage.
+    #[error(
+        "setStorage: sizes {sizes:?}, strides {strides:?}, storage offset {offset}, and itemsize {itemsize} requiring a storage size of {required} are out of bounds for storage of size {available}"
+    )]
+    OutOfBounds {
+        /// Sizes asked for.
+        sizes: Vec<usize>,
+        /// Strides asked for.
+        strides: Vec<isize>,
+        /// Storage offset asked for.
+        offset: usize,
+        /// Element size in bytes.
+        itemsize: usize,
+        /// Bytes the layout needs.
+        required: usize,
+        /// Bytes the storage has.
+        available: usize,
+    },
+    /// A write into a layout where two elements share one memory location.
+    #[error(
+        "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+    )]
+    InternalOverlap,
+    /// A write whose input partly aliases the output.
+    #[error(
+        "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation."
+    )]
+    PartialOverlap,
+    /// Operands of different dtypes where one is required.
+    #[error("{op}: expected dtype {expected}, got {got}")]
+    DTypeMismatch {
+        /// The op.
+        op: &'static str,
+        /// The dtype required.
+        expected: DType,
+        /// The dtype given.
+        got: DType,
+    },
+    /// An op that does not exist for a dtype.
+    #[error("\"{op}\" not implemented for '{}'", dtype.scalar_type_name())]
+    Unsupported {
+        /// The op.
+        op: &'static str,
+        /// The dtype given.
+        dtype: DType,
+    },
+    /// A result that cannot be cast to the output's dtype.
+    #[error(
+        "result type {} can't be cast to the desired output type {}",
+        from.scalar_type_name(),
+        to.scalar_type_name()
+    )]
+    CannotCast {
+        /// The computed dtype.
+        from: DType,
+        /// The output's dtype.
+        to: DType,
+    },
+    /// A storage of another size than the layout or data needs.
+    #[error("{op}: expected {expected} elements, got {got}")]
+    ElementCount {
+        /// The op.
+        op: &'static str,
+        /// Elements needed.
+        expected: usize,
+        /// Elements given.
+        got: usize,
+    },
+    /// Any other invalid argument, with PyTorch's message for it.
+    #[error("{op}: {message}")]
+    Invalid {
+        /// The op.
+        op: &'static str,
+        /// What is wrong, as PyTorch says it.
+        message: String,
+    },
+    /// The device failed (allocation, a kernel launch, a copy).
+    #[error("device error in {op}: {message}")]
+    Device {
+        /// The op.
+        op: &'static str,
+        /// The device's own message.
+        message: String,
+    },
+}
+
+impl Error {
+    /// An [`Error::Invalid`] with PyTorch's message.
+    ///
+    /// ```
+    /// # use axial_core::Error;
+    /// let e = Error::invalid("unfold", "step is 0 but must be > 0");
+    /// assert_eq!(e.to_string(), "unfold: step is 0 but must be > 0");
+    /// ```
+    pub fn invalid(op: &'static str, message: impl Into<String>) -> Self {
+        Error::Invalid {
+            op,
+            message: message.into(),
+        }
+    }
+}
+
+/// `Result<T, axial_core::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,294 @@
+//! Where every element lives: shape, strides and storage offset (PyTorch's
+//! `sizes()`, `strides()` and `storage_offset()`), and every view op as O(rank)
+//! metadata arithmetic.
+//!
+//! # Invariants
+//! A [`Layout`] on its own says nothing about memory; paired with a storage it
+//! is valid when:
+//! 1. `shape.len() == strides.len()` (the rank);
+//! 2. every stride is non-negative (views never make negative strides);
+//! 3. if no size is 0, `offset + Σ (size_i - 1) * stride_i` is below the
+//!    storage's element count ([`Layout::required_len`]);
+//! 4. a layout with a size of 0 addresses nothing, whatever its offset.
+//!
+//! Every view op preserves (1), (2) and (4), and only narrows the set of
+//! addresses, so it preserves (3). [`Layout::try_new`] checks all four; kernels
+//! check (3) once per call before they read.
+
+mod broadcast;
+mod contiguity;
+mod overlap;
+mod reshape;
+mod strided;
+mod view;
+
+pub use broadcast::broadcast_shapes;
+pub use overlap::{MemOverlap, Overlap};
+pub use reshape::{compute_stride, infer_size};
+
+use smallvec::SmallVec;
+
+use crate::{Error, Result};
+
+/// Sizes of a layout, inline up to rank 6 (no heap for the common ranks).
+pub type Dims = SmallVec<[usize; 6]>;
+/// Strides of a layout, in elements, inline up to rank 6.
+pub type Strides = SmallVec<[isize; 6]>;
+
+/// Shape, strides (in elements) and storage offset of a strided tensor.
+///
+/// # Example
+/// ```
+/// use axial_core::Layout;
+/// let x = Layout::contiguous(&[3, 4, 5]);
+/// assert_eq!(x.strides(), &[20, 5, 1]);
+/// let y = x.slice(1, Some(1), None, 2)?; // x[:, 1::2]
+/// assert_eq!((y.shape(), y.strides(), y.offset()), (&[3, 2, 5][..], &[20, 10, 1][..], 5));
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Layout {
+    shape: Dims,
+    strides: Strides,
+    offset: usize,
+}
+
+impl Layout {
+    /// The row-major (C-contiguous) layout of `shape` at offset 0.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// assert_eq!(Layout::contiguous(&[2, 3]).strides(), &[3, 1]);
+    /// assert_eq!(Layout::contiguous(&[]).numel(), 1);
+    /// ```
+    pub fn contiguous(shape: &[usize]) -> Self {
+        Layout {
+            strides: contiguous_strides(shape),
+            shape: shape.into(),
+            offset: 0,
+        }
+    }
+
+    /// A layout checked against a storage of `storage_len` elements (the four
+    /// invariants of the [module docs](self)).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for mismatched lengths or a negative stride,
+    /// [`Error::OutOfBounds`] when an element lies past the storage.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// assert!(Layout::try_new(&[2, 2], &[2, 1], 0, 4).is_ok());
+    /// // candle #3812: four elements cannot hold a 2×2×2 tensor.
+    /// assert!(Layout::try_new(&[2, 2, 2], &[4, 2, 1], 0, 4).is_err());
+    /// ```
+    pub fn try_new(
+        shape: &[usize],
+        strides: &[isize],
+        offset: usize,
+        storage_len: usize,
+    ) -> Result<Self> {
+        Self::checked("Layout::try_new", shape, strides, offset, storage_len, 1)
+    }
+
+    /// A layout from its parts, unchecked: the caller pairs it only with a
+    /// storage that satisfies the [invariants](self). Every kernel re-checks
+    /// invariant 3 before reading, so a wrong layout is an `Err`, never UB.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// let l = Layout::from_parts(&[2, 3], &[1, 2], 0);
+    /// assert!(!l.is_contiguous());
+    /// ```
+    pub fn from_parts(shape: &[usize], strides: &[isize], offset: usize) -> Self {
+        debug_assert_eq!(shape.len(), strides.len());
+        Layout {
+            shape: shape.into(),
+            strides: strides.into(),
+            offset,
+        }
+    }
+
+    /// Sizes, outermost first.
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Strides in elements, outermost first.
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+
+    /// Offset of the first element in the storage, in elements.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Number of dims.
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Number of elements (1 for a 0-dim layout).
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// assert_eq!(Layout::contiguous(&[3, 0, 2]).numel(), 0);
+    /// ```
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// Elements the storage must hold for this layout: `offset + 1 + Σ (size_i - 1) * stride_i`,
+    /// or 0 when the layout is empty.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// assert_eq!(Layout::from_parts(&[4], &[3], 1).required_len(), 11);
+    /// ```
+    pub fn required_len(&self) -> usize {
+        if self.shape.contains(&0) {
+            return 0;
+        }
+        let span: isize = self
+            .shape
+            .iter()
+            .zip(&self.strides)
+            .map(|(&n, &s)| (n as isize - 1) * s)
+            .sum();
+        self.offset + 1 + span as usize
+    }
+
+    /// Checks that this layout fits in a storage of `storage_len` elements.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] naming the sizes, strides and byte counts.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// let l = Layout::from_parts(&[4], &[3], 1);
+    /// let err = l.check_bounds(10, 4).unwrap_err();
+    /// assert!(err.to_string().ends_with("requiring a storage size of 44 are out of bounds for storage of size 40"));
+    /// ```
+    pub fn check_bounds(&self, storage_len: usize, itemsize: usize) -> Result<()> {
+        let required = self.required_len();
+        if required > storage_len {
+            return Err(Error::OutOfBounds {
+                sizes: self.shape.to_vec(),
+                strides: self.strides.to_vec(),
+                offset: self.offset,
+                itemsize,
+                required: required * itemsize,
+                available: storage_len * itemsize,
+            });
+        }
+        Ok(())
+    }
+
+    /// The storage index of the element at `index` (one coordinate per dim).
+    ///
+    /// # Errors
+    /// [`Error::IndexOutOfRange`] for a coordinate outside its dim (negative
+    /// coordinates count from the end), [`Error::Invalid`] for a wrong count.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// let points = Layout::contiguous(&[3, 2]);
+    /// assert_eq!(points.storage_index(&[1, 0])?, 2);
+    /// assert_eq!(points.storage_index(&[-1, -1])?, 5);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn storage_index(&self, index: &[isize]) -> Result<usize> {
+        if index.len() != self.rank() {
+            return Err(Error::invalid(
+                "index",
+                format!(
+                    "too many or too few indices for tensor of dimension {}: got {}",
+                    self.rank(),
+                    index.len()
+                ),
+            ));
+        }
+        let mut at = self.offset as isize;
+        for (dim, (&i, (&n, &s))) in index
+            .iter()
+            .zip(self.shape.iter().zip(&self.strides))
+            .enumerate()
+        {
+            if i < -(n as isize) || i >= n as isize {
+                return Err(Error::IndexOutOfBounds {
+                    index: i,
+                    dim,
+                    size: n,
+                });
+            }
+            let i = if i < 0 { i + n as isize } else { i };
+            at += i * s;
+        }
+        Ok(at as usize)
+    }
+
+    pub(crate) fn with(shape: Dims, strides: Strides, offset: usize) -> Self {
+        Layout {
+            shape,
+            strides,
+            offset,
+        }
+    }
+}
+
+/// Row-major strides of `shape` (a size of 0 counts as 1, as in PyTorch).
+///
+/// ```
+/// # use axial_core::layout::contiguous_strides;
+/// assert_eq!(contiguous_strides(&[2, 0, 3]).as_slice(), &[3, 3, 1]);
+/// ```
+pub fn contiguous_strides(shape: &[usize]) -> Strides {
+    let mut strides: Strides = smallvec::smallvec![0; shape.len()];
+    let mut acc = 1isize;
+    for (s, &n) in strides.iter_mut().zip(shape).rev() {
+        *s = acc;
+        acc *= n.max(1) as isize;
+    }
+    strides
+}
+
+/// Wraps a possibly negative `dim` into `0..rank` (a 0-dim tensor accepts 0 and -1).
+///
+/// # Errors
+/// [`Error::DimOutOfRange`], worded as PyTorch's.
+///
+/// ```
+/// # use axial_core::layout::wrap_dim;
+/// assert_eq!(wrap_dim(-1, 3)?, 2);
+/// assert_eq!(
+///     wrap_dim(3, 3).unwrap_err().to_string(),
+///     "Dimension out of range (expected to be in range of [-3, 2], but got 3)"
+/// );
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn wrap_dim(dim: isize, rank: usize) -> Result<usize> {
+    let n = rank.max(1) as isize;
+    if dim < -n || dim >= n {
+        return Err(Error::DimOutOfRange { dim, rank });
+    }
+    Ok(if dim < 0 { dim + n } else { dim } as usize)
+}
+
+pub(crate) fn wrap_index(
+    op: &'static str,
+    index: isize,
+    dim: usize,
+    shape: &[usize],
+) -> Result<usize> {
+    let n = shape[dim] as isize;
+    if index < -n || index >= n {
+        return Err(Error::IndexOutOfRange {
+            op,
+            index,
+            dim,
+            shape: shape.to_vec(),
+        });
+    }
+    Ok(if index < 0 { index + n } else { index } as usize)
+}

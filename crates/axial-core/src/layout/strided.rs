@@ -1,0 +1,85 @@
+//! `as_strided` and the checked constructor (semantics.md §4).
+
+use super::Layout;
+use crate::{Error, Result};
+
+impl Layout {
+    /// `x.as_strided(size, stride, offset)`: any layout over the same storage,
+    /// checked against its `storage_len` elements. `offset` is absolute in the
+    /// storage and defaults to this layout's. Overlap is allowed.
+    ///
+    /// # Errors
+    /// Mismatched lengths, a negative stride, or a layout past the end of the
+    /// storage ([`Error::OutOfBounds`], worded as PyTorch's `setStorage`).
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// let b = Layout::contiguous(&[10]);
+    /// let w = b.as_strided(&[7, 4], &[1, 1], None, 10, 4)?;
+    /// assert_eq!(w.required_len(), 10);
+    /// let err = b.as_strided(&[4], &[3], Some(1), 10, 4).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "setStorage: sizes [4], strides [3], storage offset 1, and itemsize 4 requiring a storage size of 44 are out of bounds for storage of size 40"
+    /// );
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn as_strided(
+        &self,
+        size: &[usize],
+        stride: &[isize],
+        offset: Option<usize>,
+        storage_len: usize,
+        itemsize: usize,
+    ) -> Result<Layout> {
+        let offset = offset.unwrap_or(self.offset());
+        Self::checked("as_strided", size, stride, offset, storage_len, itemsize)
+    }
+
+    pub(super) fn checked(
+        op: &'static str,
+        shape: &[usize],
+        strides: &[isize],
+        offset: usize,
+        storage_len: usize,
+        itemsize: usize,
+    ) -> Result<Layout> {
+        if shape.len() != strides.len() {
+            return Err(Error::invalid(
+                op,
+                "mismatch in length of strides and shape",
+            ));
+        }
+        if strides.iter().any(|&s| s < 0) {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "Negative strides are not supported at the moment, got strides: {strides:?}"
+                ),
+            ));
+        }
+        let layout = Layout::from_parts(shape, strides, offset);
+        layout.check_bounds(storage_len, itemsize)?;
+        Ok(layout)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Layout;
+
+    #[test]
+    fn bounds_follow_pytorch() {
+        let b = Layout::contiguous(&[10]);
+        assert!(b.as_strided(&[4], &[3], None, 10, 4).is_ok());
+        assert!(b.as_strided(&[0, 5], &[100, 100], Some(50), 10, 4).is_ok());
+        assert!(b.as_strided(&[3], &[1], Some(8), 10, 4).is_err());
+        assert!(b.as_strided(&[2], &[-1], None, 10, 4).is_err());
+        assert!(b.as_strided(&[2, 2], &[1], None, 10, 4).is_err());
+        let sliced = b.slice(0, Some(2), None, 1).unwrap();
+        assert_eq!(
+            sliced.as_strided(&[2], &[1], None, 10, 4).unwrap().offset(),
+            2
+        );
+    }
+}

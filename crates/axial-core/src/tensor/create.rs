@@ -1,0 +1,384 @@
+//! Creation: from host data, filled, ranges, identity and random tensors.
+
+use rand::{Rng, SeedableRng};
+use rand_distr::{Distribution, StandardNormal};
+
+use super::{RawTensor, TensorRef, alloc_output};
+use crate::{
+    Backend, Cpu, DType, Element, Error, Layout, Result, Scalar, Storage, cast, with_dtype,
+};
+
+/// A seeded random generator (ChaCha8): the same seed gives the same tensors
+/// on every machine.
+///
+/// # Example
+/// ```
+/// use axial_core::{Generator, RawTensor, DType};
+/// let a = RawTensor::rand(&[3], DType::F32, &mut Generator::seed(7))?;
+/// let b = RawTensor::rand(&[3], DType::F32, &mut Generator::seed(7))?;
+/// assert_eq!(a.to_vec::<f32>()?, b.to_vec::<f32>()?);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub struct Generator(rand_chacha::ChaCha8Rng);
+
+impl Generator {
+    /// A generator from a seed.
+    pub fn seed(seed: u64) -> Self {
+        Generator(rand_chacha::ChaCha8Rng::seed_from_u64(seed))
+    }
+}
+
+impl RawTensor<Cpu> {
+    /// A contiguous tensor of `shape` holding `data`.
+    ///
+    /// # Errors
+    /// `data` has another number of elements than `shape`.
+    ///
+    /// ```
+    /// # use axial_core::RawTensor;
+    /// assert!(RawTensor::from_vec(vec![1.0f32; 6], &[2, 3]).is_ok());
+    /// assert!(RawTensor::from_vec(vec![1.0f32; 4], &[2, 3]).is_err());
+    /// ```
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Self> {
+        Self::from_slice_on(&Cpu, &data, shape)
+    }
+
+    /// `torch.zeros(shape, dtype)` on the CPU.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn zeros(shape: &[usize], dtype: DType) -> Result<Self> {
+        Self::zeros_on(&Cpu, shape, dtype)
+    }
+
+    /// `torch.arange(start, end, step, dtype)` on the CPU.
+    ///
+    /// # Errors
+    /// As [`RawTensor::arange_on`].
+    pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Self> {
+        Self::arange_on(&Cpu, start, end, step, dtype)
+    }
+
+    /// `torch.rand(shape)`: uniform in `[0, 1)`, floats only.
+    ///
+    /// # Errors
+    /// A non-float dtype.
+    pub fn rand(shape: &[usize], dtype: DType, rng: &mut Generator) -> Result<Self> {
+        Self::rand_on(&Cpu, shape, dtype, rng)
+    }
+
+    /// `torch.randn(shape)`: standard normal, floats only.
+    ///
+    /// # Errors
+    /// A non-float dtype.
+    pub fn randn(shape: &[usize], dtype: DType, rng: &mut Generator) -> Result<Self> {
+        Self::randn_on(&Cpu, shape, dtype, rng)
+    }
+}
+
+impl<D: Backend> RawTensor<D> {
+    /// A contiguous tensor of `shape` holding `data`, on `device`.
+    ///
+    /// # Errors
+    /// `data` has another number of elements than `shape`.
+    pub fn from_slice_on<T: Element>(device: &D, data: &[T], shape: &[usize]) -> Result<Self> {
+        let numel = checked_numel(shape)?;
+        if numel != data.len() {
+            return Err(Error::ElementCount {
+                op: "from_vec",
+                expected: numel,
+                got: data.len(),
+            });
+        }
+        RawTensor::from_parts(
+            Storage::from_host_slice(device, data)?,
+            Layout::contiguous(shape),
+            T::DTYPE,
+        )
+    }
+
+    /// `torch.zeros`.
+    ///
+    /// # Errors
+    /// Out of memory.
+    pub fn zeros_on(device: &D, shape: &[usize], dtype: DType) -> Result<Self> {
+        let nbytes = checked_numel(shape)?
+            .checked_mul(dtype.size())
+            .ok_or_else(|| Error::invalid("zeros", "size overflows"))?;
+        RawTensor::from_parts(
+            Storage::zeroed(device, nbytes)?,
+            Layout::contiguous(shape),
+            dtype,
+        )
+    }
+
+    /// `torch.full(shape, value, dtype)` (and `ones` with 1).
+    ///
+    /// # Errors
+    /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, RawTensor};
+    /// let x = RawTensor::full_on(&Cpu, &[2], 3.7.into(), DType::I32)?;
+    /// assert_eq!(x.to_vec::<i32>()?, vec![3, 3]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn full_on(device: &D, shape: &[usize], value: Scalar, dtype: DType) -> Result<Self> {
+        checked_numel(shape)?;
+        let mut out = alloc_output(device, Layout::contiguous(shape), dtype)?;
+        device.fill(out.output(), value)?;
+        Ok(out)
+    }
+
+    /// `torch.arange(start, end, step)`: `ceil((end - start) / step)` values
+    /// `start + i * step`.
+    ///
+    /// # Errors
+    /// `step == 0`, or a step whose sign does not lead from start to end.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, RawTensor};
+    /// let x = RawTensor::arange_on(&Cpu, 1.0, 13.0, 1.0, DType::I64)?;
+    /// assert_eq!(x.to_vec::<i64>()?, (1..13).collect::<Vec<_>>());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn arange_on(device: &D, start: f64, end: f64, step: f64, dtype: DType) -> Result<Self> {
+        if step == 0.0 {
+            return Err(Error::invalid("arange", "step must be nonzero"));
+        }
+        if (step > 0.0 && end < start) || (step < 0.0 && end > start) {
+            return Err(Error::invalid(
+                "arange",
+                "upper bound and larger bound inconsistent with step sign",
+            ));
+        }
+        let n = ((end - start) / step).ceil();
+        if !n.is_finite() || n > isize::MAX as f64 {
+            return Err(Error::invalid(
+                "arange",
+                format!("invalid size, possible overflow? start={start}, end={end}, step={step}"),
+            ));
+        }
+        let n = n as usize;
+        with_dtype!(dtype, T => {
+            let data: Vec<T> = (0..n).map(|i| T::from_f64(start + i as f64 * step)).collect();
+            Self::from_slice_on(device, &data, &[n])
+        })
+    }
+
+    /// `torch.linspace(start, end, steps)`: evenly spaced, both ends included
+    /// (computed from both ends, as PyTorch, so the last value is `end`).
+    ///
+    /// # Errors
+    /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, RawTensor};
+    /// let x = RawTensor::linspace_on(&Cpu, 0.0, 1.0, 5, DType::F32)?;
+    /// assert_eq!(x.to_vec::<f32>()?, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn linspace_on(
+        device: &D,
+        start: f64,
+        end: f64,
+        steps: usize,
+        dtype: DType,
+    ) -> Result<Self> {
+        let step = if steps > 1 {
+            (end - start) / (steps - 1) as f64
+        } else {
+            0.0
+        };
+        let half = steps / 2;
+        with_dtype!(dtype, T => {
+            let data: Vec<T> = (0..steps)
+                .map(|i| {
+                    let v = if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 };
+                    T::from_f64(v)
+                })
+                .collect();
+            Self::from_slice_on(device, &data, &[steps])
+        })
+    }
+
+    /// `torch.eye(n, m)`: ones on the main diagonal.
+    ///
+    /// # Errors
+    /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, RawTensor};
+    /// let x = RawTensor::eye_on(&Cpu, 2, 3, DType::I64)?;
+    /// assert_eq!(x.to_vec::<i64>()?, vec![1, 0, 0, 0, 1, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn eye_on(device: &D, n: usize, m: usize, dtype: DType) -> Result<Self> {
+        let mut out = Self::zeros_on(device, &[n, m], dtype)?;
+        out.view_mut().diagonal(0, 0, 1)?.fill_(Scalar::Int(1))?;
+        Ok(out)
+    }
+
+    /// `torch.rand`: uniform in `[0, 1)` from `rng`, floats only.
+    ///
+    /// # Errors
+    /// A non-float dtype.
+    pub fn rand_on(device: &D, shape: &[usize], dtype: DType, rng: &mut Generator) -> Result<Self> {
+        float_only("rand", dtype)?;
+        let n = checked_numel(shape)?;
+        let data: Vec<f64> = (0..n).map(|_| rng.0.random::<f64>()).collect();
+        Self::from_f64_values(device, &data, shape, dtype)
+    }
+
+    /// `torch.randn`: standard normal from `rng`, floats only.
+    ///
+    /// # Errors
+    /// A non-float dtype.
+    pub fn randn_on(
+        device: &D,
+        shape: &[usize],
+        dtype: DType,
+        rng: &mut Generator,
+    ) -> Result<Self> {
+        float_only("randn", dtype)?;
+        let n = checked_numel(shape)?;
+        let data: Vec<f64> = (0..n).map(|_| StandardNormal.sample(&mut rng.0)).collect();
+        Self::from_f64_values(device, &data, shape, dtype)
+    }
+
+    /// `torch.randint(low, high, shape)`: integers uniform in `[low, high)`.
+    ///
+    /// # Errors
+    /// `low >= high`.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, Generator, RawTensor};
+    /// let x = RawTensor::randint_on(&Cpu, 0, 10, &[100], DType::I64, &mut Generator::seed(0))?;
+    /// assert!(x.to_vec::<i64>()?.iter().all(|v| (0..10).contains(v)));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn randint_on(
+        device: &D,
+        low: i64,
+        high: i64,
+        shape: &[usize],
+        dtype: DType,
+        rng: &mut Generator,
+    ) -> Result<Self> {
+        if low >= high {
+            return Err(Error::invalid(
+                "randint",
+                format!(
+                    "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+                ),
+            ));
+        }
+        let n = checked_numel(shape)?;
+        let data: Vec<f64> = (0..n)
+            .map(|_| rng.0.random_range(low..high) as f64)
+            .collect();
+        Self::from_f64_values(device, &data, shape, dtype)
+    }
+
+    fn from_f64_values(device: &D, data: &[f64], shape: &[usize], dtype: DType) -> Result<Self> {
+        with_dtype!(dtype, T => {
+            let data: Vec<T> = data.iter().map(|&v| cast::<f64, T>(v)).collect();
+            Self::from_slice_on(device, &data, shape)
+        })
+    }
+
+    /// The elements in row-major order, copied to the host.
+    ///
+    /// # Errors
+    /// `T` is not the tensor's dtype, or the device failed.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        self.view().to_vec()
+    }
+}
+
+impl<D: Backend> TensorRef<'_, D> {
+    /// The elements in row-major order, copied to the host.
+    ///
+    /// # Errors
+    /// `T` is not the view's dtype, or the device failed.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let x = RawTensor::arange(0.0, 6.0, 1.0, DType::I64)?;
+    /// let t = x.view().view(&[2, 3])?.t()?;
+    /// assert_eq!(t.to_vec::<i64>()?, vec![0, 3, 1, 4, 2, 5]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        super::expect_dtype::<T>("to_vec", self.dtype)?;
+        let c = self.contiguous()?;
+        let view = c.as_ref();
+        let start = view.offset() * self.dtype.size();
+        let mut bytes = vec![0u8; self.nbytes()];
+        view.storage
+            .device()
+            .copy_to_host(view.storage.buffer(), start, &mut bytes)?;
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
+    }
+
+    /// The element at `index` (negative indices count from the end).
+    ///
+    /// # Errors
+    /// `T` is not the dtype, or an index is out of range.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let g = RawTensor::arange(1.0, 13.0, 1.0, DType::F32)?;
+    /// assert_eq!(g.view().view(&[3, 4])?.get::<f32>(&[1, 2])?, 7.0);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn get<T: Element>(&self, index: &[isize]) -> Result<T> {
+        super::expect_dtype::<T>("get", self.dtype)?;
+        let at = self.layout.storage_index(index)?;
+        let mut bytes = vec![0u8; self.dtype.size()];
+        self.storage.device().copy_to_host(
+            self.storage.buffer(),
+            at * self.dtype.size(),
+            &mut bytes,
+        )?;
+        Ok(bytemuck::pod_read_unaligned(&bytes))
+    }
+
+    /// The one element of a one-element tensor (`x.item()`).
+    ///
+    /// # Errors
+    /// `T` is not the dtype, or the tensor has another number of elements.
+    pub fn item<T: Element>(&self) -> Result<T> {
+        if self.numel() != 1 {
+            return Err(Error::invalid(
+                "item",
+                format!(
+                    "a Tensor with {} elements cannot be converted to Scalar",
+                    self.numel()
+                ),
+            ));
+        }
+        let zeros = vec![0isize; self.dim()];
+        self.get(&zeros)
+    }
+}
+
+fn float_only(op: &'static str, dtype: DType) -> Result<()> {
+    if !dtype.is_float() {
+        return Err(Error::Unsupported { op, dtype });
+    }
+    Ok(())
+}
+
+fn checked_numel(shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| {
+            Error::invalid(
+                "alloc",
+                format!("the shape {shape:?} has too many elements"),
+            )
+        })
+}

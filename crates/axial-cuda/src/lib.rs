@@ -1,0 +1,1 @@
+//! axial-cuda: see the crate description.

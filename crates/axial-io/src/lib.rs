@@ -1,0 +1,1 @@
+//! axial-io: see the crate description.

@@ -1,0 +1,2 @@
+#![forbid(unsafe_code)]
+//! Type-level shapes of axial.

@@ -1,0 +1,2 @@
+//! The axial suite: integration tests, compile-fail tests, examples and
+//! benchmarks of the axial crates. It has no API of its own.
