@@ -1,0 +1,149 @@
+"""Runs the axial benchmarks and the same cases in PyTorch, then prints per
+case both times, the ratio axial/PyTorch, and the bandwidth each side reaches
+as a fraction of the fastest plain memory copy measured in the same run.
+
+    bench/.venv/bin/python bench/compare.py            # everything (~5 minutes)
+    bench/.venv/bin/python bench/compare.py --filter add
+    bench/.venv/bin/python bench/compare.py --report   # reprint the last results
+
+Needs bench/setup.sh to have made bench/.venv. Results are kept in
+bench/results/ (axial.json, torch.json).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+RESULTS = BENCH / "results"
+VENV_PYTHON = BENCH / ".venv" / "bin" / "python"
+
+MIB = 1 << 20
+WINDOWS = ((1 << 24) - 16) // 8 + 1  # unfold(0, 16, 8) of 16 Mi elements
+
+# Bytes each case reads and writes (distinct elements, f32 unless named).
+BYTES = {
+    "memcpy": 128 * MIB,
+    "copy": 128 * MIB,
+    "transpose_contiguous": 128 * MIB,
+    "broadcast_add": 128 * MIB + 16 * 1024,
+    "sum_axis0": 64 * MIB + 16 * 1024,
+    "sum_axis1": 64 * MIB + 16 * 1024,
+    "cast_bf16": 64 * MIB + 32 * MIB,
+    "unfold_copy": 64 * MIB + WINDOWS * 16 * 4,
+    "unfold_sum": 64 * MIB + WINDOWS * 4,
+}
+# Floating-point operations of the compute-bound cases.
+FLOPS = {"matmul": 2 * 1024**3}
+
+CASES = [
+    "copy/alloc", "copy/out",
+    "transpose_contiguous/alloc", "transpose_contiguous/out",
+    "broadcast_add/alloc", "broadcast_add/out",
+    "sum_axis0/alloc", "sum_axis1/alloc",
+    "cast_bf16/alloc", "cast_bf16/out",
+    "matmul/alloc",
+    "unfold_copy/alloc", "unfold_copy/out",
+    "unfold_sum/alloc",
+]  # fmt: skip
+
+
+def target_dir():
+    meta = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    return Path(json.loads(meta)["target_directory"])
+
+
+def with_baselines(filter_):
+    """A regex for the cases matching `filter_`, and the memcpy baselines."""
+    return f"memcpy|{filter_}" if filter_ else ""
+
+
+def run_axial(filter_):
+    """Runs the criterion benches; returns {case: seconds} of this run only."""
+    started = time.time()
+    cmd = ["cargo", "bench", "--bench", "versus_torch", "--"]
+    cmd += [with_baselines(filter_)] if filter_ else []
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    results = {}
+    for estimates in (target_dir() / "criterion").glob("*/*/new/estimates.json"):
+        if estimates.stat().st_mtime < started:
+            continue  # left by an earlier run (a case skipped now)
+        meta = json.loads((estimates.parent / "benchmark.json").read_text())
+        name = f"{meta['group_id']}/{meta['function_id']}"
+        ns = json.loads(estimates.read_text())["median"]["point_estimate"]
+        results[name] = ns * 1e-9
+    return {"cases": results}
+
+
+def run_torch(filter_):
+    python = VENV_PYTHON if VENV_PYTHON.exists() else Path(sys.executable)
+    out = RESULTS / "torch.json"
+    cmd = [str(python), str(BENCH / "torch_cases.py"), "--json", str(out)]
+    cmd += ["--filter", with_baselines(filter_)]
+    subprocess.run(cmd, check=True)
+    return json.loads(out.read_text())
+
+
+def bandwidth(case, seconds):
+    return BYTES[case.split("/")[0]] / seconds
+
+
+def fmt_ms(seconds):
+    return f"{seconds * 1e3:9.2f}" if seconds else f"{'-':>9}"
+
+
+def report(axial, torch):
+    a, t = axial["cases"], torch["cases"]
+    baselines = {f"axial {k}": v for k, v in a.items() if k.startswith("memcpy/")}
+    baselines.update({f"torch {k}": v for k, v in t.items() if k.startswith("memcpy/")})
+    print(f"\nPyTorch {torch.get('torch', '?')}, {torch.get('threads', '?')} threads")
+    print("plain copies of 64 MiB (read + write bytes per second):")
+    for name, seconds in sorted(baselines.items()):
+        print(f"  {name:32} {fmt_ms(seconds)} ms  {bandwidth(name.split()[1], seconds) / 1e9:6.1f} GB/s")
+    best = max((bandwidth(n.split()[1], s) for n, s in baselines.items()), default=None)
+
+    header = f"{'case':28} {'axial ms':>9} {'torch ms':>9} {'axial/torch':>11}  {'axial bw':>8} {'torch bw':>8}"
+    print("\n" + header + "\n" + "-" * len(header))
+    for case in CASES:
+        sa, st = a.get(case), t.get(case)
+        ratio = f"{sa / st:11.2f}" if sa and st else f"{'-':>11}"
+        group = case.split("/")[0]
+        if group in FLOPS:
+            fa = f"{FLOPS[group] / sa / 1e9:5.1f}GF" if sa else "-"
+            ft = f"{FLOPS[group] / st / 1e9:5.1f}GF" if st else "-"
+        else:
+            fa = f"{bandwidth(case, sa) / best:8.2f}" if sa and best else "-"
+            ft = f"{bandwidth(case, st) / best:8.2f}" if st and best else "-"
+        print(f"{case:28} {fmt_ms(sa)} {fmt_ms(st)} {ratio}  {fa:>8} {ft:>8}")
+    print(
+        "\nbw: bytes read and written per second over the fastest plain copy above;"
+        "\nmatmul: GFLOP/s. '-': not measured (a kernel axial does not have yet)."
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--filter", default="", help="run only cases matching this regex")
+    parser.add_argument("--report", action="store_true", help="reprint the last results")
+    args = parser.parse_args()
+    RESULTS.mkdir(exist_ok=True)
+    if not args.report:
+        axial = run_axial(args.filter)
+        (RESULTS / "axial.json").write_text(json.dumps(axial, indent=1) + "\n")
+        run_torch(args.filter)
+    axial = json.loads((RESULTS / "axial.json").read_text())
+    torch = json.loads((RESULTS / "torch.json").read_text())
+    report(axial, torch)
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    main()

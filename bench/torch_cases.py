@@ -1,0 +1,113 @@
+"""The cases of benches/versus_torch.rs, in PyTorch on the CPU.
+
+Each case is timed as `alloc` (the form users write, allocating its result)
+and, where it has one, `out` (the same computation into an output allocated
+once: `out=` or `copy_`). Every timing is the median of repeated calls after
+a warm-up. Prints JSON (or writes it to --json PATH):
+
+    {"torch": VERSION, "threads": N, "cases": {"copy/alloc": SECONDS, ...}}
+
+The memcpy baselines (`memcpy/torch_copy_`, `memcpy/numpy_copyto`) are plain
+copies of 64 MiB measured in the same run.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+import numpy as np
+import torch
+
+N = 4096  # side of the square matrices (4096² f32 = 64 MiB)
+LEN = 1 << 24  # elements of the vector cases (16 Mi f32 = 64 MiB)
+MATMUL_N = 1024
+WINDOW, STEP = 16, 8  # unfold(0, 16, 8): overlapping windows
+
+
+def timed(fn, min_reps, min_seconds, warmup_seconds):
+    """Median seconds of one call of `fn`, after warming up."""
+    end = time.perf_counter() + warmup_seconds
+    fn()
+    while time.perf_counter() < end:
+        fn()
+    times = []
+    start = time.perf_counter()
+    while len(times) < min_reps or time.perf_counter() - start < min_seconds:
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def cases():
+    """(name, function) pairs; the names match the Rust side's `group/function`."""
+    g = torch.Generator().manual_seed(0)
+
+    def rand(*shape):
+        return torch.rand(*shape, generator=g, dtype=torch.float32)
+
+    a = rand(N, N)
+    out = torch.empty(N, N)
+    b = rand(N)
+    x = rand(LEN)
+    out_bf16 = torch.empty(LEN, dtype=torch.bfloat16)
+    windows_shape = x.unfold(0, WINDOW, STEP).shape
+    out_windows = torch.empty(windows_shape)
+    m1, m2 = rand(MATMUL_N, MATMUL_N), rand(MATMUL_N, MATMUL_N)
+    src_np = np.ones(LEN, dtype=np.float32)
+    dst_np = np.zeros(LEN, dtype=np.float32)
+    dst_x = torch.empty(LEN)
+
+    return [
+        ("memcpy/torch_copy_", lambda: dst_x.copy_(x)),
+        ("memcpy/numpy_copyto", lambda: np.copyto(dst_np, src_np)),
+        ("copy/alloc", lambda: a.clone()),
+        ("copy/out", lambda: out.copy_(a)),
+        ("transpose_contiguous/alloc", lambda: a.t().contiguous()),
+        ("transpose_contiguous/out", lambda: out.copy_(a.t())),
+        ("broadcast_add/alloc", lambda: a + b),
+        ("broadcast_add/out", lambda: torch.add(a, b, out=out)),
+        ("sum_axis0/alloc", lambda: a.sum(0)),
+        ("sum_axis1/alloc", lambda: a.sum(1)),
+        ("cast_bf16/alloc", lambda: x.to(torch.bfloat16)),
+        ("cast_bf16/out", lambda: out_bf16.copy_(x)),
+        ("matmul/alloc", lambda: m1 @ m2),
+        ("unfold_copy/alloc", lambda: x.unfold(0, WINDOW, STEP).contiguous()),
+        ("unfold_copy/out", lambda: out_windows.copy_(x.unfold(0, WINDOW, STEP))),
+        ("unfold_sum/alloc", lambda: x.unfold(0, WINDOW, STEP).sum(-1)),
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", help="write the results here instead of stdout")
+    parser.add_argument("--filter", default="", help="run only cases matching this regex")
+    parser.add_argument("--min-reps", type=int, default=10)
+    parser.add_argument("--min-seconds", type=float, default=2.0)
+    parser.add_argument("--warmup-seconds", type=float, default=0.5)
+    args = parser.parse_args()
+
+    threads = os.cpu_count() or 1
+    torch.set_num_threads(threads)
+    results = {}
+    with torch.inference_mode():
+        for name, fn in cases():
+            if not re.search(args.filter, name):
+                continue
+            results[name] = timed(fn, args.min_reps, args.min_seconds, args.warmup_seconds)
+            print(f"{name:32} {results[name] * 1e3:9.3f} ms", file=sys.stderr)
+    report = {"torch": torch.__version__, "threads": threads, "cases": results}
+    text = json.dumps(report, indent=1)
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(text + "\n")
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
