@@ -78,13 +78,28 @@ where
     group.finish();
 }
 
-/// The plain copies the bandwidth fractions are measured against.
+/// `dst.copy_from_slice(src)` split in equal parts over every core.
+fn copy_on_all_threads(src: &[f32], dst: &mut [f32]) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let part = src.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        for (d, from) in dst.chunks_mut(part).zip(src.chunks(part)) {
+            s.spawn(move || d.copy_from_slice(from));
+        }
+    });
+}
+
+/// The plain copies of 64 MiB the bandwidth fractions are measured against:
+/// on one thread and on all.
 fn memcpy(c: &mut Criterion) {
     let src = vec![1.0f32; LEN];
     let mut dst = vec![0.0f32; LEN];
     let mut group = c.benchmark_group("memcpy");
     group.bench_function("copy_from_slice", |b| {
         b.iter(|| dst.copy_from_slice(black_box(&src)))
+    });
+    group.bench_function("all_threads", |b| {
+        b.iter(|| copy_on_all_threads(black_box(&src), &mut dst))
     });
     group.finish();
 }
