@@ -136,7 +136,12 @@ fn broadcast_add(c: &mut Criterion) {
     let mut out = empty(&[N, N], DType::F32);
     let into_out = || -> Result<()> {
         let rhs = b.view().expand(&[N as isize, N as isize])?;
-        Cpu.binary(BinaryOp::Add, a.view().input(), rhs.input(), output(&mut out))
+        Cpu.binary(
+            BinaryOp::Add,
+            a.view().input(),
+            rhs.input(),
+            output(&mut out),
+        )
     };
     case(
         c,
