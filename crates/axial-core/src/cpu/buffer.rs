@@ -55,18 +55,18 @@ impl CpuBuffer {
                 cap: 0,
             });
         }
-        if len >= POOL_MIN_BYTES {
-            if let Some(block) = take_pooled(len) {
-                let mut buf = CpuBuffer {
-                    ptr: block.ptr,
-                    len,
-                    cap: block.cap,
-                };
-                if zeroed {
-                    buf.as_bytes_mut().fill(0);
-                }
-                return Ok(buf);
+        if len >= POOL_MIN_BYTES
+            && let Some(block) = take_pooled(len)
+        {
+            let mut buf = CpuBuffer {
+                ptr: block.ptr,
+                len,
+                cap: block.cap,
+            };
+            if zeroed {
+                buf.as_bytes_mut().fill(0);
             }
+            return Ok(buf);
         }
         let layout = alloc_layout(len)?;
         // SAFETY: `layout` has a non-zero size. alloc_zeroed initialises every byte,

@@ -42,7 +42,7 @@ pub fn infer_size(shape: &[isize], numel: usize) -> Result<Dims> {
     let mut out: Dims = shape.iter().map(|&n| n.max(0) as usize).collect();
     match infer {
         None if product == numel => return Ok(out),
-        Some(i) if product > 0 && numel % product == 0 => {
+        Some(i) if product > 0 && numel.is_multiple_of(product) => {
             out[i] = numel / product;
             return Ok(out);
         }

@@ -387,5 +387,7 @@ impl<D: Backend> TensorMut<'_, D> {
 /// assert!(!can_cast(DType::I32, DType::Bool));
 /// ```
 pub fn can_cast(from: DType, to: DType) -> bool {
-    !(from.is_float() && !to.is_float()) && !(from != DType::Bool && to == DType::Bool)
+    let float_to_int = from.is_float() && !to.is_float();
+    let to_bool = from != DType::Bool && to == DType::Bool;
+    !float_to_int && !to_bool
 }
