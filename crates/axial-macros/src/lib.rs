@@ -1,2 +1,62 @@
 #![forbid(unsafe_code)]
-//! Procedural macros of axial.
+//! Procedural macros of axial: `shape!`, `axes!` and `names!`.
+//!
+//! Users call them through `axial` (or `axial_shape`), whose declarative
+//! wrappers pass their own crate path first, in brackets, so the expansion
+//! names the right crate however it is imported. Each macro runs in three
+//! stages: [`parse`] (tokens to a small syntax tree that keeps spans),
+//! [`validate`] (mistakes as errors pointing at the user's token) and
+//! [`expand`] (the types and items).
+
+use proc_macro::TokenStream;
+
+mod expand;
+mod parse;
+mod validate;
+
+/// The type of a shape: `shape![[path] Batch: Dyn, Channels: 3]` (called
+/// through `axial_shape::shape!`, which supplies the path).
+#[proc_macro]
+pub fn shape(input: TokenStream) -> TokenStream {
+    run(input, |krate, body| {
+        let entries = parse::shape(body)?;
+        validate::shape(&entries)?;
+        Ok(expand::shape(&krate, &entries))
+    })
+}
+
+/// The type of a list of names: `names![[path] W, ..., N]`.
+#[proc_macro]
+pub fn names(input: TokenStream) -> TokenStream {
+    run(input, |krate, body| {
+        let items = parse::names(body)?;
+        validate::names(&items)?;
+        Ok(expand::names(&krate, &items))
+    })
+}
+
+/// Axis marker types: `axes!([path] Batch, pub(crate) Channels)`.
+#[proc_macro]
+pub fn axes(input: TokenStream) -> TokenStream {
+    run(input, |krate, body| {
+        let axes = parse::axes(body)?;
+        validate::axes(&axes)?;
+        Ok(expand::axes(&krate, &axes))
+    })
+}
+
+/// Splits off the crate path, runs `stage`, and turns an error into a
+/// `compile_error!` at the user's token.
+fn run(
+    input: TokenStream,
+    stage: impl FnOnce(
+        proc_macro2::TokenStream,
+        proc_macro2::TokenStream,
+    ) -> syn::Result<proc_macro2::TokenStream>,
+) -> TokenStream {
+    let result = parse::split_crate_path(input.into()).and_then(|(krate, body)| stage(krate, body));
+    match result {
+        Ok(tokens) => tokens.into(),
+        Err(err) => err.to_compile_error().into(),
+    }
+}
