@@ -1,0 +1,103 @@
+//! Type-level truth: typenum's [`B0`] (false) and [`B1`] (true), and
+//! [`Unknown`] for a fact that depends on a `Dyn` size and is checked at run time.
+
+pub use typenum::{B0, B1};
+
+/// A fact that a `Dyn` size leaves open until run time.
+///
+/// # Example
+/// ```
+/// use axial_shape::{B0, B1, Truth, Unknown};
+/// assert_eq!(<B1 as Truth>::VALUE, Some(true));
+/// assert_eq!(<B0 as Truth>::VALUE, Some(false));
+/// assert_eq!(<Unknown as Truth>::VALUE, None);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Unknown;
+
+/// A type-level truth value, known at compile time or left to run time.
+pub trait Truth: crate::sealed::Sealed {
+    /// `Some` when the compiler knows the answer.
+    const VALUE: Option<bool>;
+}
+
+impl Truth for B0 {
+    const VALUE: Option<bool> = Some(false);
+}
+impl Truth for B1 {
+    const VALUE: Option<bool> = Some(true);
+}
+impl Truth for Unknown {
+    const VALUE: Option<bool> = None;
+}
+
+/// Three-valued conjunction: false wins, then unknown.
+///
+/// ```
+/// use axial_shape::{And, B0, B1, Truth, Unknown};
+/// assert_eq!(<And<B1, Unknown> as Truth>::VALUE, None);
+/// assert_eq!(<And<Unknown, B0> as Truth>::VALUE, Some(false));
+/// ```
+pub type And<A, B> = <A as AndWith<B>>::Out;
+
+/// The trait behind [`And`].
+pub trait AndWith<B> {
+    /// The conjunction.
+    type Out: Truth;
+}
+
+macro_rules! and_table {
+    ($($a:ty, $b:ty => $out:ty;)*) => {$(
+        impl AndWith<$b> for $a {
+            type Out = $out;
+        }
+    )*};
+}
+and_table! {
+    B0, B0 => B0; B0, B1 => B0; B0, Unknown => B0;
+    B1, B0 => B0; B1, B1 => B1; B1, Unknown => Unknown;
+    Unknown, B0 => B0; Unknown, B1 => Unknown; Unknown, Unknown => Unknown;
+}
+
+/// Negation of a known truth.
+pub type Not<A> = <A as NotBit>::Out;
+
+/// The trait behind [`Not`].
+pub trait NotBit {
+    /// The negation.
+    type Out: Truth;
+}
+impl NotBit for B0 {
+    type Out = B1;
+}
+impl NotBit for B1 {
+    type Out = B0;
+}
+
+/// Three-valued disjunction: true wins, then unknown.
+///
+/// ```
+/// use axial_shape::{B0, B1, Or, Truth, Unknown};
+/// assert_eq!(<Or<B0, Unknown> as Truth>::VALUE, None);
+/// assert_eq!(<Or<Unknown, B1> as Truth>::VALUE, Some(true));
+/// ```
+pub type Or<A, B> = <A as OrWith<B>>::Out;
+
+/// The trait behind [`Or`].
+pub trait OrWith<B> {
+    /// The disjunction.
+    type Out: Truth;
+}
+
+macro_rules! or_table {
+    ($($a:ty, $b:ty => $out:ty;)*) => {$(
+        impl OrWith<$b> for $a {
+            type Out = $out;
+        }
+    )*};
+}
+or_table! {
+    B0, B0 => B0; B0, B1 => B1; B0, Unknown => Unknown;
+    B1, B0 => B1; B1, B1 => B1; B1, Unknown => B1;
+    Unknown, B0 => Unknown; Unknown, B1 => B1; Unknown, Unknown => Unknown;
+}

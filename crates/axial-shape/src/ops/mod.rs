@@ -1,0 +1,38 @@
+//! One bundle trait per view, each with a blanket impl: what a method's
+//! `where` clause names. Each proves its op and gives the output shape and
+//! the positions the run-time layout needs.
+
+mod align;
+mod axis;
+mod distinct;
+mod expand;
+mod realize;
+mod rename;
+mod reshape;
+mod sizes;
+mod swap;
+mod two;
+
+pub use align::{AlignAs, AlignTo, Permute};
+pub use axis::{HasAxis, IntoDyn, SelectAt, Squeeze, Unsqueeze};
+pub use distinct::Distinct;
+pub use expand::ExpandTo;
+pub use realize::Realize;
+pub use rename::{RefineNames, Rename};
+pub use reshape::{Merge, ReshapeTo, Split};
+pub use sizes::{DynSizes, RankIs, StaticShape};
+pub use swap::{Transpose, TransposeT};
+pub use two::{Diagonal, Unfold};
+
+use crate::shape::Shape;
+
+/// The display of a shape (what messages print).
+pub(crate) type Disp<S> = <S as Shape>::Display;
+/// The name of `A` as `S` spells it.
+pub(crate) type FName<S, A> = <S as crate::find::Find<A, Disp<S>>>::Name;
+/// The size of `A` in `S`.
+pub(crate) type FSize<S, A> = <S as crate::find::Find<A, Disp<S>>>::Size;
+/// The axes of `S` before `A`.
+pub(crate) type FBefore<S, A> = <S as crate::find::Find<A, Disp<S>>>::Before;
+/// The axes of `S` after `A`.
+pub(crate) type FAfter<S, A> = <S as crate::find::Find<A, Disp<S>>>::After;

@@ -1,0 +1,105 @@
+//! Run-time sizes: a shape's `Dyn` axes given at run time, and index arrays
+//! with one coordinate per axis.
+
+use generic_array::GenericArray;
+use typenum::{Const, IsEqual, ToUInt, U, U0, U1};
+
+use crate::report::{AllStatic, Coordinates, SizePerDyn};
+use crate::shape::Shape;
+
+use super::Disp;
+
+/// Every size of the shape is static.
+///
+/// # Example
+/// ```
+/// use axial_shape::{StaticShape, axes, shape};
+/// axes!(Rows);
+/// fn ok<S: StaticShape>() {}
+/// ok::<shape![Rows: 3, 4]>();
+/// ```
+pub trait StaticShape: Shape {}
+
+impl<S: Shape> StaticShape for S
+where
+    S::NumDyn: IsEqual<U0>,
+    <S::NumDyn as IsEqual<U0>>::Output: AllStatic<Disp<S>>,
+{
+}
+
+/// The run-time sizes of a shape's `Dyn` axes, in order: `()` when there are
+/// none, a `usize` for one, `[usize; N]` for `N`.
+///
+/// ```
+/// use axial_shape::{DynSizes, axes, shape};
+/// axes!(Batch, Channels, Time);
+/// type S = shape![Batch: Dyn, Channels: 3, Time: Dyn];
+/// assert_eq!(DynSizes::<S>::sizes([2, 7]).as_slice(), &[2, 3, 7]);
+/// assert_eq!(DynSizes::<shape![Batch: Dyn]>::sizes(5).as_slice(), &[5]);
+/// ```
+pub trait DynSizes<S: Shape> {
+    /// Every size of the shape, the static ones from the type.
+    fn sizes(self) -> GenericArray<usize, S::Rank>;
+}
+
+impl<S: StaticShape> DynSizes<S> for () {
+    fn sizes(self) -> GenericArray<usize, S::Rank> {
+        fill::<S>(&[])
+    }
+}
+
+impl<S: Shape> DynSizes<S> for usize
+where
+    S::NumDyn: IsEqual<U1>,
+    (<S::NumDyn as IsEqual<U1>>::Output, usize): CountFits<Disp<S>>,
+{
+    fn sizes(self) -> GenericArray<usize, S::Rank> {
+        fill::<S>(&[self])
+    }
+}
+
+impl<S: Shape, const N: usize> DynSizes<S> for [usize; N]
+where
+    Const<N>: ToUInt,
+    U<N>: IsEqual<S::NumDyn>,
+    (<U<N> as IsEqual<S::NumDyn>>::Output, [usize; N]): CountFits<Disp<S>>,
+{
+    fn sizes(self) -> GenericArray<usize, S::Rank> {
+        fill::<S>(&self)
+    }
+}
+
+/// As many sizes as `Dyn` axes (`Self`: whether so, and what was given).
+pub trait CountFits<Disp> {}
+impl<Given, Disp> CountFits<Disp> for (typenum::B1, Given) {}
+impl<Given: SizePerDyn<Disp>, Disp> CountFits<Disp> for (typenum::B0, Given) {}
+
+/// The static sizes of `S`, with its `Dyn` ones from `dyns` in order.
+fn fill<S: Shape>(dyns: &[usize]) -> GenericArray<usize, S::Rank> {
+    let mut statics: GenericArray<Option<usize>, S::Rank> = GenericArray::default();
+    S::write_static_sizes(&mut statics);
+    let mut dyns = dyns.iter().copied();
+    GenericArray::from_iter(
+        statics
+            .iter()
+            .map(|s| s.unwrap_or_else(|| dyns.next().unwrap_or_default())),
+    )
+}
+
+/// An index with one coordinate per axis: `N` is the rank.
+///
+/// ```
+/// use axial_shape::{RankIs, axes, shape};
+/// axes!(Rows, Cols);
+/// fn ok<S: RankIs<2>>() {}
+/// ok::<shape![Rows: 2, Cols: 3]>();
+/// ```
+pub trait RankIs<const N: usize>: Shape {}
+
+impl<S: Shape, const N: usize> RankIs<N> for S
+where
+    Const<N>: ToUInt,
+    U<N>: IsEqual<S::Rank>,
+    <U<N> as IsEqual<S::Rank>>::Output: Coordinates<N, Disp<S>>,
+{
+}
