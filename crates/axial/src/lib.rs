@@ -1,2 +1,48 @@
 #![forbid(unsafe_code)]
-//! Compile-time typed tensors.
+//! Compile-time typed tensors: rank, axis names, sizes, dtype and device in
+//! the type, over the strided storage of [`axial_core`] with PyTorch's memory
+//! model (storage, sizes, strides, offset; views never copy).
+//!
+//! ```
+//! use axial::prelude::*;
+//! axes!(Batch, Channels, Rows, Cols);
+//!
+//! type Images = shape![Batch: Dyn, Channels: 3, Rows: 28, Cols: 28];
+//! let imgs = Tensor::<f32, Images>::zeros_dyn(2); // the size of Batch
+//! let nhwc = imgs.as_view().align_to::<names![Batch, Rows, Cols, Channels]>();
+//! assert_eq!(nhwc.strides().as_slice(), &[2352, 28, 1, 784]);
+//! // Check the Dyn size once, then everything downstream is proven.
+//! let fixed = imgs.realize::<shape![Batch: 2, Channels: 3, Rows: 28, Cols: 28]>()?;
+//! let first = fixed.at::<Batch, 0>(); // index 2 would not compile
+//! assert_eq!(first.sizes().as_slice(), &[3, 28, 28]);
+//! # Ok::<(), axial::Error>(())
+//! ```
+//!
+//! Mistakes PyTorch reports at run time are compile errors here, worded in
+//! names: `sum::<Height>()` on a tensor without that axis reads
+//! "tensor of shape `(Batch, Channels)` has no axis `Height`".
+
+mod access;
+mod create;
+mod device;
+mod float;
+mod meta;
+mod nested;
+pub mod prelude;
+mod repr;
+mod tensor;
+mod views;
+
+pub use access::OneElementShape;
+pub use axial_core::{Bool, Cpu, DType, Device, Element, Error, Generator, Result};
+pub use axial_shape::{self as shape, Anon, AxisName, Dyn, GenericArray, New, Shape};
+pub use axial_shape::{axes, names, shape};
+pub use create::Eye;
+pub use device::SameDevice;
+pub use float::Float;
+pub use half::{bf16, f16};
+pub use nested::Nested;
+pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
+pub use tensor::{
+    ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
+};

@@ -20,7 +20,7 @@ pub use expand::ExpandTo;
 pub use realize::Realize;
 pub use rename::{RefineNames, Rename};
 pub use reshape::{Merge, ReshapeTo, Split};
-pub use sizes::{DynSizes, RankIs, StaticShape};
+pub use sizes::{DynSizes, ExtentIs, RankIs, StaticShape};
 pub use swap::{Transpose, TransposeT};
 pub use two::{Diagonal, Unfold};
 

@@ -5,7 +5,9 @@ use generic_array::GenericArray;
 use typenum::{Const, IsEqual, ToUInt, U, U0, U1};
 
 use crate::report::{AllStatic, Coordinates, SizePerDyn};
+use crate::logic::{Truth, Unknown};
 use crate::shape::Shape;
+use crate::size::{Dyn, StaticSize};
 
 use super::Disp;
 
@@ -102,4 +104,28 @@ where
     U<N>: IsEqual<S::Rank>,
     <U<N> as IsEqual<S::Rank>>::Output: Coordinates<N, Disp<S>>,
 {
+}
+
+/// Whether an array extent `K` fits a size: known for a static size,
+/// `Unknown` for `Dyn` (any extent fits; the size is taken from it).
+///
+/// ```
+/// use axial_shape::{ExtentIs, Truth};
+/// assert_eq!(<<typenum::U3 as ExtentIs<3>>::Out as Truth>::VALUE, Some(true));
+/// assert_eq!(<<axial_shape::Dyn as ExtentIs<3>>::Out as Truth>::VALUE, None);
+/// ```
+pub trait ExtentIs<const K: usize> {
+    /// The answer.
+    type Out: Truth;
+}
+impl<const K: usize> ExtentIs<K> for Dyn {
+    type Out = Unknown;
+}
+impl<Sz: StaticSize, const K: usize> ExtentIs<K> for Sz
+where
+    Const<K>: ToUInt,
+    U<K>: IsEqual<Sz>,
+    <U<K> as IsEqual<Sz>>::Output: Truth,
+{
+    type Out = <U<K> as IsEqual<Sz>>::Output;
 }

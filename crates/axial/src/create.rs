@@ -1,0 +1,445 @@
+//! Constructors. A static shape needs no sizes (`zeros()`); a shape with
+//! `Dyn` axes takes their sizes in the `_dyn` twin (`zeros_dyn(batch)`: a
+//! `usize` for one `Dyn` axis, `[usize; N]` for several). The device is `D`'s
+//! default (`Cpu`).
+
+use axial_core::{Backend, Element, Generator, RawTensor, Result, Scalar};
+use axial_shape::report::TwoAxes;
+use axial_shape::{Distinct, DynSizes, GenericArray, Shape, StaticShape};
+use typenum::{IsEqual, U2};
+
+use crate::float::Float;
+use crate::nested::Nested;
+use crate::repr::Owned;
+use crate::tensor::TensorBase;
+use crate::views::or_panic;
+
+/// Marks `eye` in its error message.
+pub struct Eye;
+
+impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
+    pub(crate) fn from_raw(raw: RawTensor<D>) -> Self {
+        let (storage, layout, _) = raw.into_parts();
+        TensorBase::from_parts(Owned(storage), layout)
+    }
+
+    /// A tensor of zeros.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// # axes!(Rows, Cols);
+    /// let x = Tensor::<f32, shape![Rows: 2, Cols: 3]>::zeros();
+    /// assert_eq!(x.to_vec(), vec![0.0; 6]);
+    /// ```
+    #[track_caller]
+    pub fn zeros() -> Self
+    where
+        S: StaticShape + Distinct,
+    {
+        Self::zeros_dyn(())
+    }
+
+    /// A tensor of zeros, with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// # axes!(Batch, Channels);
+    /// let x = Tensor::<f32, shape![Batch: Dyn, Channels: 3]>::zeros_dyn(2);
+    /// assert_eq!(x.sizes().as_slice(), &[2, 3]);
+    /// ```
+    #[track_caller]
+    pub fn zeros_dyn(sizes: impl DynSizes<S>) -> Self
+    where
+        S: Distinct,
+    {
+        let sizes = sizes.sizes();
+        Self::from_raw(or_panic(RawTensor::zeros_on(&D::default(), &sizes, T::DTYPE)))
+    }
+
+    /// A tensor of ones.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// assert_eq!(Tensor::<i32, shape![2]>::ones().to_vec(), vec![1, 1]);
+    /// ```
+    #[track_caller]
+    pub fn ones() -> Self
+    where
+        S: StaticShape + Distinct,
+    {
+        Self::full_dyn((), T::ONE)
+    }
+
+    /// A tensor of ones, with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// assert_eq!(Tensor::<u8, shape![Dyn]>::ones_dyn(3).to_vec(), vec![1, 1, 1]);
+    /// ```
+    #[track_caller]
+    pub fn ones_dyn(sizes: impl DynSizes<S>) -> Self
+    where
+        S: Distinct,
+    {
+        Self::full_dyn(sizes, T::ONE)
+    }
+
+    /// A tensor filled with `value`.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// assert_eq!(Tensor::<f64, shape![2, 2]>::full(1.5).to_vec(), vec![1.5; 4]);
+    /// ```
+    #[track_caller]
+    pub fn full(value: T) -> Self
+    where
+        S: StaticShape + Distinct,
+    {
+        Self::full_dyn((), value)
+    }
+
+    /// A tensor filled with `value`, with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// assert_eq!(Tensor::<i64, shape![Dyn, 2]>::full_dyn(2, 7).to_vec(), vec![7; 4]);
+    /// ```
+    #[track_caller]
+    pub fn full_dyn(sizes: impl DynSizes<S>, value: T) -> Self
+    where
+        S: Distinct,
+    {
+        let sizes = sizes.sizes();
+        Self::from_raw(or_panic(RawTensor::full_on(
+            &D::default(),
+            &sizes,
+            Scalar::of(value),
+            T::DTYPE,
+        )))
+    }
+
+    /// `0, 1, 2, ...` in row-major order (`torch.arange(numel).view(shape)`).
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let grid = Tensor::<i64, shape![2, 3]>::arange();
+    /// assert_eq!(grid.to_vec(), vec![0, 1, 2, 3, 4, 5]);
+    /// ```
+    #[track_caller]
+    pub fn arange() -> Self
+    where
+        S: StaticShape + Distinct,
+    {
+        Self::arange_dyn(())
+    }
+
+    /// `0, 1, 2, ...` in row-major order, with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// assert_eq!(Tensor::<f32, shape![Dyn]>::arange_dyn(3).to_vec(), vec![0.0, 1.0, 2.0]);
+    /// ```
+    #[track_caller]
+    pub fn arange_dyn(sizes: impl DynSizes<S>) -> Self
+    where
+        S: Distinct,
+    {
+        let sizes = sizes.sizes();
+        let numel: usize = sizes.iter().product();
+        let flat = or_panic(RawTensor::arange_on(&D::default(), 0.0, numel as f64, 1.0, T::DTYPE));
+        Self::contiguous_as(flat, &sizes)
+    }
+
+    /// `numel` values evenly spaced from `start` to `end`, both included, in
+    /// row-major order (`torch.linspace(start, end, numel).view(shape)`).
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<f32, shape![5]>::linspace(0.0, 1.0);
+    /// assert_eq!(x.to_vec(), vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+    /// ```
+    #[track_caller]
+    pub fn linspace(start: f64, end: f64) -> Self
+    where
+        S: StaticShape + Distinct,
+        T: Float,
+    {
+        Self::linspace_dyn((), start, end)
+    }
+
+    /// As [`linspace`](Self::linspace), with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<f64, shape![Dyn]>::linspace_dyn(3, -1.0, 1.0);
+    /// assert_eq!(x.to_vec(), vec![-1.0, 0.0, 1.0]);
+    /// ```
+    #[track_caller]
+    pub fn linspace_dyn(sizes: impl DynSizes<S>, start: f64, end: f64) -> Self
+    where
+        S: Distinct,
+        T: Float,
+    {
+        let sizes = sizes.sizes();
+        let numel: usize = sizes.iter().product();
+        let flat = or_panic(RawTensor::linspace_on(&D::default(), start, end, numel, T::DTYPE));
+        Self::contiguous_as(flat, &sizes)
+    }
+
+    /// The identity: ones on the main diagonal of a tensor with two axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// assert_eq!(Tensor::<i64, shape![2, 3]>::eye().to_vec(), vec![1, 0, 0, 0, 1, 0]);
+    /// ```
+    #[track_caller]
+    pub fn eye() -> Self
+    where
+        S: StaticShape + Distinct,
+        S::Rank: IsEqual<U2>,
+        <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+    {
+        Self::eye_dyn(())
+    }
+
+    /// The identity, with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let i = Tensor::<f32, shape![Dyn, Dyn]>::eye_dyn([2, 2]);
+    /// assert_eq!(i.to_vec(), vec![1.0, 0.0, 0.0, 1.0]);
+    /// ```
+    #[track_caller]
+    pub fn eye_dyn(sizes: impl DynSizes<S>) -> Self
+    where
+        S: Distinct,
+        S::Rank: IsEqual<U2>,
+        <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+    {
+        let sizes = sizes.sizes();
+        let (n, m) = (sizes[0], sizes[1]);
+        Self::from_raw(or_panic(RawTensor::eye_on(&D::default(), n, m, T::DTYPE)))
+    }
+
+    /// Uniform random values in `[0, 1)` from `rng`.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let a = Tensor::<f32, shape![4]>::rand(&mut Generator::seed(1));
+    /// let b = Tensor::<f32, shape![4]>::rand(&mut Generator::seed(1));
+    /// assert_eq!(a.to_vec(), b.to_vec());
+    /// assert!(a.to_vec().iter().all(|v| (0.0..1.0).contains(v)));
+    /// ```
+    #[track_caller]
+    pub fn rand(rng: &mut Generator) -> Self
+    where
+        S: StaticShape + Distinct,
+        T: Float,
+    {
+        Self::rand_dyn((), rng)
+    }
+
+    /// Uniform random values, with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let a = Tensor::<f64, shape![Dyn]>::rand_dyn(5, &mut Generator::seed(3));
+    /// assert_eq!(a.numel(), 5);
+    /// ```
+    #[track_caller]
+    pub fn rand_dyn(sizes: impl DynSizes<S>, rng: &mut Generator) -> Self
+    where
+        S: Distinct,
+        T: Float,
+    {
+        let sizes = sizes.sizes();
+        Self::from_raw(or_panic(RawTensor::rand_on(&D::default(), &sizes, T::DTYPE, rng)))
+    }
+
+    /// Standard normal random values from `rng`.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let a = Tensor::<f32, shape![1000]>::randn(&mut Generator::seed(0));
+    /// let mean = a.to_vec().iter().sum::<f32>() / 1000.0;
+    /// assert!(mean.abs() < 0.2);
+    /// ```
+    #[track_caller]
+    pub fn randn(rng: &mut Generator) -> Self
+    where
+        S: StaticShape + Distinct,
+        T: Float,
+    {
+        Self::randn_dyn((), rng)
+    }
+
+    /// Standard normal random values, with the sizes of the `Dyn` axes.
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let a = Tensor::<f32, shape![Dyn, 2]>::randn_dyn(3, &mut Generator::seed(0));
+    /// assert_eq!(a.sizes().as_slice(), &[3, 2]);
+    /// ```
+    #[track_caller]
+    pub fn randn_dyn(sizes: impl DynSizes<S>, rng: &mut Generator) -> Self
+    where
+        S: Distinct,
+        T: Float,
+    {
+        let sizes = sizes.sizes();
+        Self::from_raw(or_panic(RawTensor::randn_on(&D::default(), &sizes, T::DTYPE, rng)))
+    }
+
+    /// A tensor holding a nested array, whose nesting and extents are proven
+    /// to match the shape (a `Dyn` axis takes the array's extent).
+    ///
+    /// # Panics
+    /// The device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// # axes!(Batch, Cols);
+    /// let x = Tensor::<i32, shape![Batch: Dyn, Cols: 2]>::from_array([[1, 2], [3, 4], [5, 6]]);
+    /// assert_eq!(x.sizes().as_slice(), &[3, 2]);
+    /// ```
+    #[track_caller]
+    pub fn from_array<A: Nested<T, S, S::Display>>(data: A) -> Self
+    where
+        S: Distinct,
+    {
+        let mut sizes = GenericArray::<usize, S::Rank>::default();
+        A::extents(&mut sizes);
+        let mut values = Vec::with_capacity(sizes.iter().product());
+        data.push_to(&mut values);
+        Self::from_raw(or_panic(RawTensor::from_slice_on(&D::default(), &values, &sizes)))
+    }
+
+    /// A tensor holding `data` in row-major order.
+    ///
+    /// # Errors
+    /// `data` does not hold exactly the shape's number of elements.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// # axes!(Rows, Cols);
+    /// assert!(Tensor::<f32, shape![Rows: 2, Cols: 3]>::try_from_vec(vec![0.0; 6]).is_ok());
+    /// assert!(Tensor::<f32, shape![Rows: 2, Cols: 3]>::try_from_vec(vec![0.0; 5]).is_err());
+    /// ```
+    pub fn try_from_vec(data: Vec<T>) -> Result<Self>
+    where
+        S: StaticShape + Distinct,
+    {
+        Self::try_from_vec_dyn(data, ())
+    }
+
+    /// A tensor holding `data` in row-major order.
+    ///
+    /// # Panics
+    /// As [`try_from_vec`](Self::try_from_vec), with its message.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<u8, shape![2, 2]>::from_vec(vec![1, 2, 3, 4]);
+    /// assert_eq!(x.get([1, 1]), 4);
+    /// ```
+    #[track_caller]
+    pub fn from_vec(data: Vec<T>) -> Self
+    where
+        S: StaticShape + Distinct,
+    {
+        or_panic(Self::try_from_vec(data))
+    }
+
+    /// A tensor holding `data` in row-major order, with the sizes of the
+    /// `Dyn` axes.
+    ///
+    /// # Errors
+    /// `data` does not hold exactly the shape's number of elements.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 2]>::try_from_vec_dyn(vec![0.0; 6], 3)?;
+    /// assert_eq!(x.sizes().as_slice(), &[3, 2]);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_from_vec_dyn(data: Vec<T>, sizes: impl DynSizes<S>) -> Result<Self>
+    where
+        S: Distinct,
+    {
+        let sizes = sizes.sizes();
+        Ok(Self::from_raw(RawTensor::from_slice_on(&D::default(), &data, &sizes)?))
+    }
+
+    /// A tensor holding `data` in row-major order, with the sizes of the
+    /// `Dyn` axes.
+    ///
+    /// # Panics
+    /// As [`try_from_vec_dyn`](Self::try_from_vec_dyn), with its message.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<i64, shape![Dyn]>::from_vec_dyn(vec![4, 5], 2);
+    /// assert_eq!(x.to_vec(), vec![4, 5]);
+    /// ```
+    #[track_caller]
+    pub fn from_vec_dyn(data: Vec<T>, sizes: impl DynSizes<S>) -> Self
+    where
+        S: Distinct,
+    {
+        or_panic(Self::try_from_vec_dyn(data, sizes))
+    }
+
+    /// A contiguous 1-D tensor of `sizes`' element count, seen with `sizes`.
+    fn contiguous_as(flat: RawTensor<D>, sizes: &[usize]) -> Self {
+        let (storage, _, _) = flat.into_parts();
+        Self::from_parts(Owned(storage), axial_core::Layout::contiguous(sizes))
+    }
+}

@@ -1,0 +1,13 @@
+//! What typical code needs: `use axial::prelude::*;`.
+//!
+//! ```
+//! use axial::prelude::*;
+//! axes!(Rows, Cols);
+//! let m: Tensor<f32, shape![Rows: 2, Cols: 3]> = Tensor::zeros();
+//! assert_eq!(m.names().as_slice(), &[Some("Rows"), Some("Cols")]);
+//! ```
+
+pub use crate::{
+    Anon, ArcTensor, Bool, Cpu, DType, Dyn, Error, Float, Generator, New, Tensor, TensorBase,
+    TensorCow, TensorView, TensorViewMut, axes, bf16, f16, names, shape,
+};

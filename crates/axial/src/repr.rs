@@ -1,0 +1,234 @@
+//! Storage kinds, in ndarray's model: one tensor type over a storage
+//! representation that owns, shares (copy on write), borrows or borrows
+//! mutably. [`Data`] can be read; [`DataMut`] can be written.
+
+use std::sync::Arc;
+
+use axial_core::{Device, Storage};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Owns its storage ([`crate::Tensor`]).
+#[derive(Debug)]
+pub struct Owned<D: Device>(pub(crate) Storage<D>);
+
+/// Shares its storage with other `ArcTensor`s, copying it on the first write
+/// while shared ([`crate::ArcTensor`]).
+#[derive(Debug)]
+pub struct Shared<D: Device>(pub(crate) Arc<Storage<D>>);
+
+/// Borrows a storage to read ([`crate::TensorView`]).
+#[derive(Debug)]
+pub struct View<'a, D: Device>(pub(crate) &'a Storage<D>);
+
+/// Borrows a storage to write; writes show through the owner
+/// ([`crate::TensorViewMut`]).
+#[derive(Debug)]
+pub struct ViewMut<'a, D: Device>(pub(crate) &'a mut Storage<D>);
+
+/// The result of an op that is a view when it can be and a copy otherwise
+/// (`reshape` or `contiguous` of a view): borrowed or owned, read-only
+/// ([`crate::TensorCow`]).
+#[derive(Debug)]
+pub enum CowRepr<'a, D: Device> {
+    /// The input's storage.
+    Borrowed(&'a Storage<D>),
+    /// A new storage.
+    Owned(Storage<D>),
+}
+
+/// A broadcast (`expand`) of an owning tensor: several elements share one
+/// memory location, so it is read-only.
+#[derive(Debug)]
+pub struct Broadcast<R>(pub(crate) R);
+
+/// A storage kind that can be read.
+pub trait Data<D: Device>: sealed::Sealed {
+    /// What an op that may copy (`reshape`, `contiguous`, `merge`) gives.
+    type MaybeCopy: Data<D>;
+    /// What a broadcast (`expand`) gives: read-only.
+    type ReadOnly: Data<D>;
+
+    /// The storage.
+    fn storage(&self) -> &Storage<D>;
+    /// Kept as the result of an op that did not copy.
+    fn keep(self) -> Self::MaybeCopy;
+    /// The result of an op that copied into `storage`.
+    fn copied(storage: Storage<D>) -> Self::MaybeCopy;
+    /// Made read-only.
+    fn freeze(self) -> Self::ReadOnly;
+}
+
+/// A storage kind that can be written.
+#[diagnostic::on_unimplemented(
+    message = "cannot write through a read-only tensor (`{Self}`)",
+    label = "read-only",
+    note = "a `TensorView`, a `TensorCow` and a broadcast from `expand` are read-only: write through `as_view_mut()` of the owner, or to a copy from `to_owned()`"
+)]
+pub trait DataMut<D: Device>: Data<D> {
+    /// The storage, to write (a shared one is copied first unless unique).
+    fn storage_mut(&mut self) -> &mut Storage<D>;
+}
+
+impl<D: Device> sealed::Sealed for Owned<D> {}
+impl<D: Device> Data<D> for Owned<D> {
+    type MaybeCopy = Owned<D>;
+    type ReadOnly = Broadcast<Owned<D>>;
+
+    fn storage(&self) -> &Storage<D> {
+        &self.0
+    }
+    fn keep(self) -> Self {
+        self
+    }
+    fn copied(storage: Storage<D>) -> Self {
+        Owned(storage)
+    }
+    fn freeze(self) -> Broadcast<Self> {
+        Broadcast(self)
+    }
+}
+impl<D: Device> DataMut<D> for Owned<D> {
+    fn storage_mut(&mut self) -> &mut Storage<D> {
+        &mut self.0
+    }
+}
+
+impl<D: Device> sealed::Sealed for Shared<D> {}
+impl<D: Device> Data<D> for Shared<D> {
+    type MaybeCopy = Shared<D>;
+    type ReadOnly = Broadcast<Shared<D>>;
+
+    fn storage(&self) -> &Storage<D> {
+        &self.0
+    }
+    fn keep(self) -> Self {
+        self
+    }
+    fn copied(storage: Storage<D>) -> Self {
+        Shared(Arc::new(storage))
+    }
+    fn freeze(self) -> Broadcast<Self> {
+        Broadcast(self)
+    }
+}
+/// Copy on write: the storage is copied when another `ArcTensor` shares it.
+impl<D: Device> DataMut<D> for Shared<D>
+where
+    Storage<D>: Clone,
+{
+    fn storage_mut(&mut self) -> &mut Storage<D> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+impl<D: Device> Clone for Shared<D> {
+    fn clone(&self) -> Self {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<D: Device> sealed::Sealed for View<'_, D> {}
+impl<'a, D: Device> Data<D> for View<'a, D> {
+    type MaybeCopy = CowRepr<'a, D>;
+    type ReadOnly = View<'a, D>;
+
+    fn storage(&self) -> &Storage<D> {
+        self.0
+    }
+    fn keep(self) -> CowRepr<'a, D> {
+        CowRepr::Borrowed(self.0)
+    }
+    fn copied(storage: Storage<D>) -> CowRepr<'a, D> {
+        CowRepr::Owned(storage)
+    }
+    fn freeze(self) -> Self {
+        self
+    }
+}
+impl<D: Device> Clone for View<'_, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D: Device> Copy for View<'_, D> {}
+
+impl<D: Device> sealed::Sealed for ViewMut<'_, D> {}
+impl<'a, D: Device> Data<D> for ViewMut<'a, D> {
+    type MaybeCopy = CowRepr<'a, D>;
+    type ReadOnly = View<'a, D>;
+
+    fn storage(&self) -> &Storage<D> {
+        self.0
+    }
+    fn keep(self) -> CowRepr<'a, D> {
+        CowRepr::Borrowed(self.0)
+    }
+    fn copied(storage: Storage<D>) -> CowRepr<'a, D> {
+        CowRepr::Owned(storage)
+    }
+    fn freeze(self) -> View<'a, D> {
+        View(self.0)
+    }
+}
+impl<D: Device> DataMut<D> for ViewMut<'_, D> {
+    fn storage_mut(&mut self) -> &mut Storage<D> {
+        self.0
+    }
+}
+
+impl<D: Device> sealed::Sealed for CowRepr<'_, D> {}
+impl<'a, D: Device> Data<D> for CowRepr<'a, D> {
+    type MaybeCopy = CowRepr<'a, D>;
+    type ReadOnly = CowRepr<'a, D>;
+
+    fn storage(&self) -> &Storage<D> {
+        match self {
+            CowRepr::Borrowed(s) => s,
+            CowRepr::Owned(s) => s,
+        }
+    }
+    fn keep(self) -> Self {
+        self
+    }
+    fn copied(storage: Storage<D>) -> Self {
+        CowRepr::Owned(storage)
+    }
+    fn freeze(self) -> Self {
+        self
+    }
+}
+
+impl<R> sealed::Sealed for Broadcast<R> {}
+impl<D: Device, R: Data<D>> Data<D> for Broadcast<R> {
+    type MaybeCopy = Broadcast<R::MaybeCopy>;
+    type ReadOnly = Broadcast<R>;
+
+    fn storage(&self) -> &Storage<D> {
+        self.0.storage()
+    }
+    fn keep(self) -> Broadcast<R::MaybeCopy> {
+        Broadcast(self.0.keep())
+    }
+    fn copied(storage: Storage<D>) -> Broadcast<R::MaybeCopy> {
+        Broadcast(R::copied(storage))
+    }
+    fn freeze(self) -> Self {
+        self
+    }
+}
+impl<R: Clone> Clone for Broadcast<R> {
+    fn clone(&self) -> Self {
+        Broadcast(self.0.clone())
+    }
+}
+
+impl<D: Device> Clone for Owned<D>
+where
+    Storage<D>: Clone,
+{
+    fn clone(&self) -> Self {
+        Owned(self.0.clone())
+    }
+}

@@ -1,0 +1,24 @@
+//! Views by name. Each takes `self` and keeps the storage kind (a view of a
+//! view is a view, an owned tensor stays owned); the shape type says what the
+//! view is, and the layout is the core's op at the positions the names give.
+
+mod align;
+mod axis;
+mod reshape;
+mod strided;
+
+use axial_core::{Layout, Result};
+
+/// Unwraps a result, panicking with the error's message at the caller: the
+/// convenience twin of every `try_` method.
+#[track_caller]
+pub(crate) fn or_panic<X>(result: Result<X>) -> X {
+    result.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The layout of a view whose validity the shape types proved (positions
+/// come from names, so no dim can be out of range).
+#[track_caller]
+pub(crate) fn proven(layout: Result<Layout>) -> Layout {
+    layout.unwrap_or_else(|e| unreachable!("the shape types prove this view valid: {e}"))
+}
