@@ -6,6 +6,7 @@ mod align;
 mod axis;
 mod distinct;
 mod expand;
+mod output;
 mod realize;
 mod rename;
 mod reshape;
@@ -17,6 +18,9 @@ pub use align::{AlignAs, AlignTo, Permute};
 pub use axis::{HasAxis, IntoDyn, SelectAt, Squeeze, Unsqueeze};
 pub use distinct::Distinct;
 pub use expand::ExpandTo;
+pub use output::{
+    AlignAsOutput, AlignOutput, Aligned, AlignedAs, MergeOutput, Merged, RefineOutput, Refined,
+};
 pub use realize::Realize;
 pub use rename::{RefineNames, Rename};
 pub use reshape::{Merge, ReshapeTo, Split};

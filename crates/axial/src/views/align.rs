@@ -3,7 +3,8 @@
 
 use axial_core::{Device, Element, Layout};
 use axial_shape::{
-    AlignAs, AlignTo, GenericArray, Permute, RefineNames, Rename, Shape, Transpose, TransposeT,
+    AlignAsOutput, AlignTo, Aligned, AlignedAs, GenericArray, Permute, RefineNames, Refined, Rename,
+    Shape, Transpose, TransposeT,
 };
 
 use super::proven;
@@ -25,7 +26,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// let z = x.as_view().align_to::<names![W, ..., N]>();
     /// assert_eq!(z.names().as_slice(), &[Some("W"), Some("C"), Some("H"), Some("N")]);
     /// ```
-    pub fn align_to<L>(self) -> TensorBase<T, <S as AlignTo<L>>::Output, D, R>
+    pub fn align_to<L>(self) -> TensorBase<T, Aligned<S, L>, D, R>
     where
         S: AlignTo<L>,
     {
@@ -47,12 +48,13 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     pub fn align_as<T2, S2, D2, R2>(
         self,
         _other: &TensorBase<T2, S2, D2, R2>,
-    ) -> TensorBase<T, <S as AlignAs<S2>>::Output, D, R>
+    ) -> TensorBase<T, AlignedAs<S, S2>, D, R>
     where
-        S: AlignAs<S2>,
+        S2: AlignAsOutput<S>,
+        AlignedAs<S, S2>: Shape,
         D2: SameDevice<D>,
     {
-        let layout = aligned::<S::Output>(&self.layout, <S as AlignAs<S2>>::plan);
+        let layout = aligned::<AlignedAs<S, S2>>(&self.layout, <S2 as AlignAsOutput<S>>::plan);
         self.relayout(layout)
     }
 
@@ -65,7 +67,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// let y = x.permute::<names![C, A, B]>();
     /// assert_eq!((y.sizes().as_slice(), y.strides().as_slice()), (&[5, 3, 4][..], &[1, 20, 5][..]));
     /// ```
-    pub fn permute<L>(self) -> TensorBase<T, <S as AlignTo<L>>::Output, D, R>
+    pub fn permute<L>(self) -> TensorBase<T, Aligned<S, L>, D, R>
     where
         S: Permute<L>,
     {
@@ -134,7 +136,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// let y = x.refine_names::<names![N, C]>();
     /// assert_eq!(y.names().as_slice(), &[Some("N"), Some("C")]);
     /// ```
-    pub fn refine_names<L>(self) -> TensorBase<T, <S as RefineNames<L>>::Output, D, R>
+    pub fn refine_names<L>(self) -> TensorBase<T, Refined<S, L>, D, R>
     where
         S: RefineNames<L>,
     {

@@ -4,7 +4,7 @@
 //! read-only [`TensorCow`](crate::TensorCow) for a view.
 
 use axial_core::{Backend, Device, Element, Layout, Result};
-use axial_shape::{ExpandTo, GenericArray, Merge, ReshapeTo, Shape, Split};
+use axial_shape::{ExpandTo, GenericArray, Merge, Merged, ReshapeTo, Shape, Split};
 
 use super::or_panic;
 use crate::device::SameDevice;
@@ -287,7 +287,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// ```
     pub fn try_merge<L, New>(
         self,
-    ) -> Result<TensorBase<T, <S as Merge<L, New>>::Output, D, R::MaybeCopy>>
+    ) -> Result<TensorBase<T, Merged<S, L, New>, D, R::MaybeCopy>>
     where
         S: Merge<L, New>,
     {
@@ -306,7 +306,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(m.merge::<names![Rows, Cols], Pixels>().sizes().as_slice(), &[6]);
     /// ```
     #[track_caller]
-    pub fn merge<L, New>(self) -> TensorBase<T, <S as Merge<L, New>>::Output, D, R::MaybeCopy>
+    pub fn merge<L, New>(self) -> TensorBase<T, Merged<S, L, New>, D, R::MaybeCopy>
     where
         S: Merge<L, New>,
     {
