@@ -68,6 +68,13 @@ pub(crate) fn axes(krate: &TokenStream, decls: &[AxisDecl]) -> TokenStream {
         .collect()
 }
 
+/// The type a `shape!` or `names!` with a mistake expands to: the error in a
+/// constant argument, which makes the whole type an error type.
+pub(crate) fn fallback_type(krate: &TokenStream, err: &syn::Error) -> TokenStream {
+    let error = err.to_compile_error();
+    quote!(<#krate::__private::Nil as #krate::__private::Ignore<{ #error 0 }>>::Out)
+}
+
 /// `Dyn` and `New<..>` resolve to the crate's own, whatever is in scope.
 fn name_type(krate: &TokenStream, ty: &Type) -> TokenStream {
     if let Type::Path(path) = ty

@@ -18,7 +18,7 @@ mod validate;
 /// through `axial_shape::shape!`, which supplies the path).
 #[proc_macro]
 pub fn shape(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
+    run_type(input, |krate, body| {
         let entries = parse::shape(body)?;
         validate::shape(&entries)?;
         Ok(expand::shape(&krate, &entries))
@@ -28,7 +28,7 @@ pub fn shape(input: TokenStream) -> TokenStream {
 /// The type of a list of names: `names![[path] W, ..., N]`.
 #[proc_macro]
 pub fn names(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
+    run_type(input, |krate, body| {
         let items = parse::names(body)?;
         validate::names(&items)?;
         Ok(expand::names(&krate, &items))
@@ -43,6 +43,26 @@ pub fn axes(input: TokenStream) -> TokenStream {
         validate::axes(&axes)?;
         Ok(expand::axes(&krate, &axes))
     })
+}
+
+/// As [`run`] for a macro in type position: on an error, a type that carries
+/// the `compile_error!` in a constant, so the compiler reports that one error
+/// and nothing that follows from it (thiserror's fallback, for types).
+fn run_type(
+    input: TokenStream,
+    stage: impl FnOnce(
+        proc_macro2::TokenStream,
+        proc_macro2::TokenStream,
+    ) -> syn::Result<proc_macro2::TokenStream>,
+) -> TokenStream {
+    let input: proc_macro2::TokenStream = input.into();
+    let krate = parse::split_crate_path(input.clone()).map(|(krate, _)| krate);
+    let result = parse::split_crate_path(input).and_then(|(krate, body)| stage(krate, body));
+    match (result, krate) {
+        (Ok(tokens), _) => tokens.into(),
+        (Err(err), Ok(krate)) => expand::fallback_type(&krate, &err).into(),
+        (Err(err), Err(_)) => err.to_compile_error().into(),
+    }
 }
 
 /// Splits off the crate path, runs `stage`, and turns an error into a

@@ -106,6 +106,14 @@ macro_rules! axes {
 
 #[doc(hidden)]
 pub mod __private {
+    /// `Self`, whatever the constant: carries a macro's `compile_error!`.
+    pub trait Ignore<const E: usize> {
+        type Out;
+    }
+    impl<T, const E: usize> Ignore<E> for T {
+        type Out = T;
+    }
+
     pub use crate::id::{Named, Nd};
     pub use crate::name::{Anon, AxisName, Ellipsis, Keep, New};
     pub use crate::shape::{Ax, Cons, Nil};

@@ -238,7 +238,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     }
 }
 
-impl<T: Element, S: Shape, D: Backend, R: DataMut<D>> TensorBase<T, S, D, R> {
+impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// Writes `value` at `index` (negative coordinates count from the end).
     ///
     /// # Errors
@@ -255,6 +255,7 @@ impl<T: Element, S: Shape, D: Backend, R: DataMut<D>> TensorBase<T, S, D, R> {
     pub fn try_set<const N: usize>(&mut self, index: [isize; N], value: T) -> Result<()>
     where
         S: RankIs<N>,
+        R: DataMut<D>,
     {
         let at = self.layout.storage_index(&index)?;
         let size = T::DTYPE.size();
@@ -279,6 +280,7 @@ impl<T: Element, S: Shape, D: Backend, R: DataMut<D>> TensorBase<T, S, D, R> {
     pub fn set<const N: usize>(&mut self, index: [isize; N], value: T)
     where
         S: RankIs<N>,
+        R: DataMut<D>,
     {
         or_panic(self.try_set(index, value))
     }
@@ -295,7 +297,10 @@ impl<T: Element, S: Shape, D: Backend, R: DataMut<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.to_vec(), vec![3.0, 3.0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_fill_(&mut self, value: T) -> Result<()> {
+    pub fn try_fill_(&mut self, value: T) -> Result<()>
+    where
+        R: DataMut<D>,
+    {
         self.raw_mut()?.fill_(Scalar::of(value))
     }
 
@@ -312,7 +317,10 @@ impl<T: Element, S: Shape, D: Backend, R: DataMut<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(m.to_vec(), vec![1, 0, 1, 0]);
     /// ```
     #[track_caller]
-    pub fn fill_(&mut self, value: T) {
+    pub fn fill_(&mut self, value: T)
+    where
+        R: DataMut<D>,
+    {
         or_panic(self.try_fill_(value))
     }
 
@@ -328,7 +336,10 @@ impl<T: Element, S: Shape, D: Backend, R: DataMut<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.to_vec(), vec![0.0, 0.0]);
     /// ```
     #[track_caller]
-    pub fn zero_(&mut self) {
+    pub fn zero_(&mut self)
+    where
+        R: DataMut<D>,
+    {
         self.fill_(T::ZERO)
     }
 }

@@ -193,7 +193,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     }
 }
 
-impl<T: Element, S: Shape, D: Device, R: DataMut<D>> TensorBase<T, S, D, R> {
+impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// The storage, to write bytes (an `ArcTensor` shared with others is
     /// copied first). Writes show through every view.
     ///
@@ -204,7 +204,10 @@ impl<T: Element, S: Shape, D: Device, R: DataMut<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.to_vec(), vec![0, 9]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn untyped_storage_mut(&mut self) -> &mut Storage<D> {
+    pub fn untyped_storage_mut(&mut self) -> &mut Storage<D>
+    where
+        R: DataMut<D>,
+    {
         self.data.storage_mut()
     }
 }

@@ -88,9 +88,12 @@ impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     }
 }
 
-impl<T: Element, S, D: Device, R: DataMut<D>> TensorBase<T, S, D, R> {
+impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// This tensor as the untyped core's mutable view.
-    pub(crate) fn raw_mut(&mut self) -> Result<TensorMut<'_, D>> {
+    pub(crate) fn raw_mut(&mut self) -> Result<TensorMut<'_, D>>
+    where
+        R: DataMut<D>,
+    {
         TensorMut::new(self.data.storage_mut(), self.layout.clone(), T::DTYPE)
     }
 
@@ -105,7 +108,10 @@ impl<T: Element, S, D: Device, R: DataMut<D>> TensorBase<T, S, D, R> {
     /// x.as_view_mut().select::<Rows>(1).fill_(7);
     /// assert_eq!(x.to_vec(), vec![0, 0, 7, 7]);
     /// ```
-    pub fn as_view_mut(&mut self) -> TensorViewMut<'_, T, S, D> {
+    pub fn as_view_mut(&mut self) -> TensorViewMut<'_, T, S, D>
+    where
+        R: DataMut<D>,
+    {
         let layout = self.layout.clone();
         TensorBase::from_parts(ViewMut(self.data.storage_mut()), layout)
     }

@@ -25,7 +25,7 @@ pub use realize::Realize;
 pub use rename::{RefineNames, Rename};
 pub use reshape::{Merge, ReshapeTo, Split};
 pub use sizes::{DynSizes, ExtentIs, RankIs, StaticShape};
-pub use swap::{Transpose, TransposeT};
+pub use swap::{Transpose, TransposeT, TransposedT};
 pub use two::{Diagonal, Unfold};
 
 use crate::shape::Shape;

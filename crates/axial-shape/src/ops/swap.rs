@@ -93,40 +93,46 @@ impl<N, Sz, T: SwapWalk<A, B, ForA, ForB>, A, B, ForA, ForB> SwapNode<Ax<N, Sz, 
 }
 
 /// `t()`: a tensor of at most two axes with them swapped (0 and 1 axes are
-/// unchanged).
+/// unchanged). The output is [`TransposeT::Output`]; the check that there are
+/// at most two axes is this trait, kept apart so a failed check never hides
+/// the method.
 ///
 /// ```
-/// use axial_shape::{Shape, TransposeT, axes, shape};
+/// use axial_shape::{Shape, TransposeT, TransposedT, axes, shape};
 /// axes!(Rows, Cols);
+/// fn ok<S: TransposeT>() {}
+/// ok::<shape![Rows: 2, Cols: 3]>();
 /// let mut names = [None; 2];
-/// <<shape![Rows: 2, Cols: 3] as TransposeT>::Output as Shape>::write_names(&mut names);
+/// <<shape![Rows: 2, Cols: 3] as TransposedT>::Output as Shape>::write_names(&mut names);
 /// assert_eq!(names, [Some("Cols"), Some("Rows")]);
 /// ```
-pub trait TransposeT: Shape {
-    /// The swapped shape.
-    type Output: Shape;
-}
+pub trait TransposeT: Shape + TransposedT {}
 
-impl TransposeT for Nil {
-    type Output = Nil;
-}
-impl<A, SA> TransposeT for Ax<A, SA, Nil>
-where
-    Self: Shape,
-{
-    type Output = Self;
-}
-impl<A, SA, B, SB> TransposeT for Ax<A, SA, Ax<B, SB, Nil>>
-where
-    Self: Shape,
-    Ax<B, SB, Ax<A, SA, Nil>>: Shape,
-{
-    type Output = Ax<B, SB, Ax<A, SA, Nil>>;
-}
+impl TransposeT for Nil {}
+impl<A, SA> TransposeT for Ax<A, SA, Nil> where Self: Shape {}
+impl<A, SA, B, SB> TransposeT for Ax<A, SA, Ax<B, SB, Nil>> where Self: Shape {}
 impl<A, SA, B, SB, C, SC, T> TransposeT for Ax<A, SA, Ax<B, SB, Ax<C, SC, T>>>
 where
     Self: Shape,
     Disp<Self>: AtMostTwoAxes,
 {
+}
+
+/// The shape `t()` gives (any rank; a tensor of more than two axes is
+/// unchanged here and refused by [`TransposeT`]).
+pub trait TransposedT {
+    /// The swapped shape.
+    type Output;
+}
+impl TransposedT for Nil {
+    type Output = Nil;
+}
+impl<A, SA> TransposedT for Ax<A, SA, Nil> {
+    type Output = Self;
+}
+impl<A, SA, B, SB> TransposedT for Ax<A, SA, Ax<B, SB, Nil>> {
+    type Output = Ax<B, SB, Ax<A, SA, Nil>>;
+}
+impl<A, SA, B, SB, C, SC, T> TransposedT for Ax<A, SA, Ax<B, SB, Ax<C, SC, T>>> {
     type Output = Self;
 }

@@ -4,7 +4,7 @@
 use axial_core::{Device, Element, Layout};
 use axial_shape::{
     AlignAsOutput, AlignTo, Aligned, AlignedAs, GenericArray, Permute, RefineNames, Refined, Rename,
-    Shape, Transpose, TransposeT,
+    Shape, Transpose, TransposeT, TransposedT,
 };
 
 use super::proven;
@@ -102,7 +102,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// let m = Tensor::<f32, shape![Rows: 2, Cols: 3]>::zeros();
     /// assert_eq!(m.t().names().as_slice(), &[Some("Cols"), Some("Rows")]);
     /// ```
-    pub fn t(self) -> TensorBase<T, <S as TransposeT>::Output, D, R>
+    pub fn t(self) -> TensorBase<T, <S as TransposedT>::Output, D, R>
     where
         S: TransposeT,
     {

@@ -1,0 +1,8 @@
+// `reshape` to a static shape with another number of elements.
+use axial::prelude::*;
+axes!(Rows, Cols, Pixels);
+
+fn main() {
+    let x = Tensor::<f32, shape![Rows: 3, Cols: 4]>::zeros();
+    let _ = x.reshape::<shape![Pixels: 10]>();
+}
