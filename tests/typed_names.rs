@@ -1,0 +1,137 @@
+//! Named-tensor behaviour (semantics.md §8) through the typed API: what
+//! PyTorch checked at run time is proven here, so these are the worked
+//! examples that compile.
+
+use axial::prelude::*;
+
+axes!(N, C, H, W, Batch, D);
+
+fn nchw() -> Tensor<f32, shape![N: 2, C: 3, H: 4, W: 5]> {
+    Tensor::zeros()
+}
+
+#[test]
+fn align_to_permutes_by_name() {
+    let x = nchw();
+    let y = x.as_view().align_to::<names![W, H, C, N]>();
+    assert_eq!(y.sizes().as_slice(), &[5, 4, 3, 2]);
+    assert_eq!(y.strides().as_slice(), &[1, 5, 20, 60]);
+    assert!(y.shares_storage_with(&x));
+}
+
+#[test]
+fn align_to_with_ellipsis_keeps_the_rest_in_order() {
+    let x = nchw();
+    let y = x.as_view().align_to::<names![W, ..., N]>();
+    assert_eq!(y.names().as_slice(), &[Some("W"), Some("C"), Some("H"), Some("N")]);
+    assert_eq!(y.sizes().as_slice(), &[5, 3, 4, 2]);
+    let z = x.as_view().align_to::<names![...]>();
+    assert_eq!(z.strides().as_slice(), x.strides().as_slice());
+    let front = x.as_view().align_to::<names![..., N]>();
+    assert_eq!(front.names().as_slice(), &[Some("C"), Some("H"), Some("W"), Some("N")]);
+}
+
+#[test]
+fn align_to_inserts_new_axes_of_size_one_stride_zero() {
+    let x = Tensor::<f32, shape![N: 2, C: 3]>::zeros();
+    let y = x.as_view().align_to::<names![N, New<H>, C]>();
+    assert_eq!(y.sizes().as_slice(), &[2, 1, 3]);
+    assert_eq!(y.strides().as_slice(), &[3, 0, 1]);
+    assert_eq!(y.names().as_slice(), &[Some("N"), Some("H"), Some("C")]);
+}
+
+#[test]
+fn align_as_takes_the_other_names() {
+    let c = Tensor::<f32, shape![C: 3]>::zeros();
+    let nch = Tensor::<f32, shape![N: 2, C: 3, H: 4]>::zeros();
+    let a = c.as_view().align_as(&nch);
+    assert_eq!(a.sizes().as_slice(), &[1, 3, 1]);
+    assert_eq!(a.strides().as_slice(), &[0, 1, 0]);
+    assert_eq!(a.names().as_slice(), &[Some("N"), Some("C"), Some("H")]);
+}
+
+#[test]
+fn refine_names_names_anonymous_axes_only() {
+    let x = Tensor::<f32, shape![2, C: 3]>::zeros();
+    assert_eq!(x.names().as_slice(), &[None, Some("C")]);
+    let y = x.as_view().refine_names::<names![N, C]>();
+    assert_eq!(y.names().as_slice(), &[Some("N"), Some("C")]);
+    let kept = x.as_view().refine_names::<names![_, C]>();
+    assert_eq!(kept.names().as_slice(), &[None, Some("C")]);
+    // The same layout: only the type changed.
+    assert_eq!(y.strides().as_slice(), x.strides().as_slice());
+    assert!(y.shares_storage_with(&x));
+}
+
+#[test]
+fn rename_changes_one_name_and_shares_storage() {
+    let x = Tensor::<f32, shape![N: 2, C: 3]>::zeros();
+    let y = x.as_view().rename::<N, Batch>();
+    assert_eq!(y.names().as_slice(), &[Some("Batch"), Some("C")]);
+    assert!(y.shares_storage_with(&x));
+    let same = x.as_view().rename::<C, C>();
+    assert_eq!(same.names().as_slice(), &[Some("N"), Some("C")]);
+}
+
+#[test]
+fn names_propagate_as_in_pytorch() {
+    let x = Tensor::<f32, shape![N: 2, C: 3, H: 4, W: 5]>::zeros();
+    // transpose and t() swap names
+    let t = x.as_view().transpose::<C, W>();
+    assert_eq!(t.names().as_slice(), &[Some("N"), Some("W"), Some("H"), Some("C")]);
+    // select drops the name, slicing keeps names
+    assert_eq!(x.as_view().select::<H>(0).names().as_slice(), &[Some("N"), Some("C"), Some("W")]);
+    assert_eq!(x.as_view().narrow::<H>(0, 2).names().as_slice(), x.names().as_slice());
+    // flatten(['C','H','W'], 'CHW') -> [N, CHW]
+    axes!(CHW);
+    let f = x.as_view().merge::<names![C, H, W], CHW>();
+    assert_eq!(f.names().as_slice(), &[Some("N"), Some("CHW")]);
+    // expand adds anonymous axes on the left
+    let e = x.as_view().expand::<shape![7, N: 2, C: 3, H: 4, W: 5]>();
+    assert_eq!(e.names()[0], None);
+}
+
+#[test]
+fn anonymous_axes_are_addressed_by_their_marker() {
+    let grid = Tensor::<i64, shape![3, 4]>::arange();
+    let t = grid.as_view().transpose::<Anon<0>, Anon<1>>();
+    assert_eq!(t.sizes().as_slice(), &[4, 3]);
+    assert_eq!(grid.as_view().select::<Anon<1>>(2).to_vec(), vec![2, 6, 10]);
+}
+
+#[test]
+fn realize_checks_dyn_sizes_once() {
+    let x = Tensor::<f32, shape![N: Dyn, C: 3]>::zeros_dyn(2);
+    let fixed = x.as_view().realize::<shape![N: 2, C: 3]>().unwrap();
+    assert_eq!(fixed.sizes().as_slice(), &[2, 3]);
+    assert_eq!(
+        x.as_view().realize::<shape![N: 4, C: 3]>().unwrap_err().to_string(),
+        "realize: axis `N` has size 2, but the type says 4"
+    );
+    // Back to Dyn, and a Dyn target accepts any size.
+    let again = fixed.into_dyn::<N>();
+    assert!(again.realize::<shape![N: Dyn, C: 3]>().is_ok());
+}
+
+#[test]
+fn names_are_compared_by_spelling() {
+    mod other {
+        axial::axes!(N);
+    }
+    // Two markers spelled `N` are one axis name, as PyTorch's string names.
+    let x = Tensor::<f32, shape![N: 2, C: 3]>::zeros();
+    assert_eq!(x.as_view().select::<other::N>(1).names().as_slice(), &[Some("C")]);
+}
+
+#[test]
+fn many_axes_have_no_ceiling() {
+    axes!(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14);
+    type Wide = shape![A0: 1, A1: 1, A2: 1, A3: 1, A4: 1, A5: 1, A6: 1, A7: 1, A8: 1, A9: 1, A10: 1, A11: 1, A12: 1, A13: 2, A14: 3];
+    let x = Tensor::<f32, Wide>::zeros();
+    assert_eq!(x.dim(), 15);
+    let y = x.as_view().transpose::<A0, A14>();
+    assert_eq!(y.sizes()[0], 3);
+    let z = x.as_view().align_to::<names![A14, ...]>();
+    assert_eq!(z.names()[0], Some("A14"));
+    assert_eq!(z.names()[14], Some("A13"));
+}
