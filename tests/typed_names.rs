@@ -6,7 +6,9 @@ use axial::prelude::*;
 
 axes!(N, C, H, W, Batch, D);
 
-fn nchw() -> Tensor<f32, shape![N: 2, C: 3, H: 4, W: 5]> {
+type Nchw = shape![N: 2, C: 3, H: 4, W: 5];
+
+fn nchw() -> Tensor<f32, Nchw> {
     Tensor::zeros()
 }
 
@@ -23,12 +25,18 @@ fn align_to_permutes_by_name() {
 fn align_to_with_ellipsis_keeps_the_rest_in_order() {
     let x = nchw();
     let y = x.as_view().align_to::<names![W, ..., N]>();
-    assert_eq!(y.names().as_slice(), &[Some("W"), Some("C"), Some("H"), Some("N")]);
+    assert_eq!(
+        y.names().as_slice(),
+        &[Some("W"), Some("C"), Some("H"), Some("N")]
+    );
     assert_eq!(y.sizes().as_slice(), &[5, 3, 4, 2]);
     let z = x.as_view().align_to::<names![...]>();
     assert_eq!(z.strides().as_slice(), x.strides().as_slice());
     let front = x.as_view().align_to::<names![..., N]>();
-    assert_eq!(front.names().as_slice(), &[Some("C"), Some("H"), Some("W"), Some("N")]);
+    assert_eq!(
+        front.names().as_slice(),
+        &[Some("C"), Some("H"), Some("W"), Some("N")]
+    );
 }
 
 #[test]
@@ -78,10 +86,19 @@ fn names_propagate_as_in_pytorch() {
     let x = Tensor::<f32, shape![N: 2, C: 3, H: 4, W: 5]>::zeros();
     // transpose and t() swap names
     let t = x.as_view().transpose::<C, W>();
-    assert_eq!(t.names().as_slice(), &[Some("N"), Some("W"), Some("H"), Some("C")]);
+    assert_eq!(
+        t.names().as_slice(),
+        &[Some("N"), Some("W"), Some("H"), Some("C")]
+    );
     // select drops the name, slicing keeps names
-    assert_eq!(x.as_view().select::<H>(0).names().as_slice(), &[Some("N"), Some("C"), Some("W")]);
-    assert_eq!(x.as_view().narrow::<H>(0, 2).names().as_slice(), x.names().as_slice());
+    assert_eq!(
+        x.as_view().select::<H>(0).names().as_slice(),
+        &[Some("N"), Some("C"), Some("W")]
+    );
+    assert_eq!(
+        x.as_view().narrow::<H>(0, 2).names().as_slice(),
+        x.names().as_slice()
+    );
     // flatten(['C','H','W'], 'CHW') -> [N, CHW]
     axes!(CHW);
     let f = x.as_view().merge::<names![C, H, W], CHW>();
@@ -105,7 +122,10 @@ fn realize_checks_dyn_sizes_once() {
     let fixed = x.as_view().realize::<shape![N: 2, C: 3]>().unwrap();
     assert_eq!(fixed.sizes().as_slice(), &[2, 3]);
     assert_eq!(
-        x.as_view().realize::<shape![N: 4, C: 3]>().unwrap_err().to_string(),
+        x.as_view()
+            .realize::<shape![N: 4, C: 3]>()
+            .unwrap_err()
+            .to_string(),
         "realize: axis `N` has size 2, but the type says 4"
     );
     // Back to Dyn, and a Dyn target accepts any size.
@@ -120,12 +140,17 @@ fn names_are_compared_by_spelling() {
     }
     // Two markers spelled `N` are one axis name, as PyTorch's string names.
     let x = Tensor::<f32, shape![N: 2, C: 3]>::zeros();
-    assert_eq!(x.as_view().select::<other::N>(1).names().as_slice(), &[Some("C")]);
+    assert_eq!(
+        x.as_view().select::<other::N>(1).names().as_slice(),
+        &[Some("C")]
+    );
 }
 
 #[test]
 fn many_axes_have_no_ceiling() {
-    axes!(A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14);
+    axes!(
+        A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, A14
+    );
     type Wide = shape![A0: 1, A1: 1, A2: 1, A3: 1, A4: 1, A5: 1, A6: 1, A7: 1, A8: 1, A9: 1, A10: 1, A11: 1, A12: 1, A13: 2, A14: 3];
     let x = Tensor::<f32, Wide>::zeros();
     assert_eq!(x.dim(), 15);

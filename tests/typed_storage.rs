@@ -76,9 +76,10 @@ fn arc_tensor_copies_on_write() {
 #[test]
 fn reshape_of_a_shared_tensor_stays_shared() {
     let a = Tensor::<f32, shape![Rows: 2, Cols: 3]>::arange().into_shared();
-    let flat: ArcTensor<f32, shape![6]> = a.clone().reshape();
+    type Six = shape![6];
+    let flat: ArcTensor<f32, Six> = a.clone().reshape();
     assert!(flat.shares_storage_with(&a));
-    let copied: ArcTensor<f32, shape![6]> = a.clone().t().reshape();
+    let copied: ArcTensor<f32, Six> = a.clone().t().reshape();
     assert!(!copied.shares_storage_with(&a));
     assert_eq!(copied.to_vec(), vec![0., 3., 1., 4., 2., 5.]);
 }
@@ -87,13 +88,21 @@ fn reshape_of_a_shared_tensor_stays_shared() {
 fn constructors() {
     assert_eq!(Tensor::<f32, shape![2, 2]>::ones().to_vec(), vec![1.0; 4]);
     assert_eq!(Tensor::<i16, shape![3]>::full(-4).to_vec(), vec![-4; 3]);
-    assert_eq!(Tensor::<f64, shape![2, 3]>::eye().to_vec(), vec![1., 0., 0., 0., 1., 0.]);
-    assert_eq!(Tensor::<f32, shape![3]>::linspace(-1.0, 1.0).to_vec(), vec![-1.0, 0.0, 1.0]);
+    assert_eq!(
+        Tensor::<f64, shape![2, 3]>::eye().to_vec(),
+        vec![1., 0., 0., 0., 1., 0.]
+    );
+    assert_eq!(
+        Tensor::<f32, shape![3]>::linspace(-1.0, 1.0).to_vec(),
+        vec![-1.0, 0.0, 1.0]
+    );
     let x = Tensor::<bf16, shape![Batch: Dyn, Cols: 2]>::arange_dyn(3);
     assert_eq!(x.sizes().as_slice(), &[3, 2]);
     assert_eq!(x.get([2, 1]), bf16::from_f32(5.0));
-    let r1 = Tensor::<f32, shape![Rows: Dyn, Cols: Dyn]>::randn_dyn([3, 4], &mut Generator::seed(9));
-    let r2 = Tensor::<f32, shape![Rows: Dyn, Cols: Dyn]>::randn_dyn([3, 4], &mut Generator::seed(9));
+    let r1 =
+        Tensor::<f32, shape![Rows: Dyn, Cols: Dyn]>::randn_dyn([3, 4], &mut Generator::seed(9));
+    let r2 =
+        Tensor::<f32, shape![Rows: Dyn, Cols: Dyn]>::randn_dyn([3, 4], &mut Generator::seed(9));
     assert_eq!(r1.to_vec(), r2.to_vec());
     assert_eq!(r1.sizes().as_slice(), &[3, 4]);
     let nested = Tensor::<u8, shape![2, 2, 2]>::from_array([[[1, 2], [3, 4]], [[5, 6], [7, 8]]]);

@@ -1,11 +1,13 @@
 //! Every view op through the typed API against semantics.md §1-§4's worked
 //! examples: sizes, strides, offsets, storage sharing and PyTorch's errors.
 
+use axial::Shape;
 use axial::prelude::*;
 use axial::{Data, TensorBase};
-use axial::Shape;
 
-axes!(A, B, C, One, C1, C2, AB, BA, Win, Diag, Rows, Cols, Flat, P, Q, R);
+axes!(
+    A, B, C, One, C1, C2, AB, BA, Win, Diag, Rows, Cols, Flat, P, Q, R
+);
 
 /// `(sizes)/(strides)@offset`, as semantics.md writes layouts.
 fn layout<T: axial::Element, S: Shape, Rp: Data<Cpu>>(
@@ -24,10 +26,22 @@ fn x() -> Tensor<f32, X> {
 #[test]
 fn select_drops_the_axis_at_an_offset() {
     let x = x();
-    assert_eq!(layout(&x.as_view().select::<A>(1)), (vec![4, 5], vec![5, 1], 20));
-    assert_eq!(layout(&x.as_view().select::<B>(2)), (vec![3, 5], vec![20, 1], 10));
-    assert_eq!(layout(&x.as_view().select::<C>(-1)), (vec![3, 4], vec![20, 5], 4));
-    assert_eq!(layout(&x.as_view().at::<A, 2>()), (vec![4, 5], vec![5, 1], 40));
+    assert_eq!(
+        layout(&x.as_view().select::<A>(1)),
+        (vec![4, 5], vec![5, 1], 20)
+    );
+    assert_eq!(
+        layout(&x.as_view().select::<B>(2)),
+        (vec![3, 5], vec![20, 1], 10)
+    );
+    assert_eq!(
+        layout(&x.as_view().select::<C>(-1)),
+        (vec![3, 4], vec![20, 5], 4)
+    );
+    assert_eq!(
+        layout(&x.as_view().at::<A, 2>()),
+        (vec![4, 5], vec![5, 1], 40)
+    );
     assert_eq!(
         x.try_select::<A>(3).unwrap_err().to_string(),
         "select(): index 3 out of range for tensor of size [3, 4, 5] at dimension 0"
@@ -35,7 +49,9 @@ fn select_drops_the_axis_at_an_offset() {
 }
 
 #[test]
-#[should_panic(expected = "select(): index -4 out of range for tensor of size [3, 4, 5] at dimension 0")]
+#[should_panic(
+    expected = "select(): index -4 out of range for tensor of size [3, 4, 5] at dimension 0"
+)]
 fn select_panics_with_the_try_message() {
     let _ = x().select::<A>(-4);
 }
@@ -43,11 +59,24 @@ fn select_panics_with_the_try_message() {
 #[test]
 fn slices_follow_python() {
     let x = x();
-    assert_eq!(layout(&x.as_view().slice::<B>(1.., 2)), (vec![3, 2, 5], vec![20, 10, 1], 5));
-    assert_eq!(layout(&x.as_view().slice::<C>(1..4, 2)), (vec![3, 4, 2], vec![20, 5, 2], 1));
-    assert_eq!(layout(&x.as_view().slice::<A>(.., 10)), (vec![1, 4, 5], vec![200, 5, 1], 0));
-    assert_eq!(layout(&x.as_view().slice::<A>(5..10, 1)), (vec![0, 4, 5], vec![20, 5, 1], 60));
-    assert_eq!(x.as_view().slice::<A>(2..1, 1).storage_offset(), 40);
+    assert_eq!(
+        layout(&x.as_view().slice::<B>(1.., 2)),
+        (vec![3, 2, 5], vec![20, 10, 1], 5)
+    );
+    assert_eq!(
+        layout(&x.as_view().slice::<C>(1..4, 2)),
+        (vec![3, 4, 2], vec![20, 5, 2], 1)
+    );
+    assert_eq!(
+        layout(&x.as_view().slice::<A>(.., 10)),
+        (vec![1, 4, 5], vec![200, 5, 1], 0)
+    );
+    assert_eq!(
+        layout(&x.as_view().slice::<A>(5..10, 1)),
+        (vec![0, 4, 5], vec![20, 5, 1], 60)
+    );
+    let (start, end) = (2, 1); // x[2:1]: empty, the offset still moves
+    assert_eq!(x.as_view().slice::<A>(start..end, 1).storage_offset(), 40);
     assert_eq!(layout(&x.as_view().slice::<C>(..=-1, 1)).0, vec![3, 4, 5]);
     assert_eq!(
         x.try_slice::<A>(.., 0).unwrap_err().to_string(),
@@ -58,7 +87,10 @@ fn slices_follow_python() {
 #[test]
 fn narrow_and_its_error() {
     let x = x();
-    assert_eq!(layout(&x.as_view().narrow::<C>(-2, 2)), (vec![3, 4, 2], vec![20, 5, 1], 3));
+    assert_eq!(
+        layout(&x.as_view().narrow::<C>(-2, 2)),
+        (vec![3, 4, 2], vec![20, 5, 1], 3)
+    );
     assert_eq!(
         x.try_narrow::<B>(3, 2).unwrap_err().to_string(),
         "narrow: start (3) + length (2) exceeds dimension size (4)."
@@ -148,7 +180,10 @@ fn transpose_permute_and_t() {
     let v = Tensor::<f32, shape![Rows: 3]>::zeros();
     assert_eq!(layout(&v.as_view().t()), layout(&v));
     // transpose twice is the identity
-    assert_eq!(layout(&x.as_view().transpose::<A, B>().transpose::<A, B>()), layout(&x));
+    assert_eq!(
+        layout(&x.as_view().transpose::<A, B>().transpose::<A, B>()),
+        layout(&x)
+    );
 }
 
 #[test]
@@ -174,7 +209,9 @@ fn split_unflattens_one_axis() {
     assert_eq!(layout(&y), (vec![3, 2, 2, 5], vec![20, 10, 5, 1], 0));
     let d = Tensor::<f32, shape![A: Dyn]>::zeros_dyn(6);
     assert_eq!(
-        d.try_split::<A, shape![C1: 4, C2: 2]>().unwrap_err().to_string(),
+        d.try_split::<A, shape![C1: 4, C2: 2]>()
+            .unwrap_err()
+            .to_string(),
         "unflatten: Provided sizes [4, 2] don't multiply up to the size of dim 0 (6) in the input tensor"
     );
 }
@@ -182,9 +219,18 @@ fn split_unflattens_one_axis() {
 #[test]
 fn diagonal_lengths_and_offsets() {
     let m = Tensor::<f32, shape![Rows: 3, Cols: 4]>::arange();
-    assert_eq!(layout(&m.as_view().diagonal::<Rows, Cols, Diag>(1)), (vec![3], vec![5], 1));
-    assert_eq!(layout(&m.as_view().diagonal::<Rows, Cols, Diag>(-1)), (vec![2], vec![5], 4));
-    assert_eq!(layout(&m.as_view().diagonal::<Rows, Cols, Diag>(5)), (vec![0], vec![5], 0));
+    assert_eq!(
+        layout(&m.as_view().diagonal::<Rows, Cols, Diag>(1)),
+        (vec![3], vec![5], 1)
+    );
+    assert_eq!(
+        layout(&m.as_view().diagonal::<Rows, Cols, Diag>(-1)),
+        (vec![2], vec![5], 4)
+    );
+    assert_eq!(
+        layout(&m.as_view().diagonal::<Rows, Cols, Diag>(5)),
+        (vec![0], vec![5], 0)
+    );
     let x = x();
     let d = x.as_view().diagonal::<B, C, Diag>(1);
     assert_eq!(layout(&d), (vec![3, 4], vec![20, 6], 1));
@@ -196,25 +242,42 @@ fn unfold_windows() {
     let t = Tensor::<f32, shape![A: 10]>::arange();
     let w = t.as_view().unfold::<A, Win>(3, 2);
     assert_eq!(layout(&w), (vec![4, 3], vec![2, 1], 0));
-    assert_eq!(w.to_vec(), vec![0., 1., 2., 2., 3., 4., 4., 5., 6., 6., 7., 8.]);
+    assert_eq!(
+        w.to_vec(),
+        vec![0., 1., 2., 2., 3., 4., 4., 5., 6., 6., 7., 8.]
+    );
     assert_eq!(
         layout(&x().as_view().unfold::<B, Win>(2, 1)),
         (vec![3, 3, 5, 2], vec![20, 5, 1, 5], 0)
     );
-    assert!(t.as_view().try_unfold::<A, Win>(11, 1).unwrap_err().to_string().contains(
-        "maximum size for tensor at dimension 0 is 10 but size is 11"
-    ));
-    assert!(t.try_unfold::<A, Win>(2, 0).unwrap_err().to_string().contains("step is 0 but must be > 0"));
+    assert!(
+        t.as_view()
+            .try_unfold::<A, Win>(11, 1)
+            .unwrap_err()
+            .to_string()
+            .contains("maximum size for tensor at dimension 0 is 10 but size is 11")
+    );
+    assert!(
+        t.try_unfold::<A, Win>(2, 0)
+            .unwrap_err()
+            .to_string()
+            .contains("step is 0 but must be > 0")
+    );
 }
 
 /// `A = arange(24.).view(4,3,2)[::2]` = `(2,3,2)/(12,2,1)`.
-fn table_a() -> Tensor<f32, shape![P: Dyn, Q: 3, R: 2]> {
+type TableA = shape![P: Dyn, Q: 3, R: 2];
+
+fn table_a() -> Tensor<f32, TableA> {
     Tensor::<f32, shape![P: 4, Q: 3, R: 2]>::arange().slice::<P>(.., 2)
 }
 
 #[test]
 fn view_follows_compute_stride() {
-    assert_eq!(layout(&table_a().view::<shape![2, 6]>()), (vec![2, 6], vec![12, 1], 0));
+    assert_eq!(
+        layout(&table_a().view::<shape![2, 6]>()),
+        (vec![2, 6], vec![12, 1], 0)
+    );
     assert_eq!(
         layout(&table_a().view::<shape![2, 1, 3, 2]>()),
         (vec![2, 1, 3, 2], vec![12, 6, 2, 1], 0)
@@ -227,28 +290,47 @@ fn view_follows_compute_stride() {
     // B: (3,2)/(1,3)
     let b = || Tensor::<f32, shape![Rows: 2, Cols: 3]>::arange().t();
     assert!(b().try_view::<shape![6]>().is_err());
-    assert_eq!(layout(&b().view::<shape![3, 1, 2]>()), (vec![3, 1, 2], vec![1, 6, 3], 0));
-    assert_eq!(layout(&b().view::<shape![3, 2, 1]>()), (vec![3, 2, 1], vec![1, 3, 3], 0));
+    assert_eq!(
+        layout(&b().view::<shape![3, 1, 2]>()),
+        (vec![3, 1, 2], vec![1, 6, 3], 0)
+    );
+    assert_eq!(
+        layout(&b().view::<shape![3, 2, 1]>()),
+        (vec![3, 2, 1], vec![1, 3, 3], 0)
+    );
     // C: arange(24).view(2,3,4).permute(1,0,2) = (3,2,4)/(4,12,1)
     let c = || Tensor::<f32, shape![A: 2, B: 3, C: 4]>::arange().permute::<names![B, A, C]>();
-    assert_eq!(layout(&c().view::<shape![3, 2, 2, 2]>()), (vec![3, 2, 2, 2], vec![4, 12, 2, 1], 0));
+    assert_eq!(
+        layout(&c().view::<shape![3, 2, 2, 2]>()),
+        (vec![3, 2, 2, 2], vec![4, 12, 2, 1], 0)
+    );
     assert!(c().try_view::<shape![3, 8]>().is_err());
     assert!(c().try_view::<shape![6, 4]>().is_err());
     // E: tensor([1,2,3]).expand(4,3)
     let e = Tensor::<f32, shape![C: 3]>::arange();
     let e4 = e.as_view().expand::<shape![A: 4, C: 3]>();
-    assert_eq!(layout(&e4.clone().view::<shape![2, 2, 3]>()), (vec![2, 2, 3], vec![0, 0, 1], 0));
+    assert_eq!(
+        layout(&e4.clone().view::<shape![2, 2, 3]>()),
+        (vec![2, 2, 3], vec![0, 0, 1], 0)
+    );
     assert!(e4.try_view::<shape![12]>().is_err());
     // G: 0-dim
     let g = Tensor::<f32, shape![]>::full(7.0);
-    assert_eq!(layout(&g.view::<shape![1, 1]>()), (vec![1, 1], vec![1, 1], 0));
+    assert_eq!(
+        layout(&g.view::<shape![1, 1]>()),
+        (vec![1, 1], vec![1, 1], 0)
+    );
 }
 
 #[test]
 fn view_of_an_empty_tensor() {
     // F: (2,0,3)/(7,9,11)
     let z = Tensor::<f32, shape![2, 0, 3]>::zeros();
-    let f = || z.as_view().as_strided::<shape![2, 0, 3], 3>([2, 0, 3], [7, 9, 11], None).unwrap();
+    let f = || {
+        z.as_view()
+            .as_strided::<shape![2, 0, 3], 3>([2, 0, 3], [7, 9, 11], None)
+            .unwrap()
+    };
     assert!(f().is_contiguous());
     assert_eq!(layout(&f().view::<shape![2, 0, 3]>()).1, vec![7, 9, 11]);
     assert_eq!(layout(&f().view::<shape![6, 0]>()).1, vec![1, 1]);
@@ -262,13 +344,19 @@ fn reshape_is_a_view_when_it_can_be() {
     assert_eq!(v.data_ptr(), base);
     let copy = table_a().reshape::<shape![Flat: 12]>();
     assert_eq!(layout(&copy), (vec![12], vec![1], 0));
-    assert_eq!(copy.to_vec(), vec![0., 1., 2., 3., 4., 5., 12., 13., 14., 15., 16., 17.]);
+    assert_eq!(
+        copy.to_vec(),
+        vec![0., 1., 2., 3., 4., 5., 12., 13., 14., 15., 16., 17.]
+    );
     // A Dyn target size is inferred, like -1.
-    let inferred = Tensor::<f32, shape![Flat: 12]>::arange().reshape::<shape![Rows: Dyn, Cols: 4]>();
+    let inferred =
+        Tensor::<f32, shape![Flat: 12]>::arange().reshape::<shape![Rows: Dyn, Cols: 4]>();
     assert_eq!(inferred.sizes().as_slice(), &[3, 4]);
     let bad = Tensor::<f32, shape![Flat: Dyn]>::zeros_dyn(10);
     assert_eq!(
-        bad.try_reshape::<shape![Rows: 3, Cols: 4]>().unwrap_err().to_string(),
+        bad.try_reshape::<shape![Rows: 3, Cols: 4]>()
+            .unwrap_err()
+            .to_string(),
         "shape '[3, 4]' is invalid for input of size 10"
     );
 }
@@ -289,25 +377,52 @@ fn contiguous_returns_self_or_copies() {
     assert!(m.as_view().slice::<Rows>(.., 3).is_contiguous());
     assert!(!m.as_view().slice::<Rows>(.., 2).is_contiguous());
     // An owned tensor stays owned through contiguous and reshape.
-    let owned: Tensor<f32, _> = Tensor::<f32, shape![Rows: 2, Cols: 3]>::arange().t().contiguous();
+    let owned: Tensor<f32, _> = Tensor::<f32, shape![Rows: 2, Cols: 3]>::arange()
+        .t()
+        .contiguous();
     assert_eq!(owned.to_vec(), vec![0., 3., 1., 4., 2., 5.]);
 }
 
 #[test]
 fn as_strided_reads_any_layout_checked() {
     let b = Tensor::<f32, shape![Flat: 10]>::arange();
-    let w = b.as_view().as_strided::<shape![3, 3], 2>([3, 3], [1, 1], None).unwrap();
+    let w = b
+        .as_view()
+        .as_strided::<shape![3, 3], 2>([3, 3], [1, 1], None)
+        .unwrap();
     assert_eq!(w.to_vec(), vec![0., 1., 2., 1., 2., 3., 2., 3., 4.]);
-    let w = b.as_view().as_strided::<shape![2, 2], 2>([2, 2], [3, 1], Some(4)).unwrap();
+    let w = b
+        .as_view()
+        .as_strided::<shape![2, 2], 2>([2, 2], [3, 1], Some(4))
+        .unwrap();
     assert_eq!(w.to_vec(), vec![4., 5., 7., 8.]);
-    assert!(b.as_view().as_strided::<shape![4], 1>([4], [3], None).is_ok());
-    assert!(b.as_view().as_strided::<shape![0, 5], 2>([0, 5], [100, 100], Some(50)).is_ok());
+    assert!(
+        b.as_view()
+            .as_strided::<shape![4], 1>([4], [3], None)
+            .is_ok()
+    );
+    assert!(
+        b.as_view()
+            .as_strided::<shape![0, 5], 2>([0, 5], [100, 100], Some(50))
+            .is_ok()
+    );
     let tail = b.as_view().slice::<Flat>(2.., 1);
-    assert_eq!(tail.as_strided::<shape![2], 1>([2], [1], None).unwrap().storage_offset(), 2);
-    let from0 = b.as_view().slice::<Flat>(2.., 1).as_strided::<shape![2], 1>([2], [1], Some(0));
+    assert_eq!(
+        tail.as_strided::<shape![2], 1>([2], [1], None)
+            .unwrap()
+            .storage_offset(),
+        2
+    );
+    let from0 = b
+        .as_view()
+        .slice::<Flat>(2.., 1)
+        .as_strided::<shape![2], 1>([2], [1], Some(0));
     assert_eq!(from0.unwrap().to_vec(), vec![0., 1.]);
     assert_eq!(
-        b.as_view().as_strided::<shape![4], 1>([4], [3], Some(1)).unwrap_err().to_string(),
+        b.as_view()
+            .as_strided::<shape![4], 1>([4], [3], Some(1))
+            .unwrap_err()
+            .to_string(),
         "setStorage: sizes [4], strides [3], storage offset 1, and itemsize 4 requiring a storage size of 44 are out of bounds for storage of size 40"
     );
     assert!(b.as_strided::<shape![4], 1>([5], [1], None).is_err());

@@ -104,9 +104,21 @@ fn size_type(krate: &TokenStream, size: &SizeSpec) -> TokenStream {
     }
 }
 
-/// The typenum type of `n`, built bit by bit from the most significant
-/// (`UInt<UInt<UTerm, B1>, B0>` for 2), so any literal works.
+/// The typenum type of `n`: typenum's own name up to `U1024` (a short path,
+/// which keeps clippy's type-complexity score of users' types low), beyond it
+/// built bit by bit from the most significant (`UInt<UInt<UTerm, B1>, B0>`
+/// for 2), so any literal works.
 fn unsigned(krate: &TokenStream, n: u64) -> TokenStream {
+    let p = quote!(#krate::__private);
+    if n <= 1024 {
+        let name = quote::format_ident!("U{}", n);
+        return quote!(#p::consts::#name);
+    }
+    built_bit_by_bit(krate, n)
+}
+
+/// The typenum type of `n`, bit by bit.
+fn built_bit_by_bit(krate: &TokenStream, n: u64) -> TokenStream {
     let p = quote!(#krate::__private);
     let bits = u64::BITS - n.leading_zeros();
     (0..bits).rev().fold(quote!(#p::UTerm), |acc, i| {
@@ -156,12 +168,19 @@ mod tests {
     #[test]
     fn literals_become_typenum_bit_by_bit() {
         let k = quote!(k);
-        let two = unsigned(&k, 2).to_string().replace(' ', "");
+        assert_eq!(
+            unsigned(&k, 28).to_string().replace(' ', ""),
+            "k::__private::consts::U28"
+        );
+        let two = built_bit_by_bit(&k, 2).to_string().replace(' ', "");
         assert_eq!(
             two,
             "k::__private::UInt<k::__private::UInt<k::__private::UTerm,k::__private::B1>,k::__private::B0>"
         );
-        assert_eq!(unsigned(&k, 0).to_string().replace(' ', ""), "k::__private::UTerm");
+        assert_eq!(
+            built_bit_by_bit(&k, 0).to_string().replace(' ', ""),
+            "k::__private::UTerm"
+        );
         // Far beyond typenum's own U1024.
         let big = unsigned(&k, 1 << 40).to_string();
         assert_eq!(big.matches("UInt").count(), 41);

@@ -119,5 +119,5 @@ pub mod __private {
     pub use crate::shape::{Ax, Cons, Nil};
     pub use crate::size::Dyn;
     pub use axial_macros::{axes as axes_impl, names as names_impl, shape as shape_impl};
-    pub use typenum::{B0, B1, UInt, UTerm};
+    pub use typenum::{B0, B1, UInt, UTerm, consts};
 }

@@ -11,6 +11,10 @@ use crate::display::Flat;
 use crate::name::AxisName;
 use crate::size::{Size, SizeMul, SizeProd};
 
+/// Holds type parameters without owning values of them (always `Send`,
+/// `Sync` and `'static` when they are).
+pub(crate) type Marker<T> = PhantomData<fn() -> T>;
+
 /// One axis, `Name` of `Size`, in front of the shape `Tail`. Written with
 /// `shape!`.
 ///
@@ -21,7 +25,7 @@ use crate::size::{Size, SizeMul, SizeProd};
 /// assert_eq!(S::RANK, 2);
 /// let _: Option<Ax<Batch, Dyn, Ax<Channels, typenum::U3, Nil>>> = None::<S>;
 /// ```
-pub struct Ax<Name, Sz, Tail>(PhantomData<fn() -> (Name, Sz, Tail)>);
+pub struct Ax<Name, Sz, Tail>(Marker<(Name, Sz, Tail)>);
 
 /// The end of a shape or of a names list (the shape of a 0-dim tensor).
 ///
@@ -34,7 +38,7 @@ pub struct Nil;
 
 /// A list of names (for `align_to`, `permute`, `refine_names`): `Head` in
 /// front of `Tail`. Written with `names!`.
-pub struct Cons<Head, Tail>(PhantomData<fn() -> (Head, Tail)>);
+pub struct Cons<Head, Tail>(Marker<(Head, Tail)>);
 
 /// A tensor's shape: its axes' names and sizes, its rank and how it prints in
 /// messages.

@@ -415,4 +415,3 @@ impl<T: Element, S: RankIs<N>, R: DataMut<Cpu>, const N: usize> IndexMut<[isize;
         bytemuck::from_bytes_mut(&mut bytes[at * size..(at + 1) * size])
     }
 }
-

@@ -59,7 +59,11 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
     {
         let sizes = sizes.sizes();
-        Self::from_raw(or_panic(RawTensor::zeros_on(&D::default(), &sizes, T::DTYPE)))
+        Self::from_raw(or_panic(RawTensor::zeros_on(
+            &D::default(),
+            &sizes,
+            T::DTYPE,
+        )))
     }
 
     /// A tensor of ones.
@@ -170,7 +174,13 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     {
         let sizes = sizes.sizes();
         let numel: usize = sizes.iter().product();
-        let flat = or_panic(RawTensor::arange_on(&D::default(), 0.0, numel as f64, 1.0, T::DTYPE));
+        let flat = or_panic(RawTensor::arange_on(
+            &D::default(),
+            0.0,
+            numel as f64,
+            1.0,
+            T::DTYPE,
+        ));
         Self::contiguous_as(flat, &sizes)
     }
 
@@ -212,7 +222,13 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     {
         let sizes = sizes.sizes();
         let numel: usize = sizes.iter().product();
-        let flat = or_panic(RawTensor::linspace_on(&D::default(), start, end, numel, T::DTYPE));
+        let flat = or_panic(RawTensor::linspace_on(
+            &D::default(),
+            start,
+            end,
+            numel,
+            T::DTYPE,
+        ));
         Self::contiguous_as(flat, &sizes)
     }
 
@@ -295,7 +311,12 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         T: Float,
     {
         let sizes = sizes.sizes();
-        Self::from_raw(or_panic(RawTensor::rand_on(&D::default(), &sizes, T::DTYPE, rng)))
+        Self::from_raw(or_panic(RawTensor::rand_on(
+            &D::default(),
+            &sizes,
+            T::DTYPE,
+            rng,
+        )))
     }
 
     /// Standard normal random values from `rng`.
@@ -335,7 +356,12 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         T: Float,
     {
         let sizes = sizes.sizes();
-        Self::from_raw(or_panic(RawTensor::randn_on(&D::default(), &sizes, T::DTYPE, rng)))
+        Self::from_raw(or_panic(RawTensor::randn_on(
+            &D::default(),
+            &sizes,
+            T::DTYPE,
+            rng,
+        )))
     }
 
     /// A tensor holding a nested array, whose nesting and extents are proven
@@ -359,7 +385,11 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         A::extents(&mut sizes);
         let mut values = Vec::with_capacity(sizes.iter().product());
         data.push_to(&mut values);
-        Self::from_raw(or_panic(RawTensor::from_slice_on(&D::default(), &values, &sizes)))
+        Self::from_raw(or_panic(RawTensor::from_slice_on(
+            &D::default(),
+            &values,
+            &sizes,
+        )))
     }
 
     /// A tensor holding `data` in row-major order.
@@ -415,7 +445,11 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
     {
         let sizes = sizes.sizes();
-        Ok(Self::from_raw(RawTensor::from_slice_on(&D::default(), &data, &sizes)?))
+        Ok(Self::from_raw(RawTensor::from_slice_on(
+            &D::default(),
+            &data,
+            &sizes,
+        )?))
     }
 
     /// A tensor holding `data` in row-major order, with the sizes of the

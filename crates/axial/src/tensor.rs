@@ -30,8 +30,11 @@ use crate::repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMu
 pub struct TensorBase<T, S, D: Device, R> {
     pub(crate) data: R,
     pub(crate) layout: Layout,
-    marker: PhantomData<fn() -> (T, S, D)>,
+    marker: Marker<(T, S, D)>,
 }
+
+/// Holds the element, shape and device types without values of them.
+type Marker<T> = PhantomData<fn() -> T>;
 
 /// A tensor that owns its storage.
 pub type Tensor<T, S, D = Cpu> = TensorBase<T, S, D, Owned<D>>;

@@ -9,9 +9,9 @@
 use typenum::U1;
 
 use super::Disp;
-use crate::id::IdKind;
 use crate::display::Flat;
 use crate::find::{Append, Concat, Contains};
+use crate::id::IdKind;
 use crate::logic::{B0, B1};
 use crate::name::{AxisName, Ellipsis, IsEllipsis, IsName, IsNew, Item, New, SameName, Taken};
 use crate::report::{AllNamed, AxisOf, Fresh, NamedOnce, PlainName};
@@ -189,9 +189,14 @@ where
     R: Take<A, W, Disp, ListDisp>,
     R::Marked: AlignPass<LT, W, Disp, ListDisp>,
 {
-    type Out = Ax<R::Name, R::Size, <Marked<R, A, W, Disp, ListDisp> as AlignPass<LT, W, Disp, ListDisp>>::Out>;
+    type Out = Ax<
+        R::Name,
+        R::Size,
+        <Marked<R, A, W, Disp, ListDisp> as AlignPass<LT, W, Disp, ListDisp>>::Out,
+    >;
     type Rest = <Marked<R, A, W, Disp, ListDisp> as AlignPass<LT, W, Disp, ListDisp>>::Rest;
-    type HasEllipsis = <Marked<R, A, W, Disp, ListDisp> as AlignPass<LT, W, Disp, ListDisp>>::HasEllipsis;
+    type HasEllipsis =
+        <Marked<R, A, W, Disp, ListDisp> as AlignPass<LT, W, Disp, ListDisp>>::HasEllipsis;
 
     fn plan(out: &mut [Option<usize>]) -> &mut [Option<usize>] {
         <Marked<R, A, W, Disp, ListDisp> as AlignPass<LT, W, Disp, ListDisp>>::plan(write_first(
@@ -220,9 +225,13 @@ impl<LT, R, W, Disp, ListDisp> AlignItem<LT, R, W, Disp, ListDisp> for (IsEllips
 where
     R: AlignPass<LT, W, Disp, ListDisp>,
     RestOf<R, LT, W, Disp, ListDisp>: Untaken,
-    <RestOf<R, LT, W, Disp, ListDisp> as Untaken>::Out: Append<<R as AlignPass<LT, W, Disp, ListDisp>>::Out>,
+    <RestOf<R, LT, W, Disp, ListDisp> as Untaken>::Out:
+        Append<<R as AlignPass<LT, W, Disp, ListDisp>>::Out>,
 {
-    type Out = Concat<<RestOf<R, LT, W, Disp, ListDisp> as Untaken>::Out, <R as AlignPass<LT, W, Disp, ListDisp>>::Out>;
+    type Out = Concat<
+        <RestOf<R, LT, W, Disp, ListDisp> as Untaken>::Out,
+        <R as AlignPass<LT, W, Disp, ListDisp>>::Out,
+    >;
     type Rest = <R as AlignPass<LT, W, Disp, ListDisp>>::Rest;
     type HasEllipsis = B1;
 

@@ -39,8 +39,7 @@ impl<S, A> HasAxis<A> for S
 where
     S: Shape + Find<A, Disp<S>>,
     FSize<S, A>: Size,
-    FBefore<S, A>: Append<FAfter<S, A>>
-        + Append<Ax<FName<S, A>, Dyn, FAfter<S, A>>>,
+    FBefore<S, A>: Append<FAfter<S, A>> + Append<Ax<FName<S, A>, Dyn, FAfter<S, A>>>,
     Concat<FBefore<S, A>, FAfter<S, A>>: Shape,
     Concat<FBefore<S, A>, Ax<FName<S, A>, Dyn, FAfter<S, A>>>: Shape,
 {

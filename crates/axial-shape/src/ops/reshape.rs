@@ -69,17 +69,18 @@ where
     Concat<FBefore<S, First>, RunRest<S, First, Cons<First, LT>>>: Contains<New>,
     <Concat<FBefore<S, First>, RunRest<S, First, Cons<First, LT>>> as Contains<New>>::Out:
         Fresh<New, Disp<S>>,
-    Concat<FBefore<S, First>, Ax<New, RunSize<S, First, Cons<First, LT>>, RunRest<S, First, Cons<First, LT>>>>:
-        Shape,
+    Concat<
+        FBefore<S, First>,
+        Ax<New, RunSize<S, First, Cons<First, LT>>, RunRest<S, First, Cons<First, LT>>>,
+    >: Shape,
 {
     const POS: usize = <S as Find<First, Disp<S>>>::POS;
-    const LEN: usize = <Run<S, First> as MergeRun<
-        Cons<First, LT>,
-        Disp<S>,
-        DisplayOf<Cons<First, LT>>,
-    >>::LEN;
-    type Output =
-        Concat<FBefore<S, First>, Ax<New, RunSize<S, First, Cons<First, LT>>, RunRest<S, First, Cons<First, LT>>>>;
+    const LEN: usize =
+        <Run<S, First> as MergeRun<Cons<First, LT>, Disp<S>, DisplayOf<Cons<First, LT>>>>::LEN;
+    type Output = Concat<
+        FBefore<S, First>,
+        Ax<New, RunSize<S, First, Cons<First, LT>>, RunRest<S, First, Cons<First, LT>>>,
+    >;
 }
 
 /// Matches the names list `L` against the axes from here on: their size

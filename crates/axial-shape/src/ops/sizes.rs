@@ -4,8 +4,8 @@
 use generic_array::GenericArray;
 use typenum::{Const, IsEqual, ToUInt, U, U0, U1};
 
-use crate::report::{AllStatic, Coordinates, SizePerDyn};
 use crate::logic::{Truth, Unknown};
+use crate::report::{AllStatic, Coordinates, SizePerDyn};
 use crate::shape::Shape;
 use crate::size::{Dyn, StaticSize};
 

@@ -32,11 +32,9 @@ where
     S: SwapWalk<A, B, (FName<S, B>, FSize<S, B>), (FName<S, A>, FSize<S, A>)>,
     <S as SwapWalk<A, B, (FName<S, B>, FSize<S, B>), (FName<S, A>, FSize<S, A>)>>::Out: Shape,
 {
-    const POSITIONS: (usize, usize) = (
-        <S as Find<A, Disp<S>>>::POS,
-        <S as Find<B, Disp<S>>>::POS,
-    );
-    type Output = <S as SwapWalk<A, B, (FName<S, B>, FSize<S, B>), (FName<S, A>, FSize<S, A>)>>::Out;
+    const POSITIONS: (usize, usize) = (<S as Find<A, Disp<S>>>::POS, <S as Find<B, Disp<S>>>::POS);
+    type Output =
+        <S as SwapWalk<A, B, (FName<S, B>, FSize<S, B>), (FName<S, A>, FSize<S, A>)>>::Out;
 }
 
 /// Rewrites the axis `A` as `ForA` and `B` as `ForB` (each a `(name, size)`),
@@ -70,8 +68,8 @@ pub trait SwapNode<Node, A, B, ForA, ForB> {
     type Out;
 }
 
-impl<N, Sz, T: SwapWalk<A, B, ForA, ForB>, A, B, ForA, ForB> SwapNode<Ax<N, Sz, T>, A, B, ForA, ForB>
-    for (B0, B0)
+impl<N, Sz, T: SwapWalk<A, B, ForA, ForB>, A, B, ForA, ForB>
+    SwapNode<Ax<N, Sz, T>, A, B, ForA, ForB> for (B0, B0)
 {
     type Out = Ax<N, Sz, T::Out>;
 }
@@ -86,8 +84,8 @@ impl<N, Sz, T: SwapWalk<A, B, ForA, (NB, SB)>, A, B, ForA, NB, SB>
     type Out = Ax<NB, SB, T::Out>;
 }
 /// `A` and `B` the same axis: unchanged.
-impl<N, Sz, T: SwapWalk<A, B, ForA, ForB>, A, B, ForA, ForB> SwapNode<Ax<N, Sz, T>, A, B, ForA, ForB>
-    for (B1, B1)
+impl<N, Sz, T: SwapWalk<A, B, ForA, ForB>, A, B, ForA, ForB>
+    SwapNode<Ax<N, Sz, T>, A, B, ForA, ForB> for (B1, B1)
 {
     type Out = Ax<N, Sz, T::Out>;
 }

@@ -39,10 +39,7 @@ where
     <Kept<S, A, B> as Contains<New>>::Out: Fresh<New, Disp<S>>,
     Concat<Kept<S, A, B>, Ax<New, Dyn, Nil>>: Shape,
 {
-    const POSITIONS: (usize, usize) = (
-        <S as Find<A, Disp<S>>>::POS,
-        <S as Find<B, Disp<S>>>::POS,
-    );
+    const POSITIONS: (usize, usize) = (<S as Find<A, Disp<S>>>::POS, <S as Find<B, Disp<S>>>::POS);
     type Output = Concat<Kept<S, A, B>, Ax<New, Dyn, Nil>>;
 }
 
@@ -59,11 +56,8 @@ where
     N: SameName<A> + SameName<B>,
     (<N as SameName<A>>::Out, <N as SameName<B>>::Out): DropNode<Ax<N, Sz, T>, A, B>,
 {
-    type Out = <(<N as SameName<A>>::Out, <N as SameName<B>>::Out) as DropNode<
-        Ax<N, Sz, T>,
-        A,
-        B,
-    >>::Out;
+    type Out =
+        <(<N as SameName<A>>::Out, <N as SameName<B>>::Out) as DropNode<Ax<N, Sz, T>, A, B>>::Out;
 }
 
 /// One node of [`DropTwo`].
@@ -106,4 +100,3 @@ where
 {
     type Output = Concat<S::Resized, Ax<New, Dyn, Nil>>;
 }
-

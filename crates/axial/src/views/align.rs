@@ -3,8 +3,8 @@
 
 use axial_core::{Device, Element, Layout};
 use axial_shape::{
-    AlignAsOutput, AlignTo, Aligned, AlignedAs, GenericArray, Permute, RefineNames, Refined, Rename,
-    Shape, Transpose, TransposeT, TransposedT,
+    AlignAsOutput, AlignTo, Aligned, AlignedAs, GenericArray, Permute, RefineNames, Refined,
+    Rename, Shape, Transpose, TransposeT, TransposedT,
 };
 
 use super::proven;
@@ -152,7 +152,9 @@ fn aligned<Out: Shape>(layout: &Layout, plan: fn(&mut [Option<usize>])) -> Layou
     let (shape, strides) = (layout.shape(), layout.strides());
     let sizes: GenericArray<usize, Out::Rank> =
         sources.iter().map(|s| s.map_or(1, |p| shape[p])).collect();
-    let steps: GenericArray<isize, Out::Rank> =
-        sources.iter().map(|s| s.map_or(0, |p| strides[p])).collect();
+    let steps: GenericArray<isize, Out::Rank> = sources
+        .iter()
+        .map(|s| s.map_or(0, |p| strides[p]))
+        .collect();
     Layout::from_parts(&sizes, &steps, layout.offset())
 }

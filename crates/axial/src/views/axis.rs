@@ -4,9 +4,7 @@
 use std::ops::{Bound, RangeBounds};
 
 use axial_core::{Device, Element, Error, Result};
-use axial_shape::{
-    GenericArray, HasAxis, IntoDyn, Realize, SelectAt, Shape, Squeeze, Unsqueeze,
-};
+use axial_shape::{GenericArray, HasAxis, IntoDyn, Realize, SelectAt, Shape, Squeeze, Unsqueeze};
 
 use super::{or_panic, proven};
 use crate::repr::Data;
@@ -117,7 +115,11 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// );
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_narrow<A>(self, start: isize, length: usize) -> Result<TensorBase<T, S::Resized, D, R>>
+    pub fn try_narrow<A>(
+        self,
+        start: isize,
+        length: usize,
+    ) -> Result<TensorBase<T, S::Resized, D, R>>
     where
         S: HasAxis<A>,
     {
@@ -181,7 +183,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
             Bound::Included(&e) => Some(e + 1),
             Bound::Excluded(&e) => Some(e),
         };
-        let layout = self.layout.slice(S::POS as isize, start, end, step as isize)?;
+        let layout = self
+            .layout
+            .slice(S::POS as isize, start, end, step as isize)?;
         Ok(self.relayout(layout))
     }
 
@@ -198,7 +202,11 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!((y.sizes().as_slice(), y.strides().as_slice(), y.storage_offset()), (&[3, 4, 2][..], &[20, 5, 2][..], 1));
     /// ```
     #[track_caller]
-    pub fn slice<A>(self, range: impl RangeBounds<isize>, step: usize) -> TensorBase<T, S::Resized, D, R>
+    pub fn slice<A>(
+        self,
+        range: impl RangeBounds<isize>,
+        step: usize,
+    ) -> TensorBase<T, S::Resized, D, R>
     where
         S: HasAxis<A>,
     {
@@ -230,7 +238,10 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
             S::write_names(&mut names);
             return Err(Error::invalid(
                 "squeeze",
-                format!("axis `{}` has size {size}, not 1", names[S::POS].unwrap_or("_")),
+                format!(
+                    "axis `{}` has size {size}, not 1",
+                    names[S::POS].unwrap_or("_")
+                ),
             ));
         }
         let layout = proven(self.layout.squeeze_dims(&[S::POS as isize]));
@@ -266,7 +277,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// let y = x.unsqueeze::<New1, 1>();
     /// assert_eq!((y.sizes().as_slice(), y.strides().as_slice()), (&[3, 1, 4, 5][..], &[20, 20, 5, 1][..]));
     /// ```
-    pub fn unsqueeze<A, const AT: usize>(self) -> TensorBase<T, <S as Unsqueeze<A, AT>>::Output, D, R>
+    pub fn unsqueeze<A, const AT: usize>(
+        self,
+    ) -> TensorBase<T, <S as Unsqueeze<A, AT>>::Output, D, R>
     where
         S: Unsqueeze<A, AT>,
     {

@@ -147,11 +147,20 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!((y.sizes().as_slice(), y.strides().as_slice()), (&[3, 4, 1, 5][..], &[20, 5, 5, 1][..]));
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_split<A, Sub: Shape>(self) -> Result<TensorBase<T, <S as Split<A, Sub>>::Output, D, R>>
+    #[expect(
+        clippy::type_complexity,
+        reason = "the output shape is spelled out for the docs"
+    )]
+    pub fn try_split<A, Sub: Shape>(
+        self,
+    ) -> Result<TensorBase<T, <S as Split<A, Sub>>::Output, D, R>>
     where
         S: Split<A, Sub>,
     {
-        let layout = self.layout.unflatten(<S as axial_shape::HasAxis<A>>::POS as isize, &target_sizes::<Sub>())?;
+        let layout = self.layout.unflatten(
+            <S as axial_shape::HasAxis<A>>::POS as isize,
+            &target_sizes::<Sub>(),
+        )?;
         Ok(self.relayout(layout))
     }
 
@@ -285,9 +294,11 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert!(y.shares_storage_with(&x));
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_merge<L, New>(
-        self,
-    ) -> Result<TensorBase<T, Merged<S, L, New>, D, R::MaybeCopy>>
+    #[expect(
+        clippy::type_complexity,
+        reason = "the output shape is spelled out for the docs"
+    )]
+    pub fn try_merge<L, New>(self) -> Result<TensorBase<T, Merged<S, L, New>, D, R::MaybeCopy>>
     where
         S: Merge<L, New>,
     {
@@ -372,6 +383,9 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// A contiguous copy of the elements, laid out as `sizes`.
     fn copy_as<S2>(self, sizes: &[usize]) -> Result<TensorBase<T, S2, D, R::MaybeCopy>> {
         let (storage, _, _) = self.raw()?.to_contiguous()?.into_parts();
-        Ok(TensorBase::from_parts(R::copied(storage), Layout::contiguous(sizes)))
+        Ok(TensorBase::from_parts(
+            R::copied(storage),
+            Layout::contiguous(sizes),
+        ))
     }
 }

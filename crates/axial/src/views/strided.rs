@@ -42,7 +42,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         {
             return Err(Error::invalid(
                 "as_strided",
-                format!("size {have} at dimension {i} contradicts the shape's static size {want:?}"),
+                format!(
+                    "size {have} at dimension {i} contradicts the shape's static size {want:?}"
+                ),
             ));
         }
         let len = self.data.storage().len_of(T::DTYPE);
@@ -92,6 +94,10 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert!(x.try_unfold::<Time, Window>(11, 1).is_err());
     /// # Ok::<(), axial::Error>(())
     /// ```
+    #[expect(
+        clippy::type_complexity,
+        reason = "the output shape is spelled out for the docs"
+    )]
     pub fn try_unfold<A, New>(
         self,
         size: usize,
