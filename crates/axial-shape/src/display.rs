@@ -6,6 +6,12 @@
 use crate::shape::{Ax, Cons, Nil};
 
 /// The flat tuple of the names of a shape or names list.
+///
+/// ```
+/// use axial_shape::{DisplayOf, axes, shape};
+/// axes!(Batch, Channels);
+/// let _: Option<DisplayOf<shape![Batch: 2, Channels: 3]>> = None::<(Batch, Channels)>;
+/// ```
 pub trait Flat {
     /// The tuple.
     type Out;

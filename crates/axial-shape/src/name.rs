@@ -62,10 +62,20 @@ where
 pub struct New<A>(PhantomData<fn() -> A>);
 
 /// In a names list: `...`, the axes not named, in their order.
+///
+/// ```
+/// use axial_shape::{Cons, Ellipsis, Nil, names};
+/// let _: Option<names![...]> = None::<Cons<Ellipsis, Nil>>;
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Ellipsis;
 
 /// In a names list: `_`, the axis kept as it is.
+///
+/// ```
+/// use axial_shape::{Cons, Keep, Nil, names};
+/// let _: Option<names![_]> = None::<Cons<Keep, Nil>>;
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Keep;
 
@@ -78,6 +88,13 @@ impl<A: AxisName> AxisName for Taken<A> {
 }
 
 /// `Out` is `B1` when `Self` and `B` are the same name, else `B0`.
+///
+/// ```
+/// use axial_shape::{SameName, Truth, axes};
+/// axes!(Rows, Cols);
+/// assert_eq!(<<Rows as SameName<Rows>>::Out as Truth>::VALUE, Some(true));
+/// assert_eq!(<<Rows as SameName<Cols>>::Out as Truth>::VALUE, Some(false));
+/// ```
 pub trait SameName<B> {
     /// The answer.
     type Out: Truth;
@@ -91,6 +108,12 @@ where
 }
 
 /// What a names-list item is: an axis name, `New<_>`, `...` or `_`.
+///
+/// ```
+/// use axial_shape::{Ellipsis, Item};
+/// fn item<I: Item>() {}
+/// item::<Ellipsis>();
+/// ```
 pub trait Item {
     /// One of the `Is*` kinds below.
     type Kind;

@@ -2,6 +2,17 @@
 //! answer that is fine (`B1`, or `Unknown` when a run-time check follows), so
 //! a wrong program stops at one of them and rustc prints its message. The
 //! messages name axes and shapes as tuples of names, never typenum numbers.
+//!
+//! Each is shown failing, with the compiler's full output, by a case of the
+//! repository's `ui-tests/fail` (one per mistake).
+//!
+//! ```compile_fail
+//! use axial_shape::{HasAxis, axes, shape};
+//! axes!(Batch, Channels, Height);
+//! fn select<S: HasAxis<A>, A>() {}
+//! // error: tensor of shape `(Batch, Channels)` has no axis `Height`
+//! select::<shape![Batch: 2, Channels: 3], Height>();
+//! ```
 
 use crate::logic::{B0, B1, Unknown};
 

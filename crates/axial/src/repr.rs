@@ -11,26 +11,60 @@ mod sealed {
 }
 
 /// Owns its storage ([`crate::Tensor`]).
+///
+/// ```
+/// # use axial::prelude::*;
+/// let t: Tensor<f32, shape![2]> = Tensor::zeros(); // TensorBase<_, _, Cpu, Owned<Cpu>>
+/// assert_eq!(t.numel(), 2);
+/// ```
 #[derive(Debug)]
 pub struct Owned<D: Device>(pub(crate) Storage<D>);
 
 /// Shares its storage with other `ArcTensor`s, copying it on the first write
 /// while shared ([`crate::ArcTensor`]).
+///
+/// ```
+/// # use axial::prelude::*;
+/// let a: ArcTensor<f32, shape![2]> = Tensor::zeros().into_shared();
+/// assert!(a.clone().shares_storage_with(&a));
+/// ```
 #[derive(Debug)]
 pub struct Shared<D: Device>(pub(crate) Arc<Storage<D>>);
 
 /// Borrows a storage to read ([`crate::TensorView`]).
+///
+/// ```
+/// # use axial::prelude::*;
+/// let t = Tensor::<f32, shape![2]>::ones();
+/// let v: TensorView<'_, f32, shape![2]> = t.as_view();
+/// assert_eq!(v.to_vec(), vec![1.0, 1.0]);
+/// ```
 #[derive(Debug)]
 pub struct View<'a, D: Device>(pub(crate) &'a Storage<D>);
 
 /// Borrows a storage to write; writes show through the owner
 /// ([`crate::TensorViewMut`]).
+///
+/// ```
+/// # use axial::prelude::*;
+/// let mut t = Tensor::<f32, shape![2]>::zeros();
+/// let mut v: TensorViewMut<'_, f32, shape![2]> = t.as_view_mut();
+/// v.fill_(3.0);
+/// assert_eq!(t.to_vec(), vec![3.0, 3.0]);
+/// ```
 #[derive(Debug)]
 pub struct ViewMut<'a, D: Device>(pub(crate) &'a mut Storage<D>);
 
 /// The result of an op that is a view when it can be and a copy otherwise
 /// (`reshape` or `contiguous` of a view): borrowed or owned, read-only
 /// ([`crate::TensorCow`]).
+///
+/// ```
+/// # use axial::prelude::*;
+/// let m = Tensor::<f32, shape![2, 3]>::zeros();
+/// let flat: TensorCow<'_, f32, shape![6]> = m.as_view().reshape(); // a view here
+/// assert!(flat.shares_storage_with(&m));
+/// ```
 #[derive(Debug)]
 pub enum CowRepr<'a, D: Device> {
     /// The input's storage.
@@ -41,10 +75,22 @@ pub enum CowRepr<'a, D: Device> {
 
 /// A broadcast (`expand`) of an owning tensor: several elements share one
 /// memory location, so it is read-only.
+///
+/// ```
+/// # use axial::prelude::*;
+/// let b: axial::BroadcastTensor<f32, shape![4, 2]> = Tensor::<f32, shape![2]>::ones().expand();
+/// assert_eq!(b.strides().as_slice(), &[0, 1]);
+/// ```
 #[derive(Debug)]
 pub struct Broadcast<R>(pub(crate) R);
 
-/// A storage kind that can be read.
+/// A storage kind that can be read: every kind is.
+///
+/// ```
+/// use axial::{Cpu, Data, View};
+/// fn readable<R: Data<Cpu>>() {}
+/// readable::<View<'static, Cpu>>();
+/// ```
 pub trait Data<D: Device>: sealed::Sealed {
     /// What an op that may copy (`reshape`, `contiguous`, `merge`) gives.
     type MaybeCopy: Data<D>;
@@ -61,7 +107,15 @@ pub trait Data<D: Device>: sealed::Sealed {
     fn freeze(self) -> Self::ReadOnly;
 }
 
-/// A storage kind that can be written.
+/// A storage kind that can be written: owned, shared (copied on write) and
+/// mutable views.
+///
+/// ```
+/// use axial::{Cpu, DataMut, Owned, ViewMut};
+/// fn writable<R: DataMut<Cpu>>() {}
+/// writable::<Owned<Cpu>>();
+/// writable::<ViewMut<'static, Cpu>>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot write through a read-only tensor (`{Self}`)",
     label = "read-only",
