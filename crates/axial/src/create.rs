@@ -365,7 +365,9 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     }
 
     /// A tensor holding a nested array, whose nesting and extents are proven
-    /// to match the shape (a `Dyn` axis takes the array's extent).
+    /// to match the shape (a `Dyn` axis takes the array's extent). Extents go
+    /// up to 1024 (typenum's mapping of const generics); larger data comes
+    /// through [`from_vec`](Self::from_vec).
     ///
     /// # Panics
     /// The device cannot allocate it.

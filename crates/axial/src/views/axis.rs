@@ -58,7 +58,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     }
 
     /// The sub-tensor at the literal index `I` of the axis `A`, proven in
-    /// range when `A`'s size is static (a view).
+    /// range when `A`'s size is static (a view). `I` is a const generic,
+    /// which typenum maps up to 1024 (and powers of 2 and 10 beyond): past
+    /// that, use [`select`](Self::select).
     ///
     /// # Errors
     /// `I` outside a `Dyn` axis.
