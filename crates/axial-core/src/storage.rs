@@ -14,7 +14,7 @@ use crate::{Cpu, DType, Device, Element, Error, Result};
 /// let mut s = Storage::from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
 /// assert_eq!(s.nbytes(), 24);
 /// s.as_bytes_mut()[3] = 0x40; // the high byte of element 0
-/// assert_eq!(s.as_slice::<f32>()?[0], 2.0);
+/// assert_eq!(s.as_slice::<f32>()?[0], 4.0); // 0x40800000
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub struct Storage<D: Device = Cpu> {
