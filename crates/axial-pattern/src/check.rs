@@ -26,7 +26,8 @@ pub(crate) fn axis_name(atom: &Atom) -> AxisName {
 
 /// Axes of `a` that `b` lacks, in order.
 fn only_in<'a>(a: &'a Expression, b: &'a Expression) -> impl Iterator<Item = &'a Atom> {
-    a.atoms().filter(move |x| !b.atoms().any(|y| same_axis(x, y)))
+    a.atoms()
+        .filter(move |x| !b.atoms().any(|y| same_axis(x, y)))
 }
 
 /// An error naming `axes` (Python-set style) at the first of them, or `Ok`
@@ -97,10 +98,9 @@ pub(crate) fn check_operation(
                     atom.span(),
                 ));
             }
-            refuse(
-                only_in(left, right).chain(only_in(right, left)),
-                |axes| ErrorKind::OneSidedIdentifiers { axes },
-            )
+            refuse(only_in(left, right).chain(only_in(right, left)), |axes| {
+                ErrorKind::OneSidedIdentifiers { axes }
+            })
         }
         Operation::Repeat => {
             refuse(only_in(left, right), |axes| {

@@ -159,7 +159,11 @@ fn check_dots(side: &str, base: usize) -> Result<(), PatternError> {
         .map(|(i, _)| i)
         .find(|i| !(ellipsis..ellipsis + 3).contains(i))
         .unwrap_or(ellipsis);
-    let len = if side[stray..].starts_with("...") { 3 } else { 1 };
+    let len = if side[stray..].starts_with("...") {
+        3
+    } else {
+        1
+    };
     Err(PatternError::at(ErrorKind::SecondEllipsis, dot(stray, len)))
 }
 
@@ -190,7 +194,11 @@ struct Scanner<'t> {
     names: Vec<&'t str>,
 }
 
-fn parse_side(text: &str, range: Range<usize>, options: Options) -> Result<Expression, PatternError> {
+fn parse_side(
+    text: &str,
+    range: Range<usize>,
+    options: Options,
+) -> Result<Expression, PatternError> {
     let side = &text[range.clone()];
     check_dots(side, range.start)?;
     let mut scan = Scanner {

@@ -338,7 +338,12 @@ impl Recipe {
 
     /// The length of every expanded elementary axis: given, anonymous, or
     /// read off the shape (inferring the one unknown axis of a group).
-    fn lengths(&self, shape: &[usize], sizes: &[usize], ell: usize) -> Result<Vec<usize>, PatternError> {
+    fn lengths(
+        &self,
+        shape: &[usize],
+        sizes: &[usize],
+        ell: usize,
+    ) -> Result<Vec<usize>, PatternError> {
         let mut lengths: Vec<Option<usize>> = Vec::new();
         for (slot, length) in self.axes.iter().enumerate() {
             let value = match *length {
