@@ -165,6 +165,69 @@ pub enum Error {
         /// The device's own message.
         message: String,
     },
+    /// An einops pattern that does not parse, does not suit its operation, or
+    /// does not fit the tensor and the sizes, wrapped as einops wraps it; the
+    /// inner error keeps the span of the token it concerns.
+    #[error(
+        " Error while processing {reduction}-reduction pattern \"{pattern}\".\n {}Additional info: {}.\n {error}",
+        input_description(shape.as_deref()),
+        python_dict(sizes)
+    )]
+    Einops {
+        /// `rearrange`, `repeat`, or the reduction's name.
+        reduction: &'static str,
+        /// The pattern.
+        pattern: String,
+        /// The input's shape (`None` for a list of tensors).
+        shape: Option<Vec<usize>>,
+        /// The sizes given, by axis name.
+        sizes: Vec<(String, usize)>,
+        /// What einops says, and where in the pattern.
+        error: axial_pattern::PatternError,
+    },
+    /// An einops pattern error that einops reports unwrapped (`einsum`,
+    /// `parse_shape`).
+    #[error("{op}: {error}")]
+    Pattern {
+        /// The op.
+        op: &'static str,
+        /// What einops says, and where in the pattern.
+        error: axial_pattern::PatternError,
+    },
+}
+
+impl From<axial_pattern::PatternError> for Error {
+    /// A pattern error outside any op (parsing a pattern or building a recipe
+    /// ahead of time), so that `?` works on both.
+    ///
+    /// ```
+    /// use axial_core::Error;
+    /// use axial_core::einops::{Operation, Pattern, Recipe};
+    /// fn recipe() -> Result<Recipe, Error> {
+    ///     Ok(Recipe::new(&Pattern::parse("a b -> b c")?, Operation::Rearrange, &[])?)
+    /// }
+    /// assert!(matches!(recipe(), Err(Error::Pattern { op: "einops", .. })));
+    /// ```
+    fn from(error: axial_pattern::PatternError) -> Self {
+        Error::Pattern {
+            op: "einops",
+            error,
+        }
+    }
+}
+
+/// einops' `Input tensor shape: …. ` (or `Input is list. `).
+fn input_description(shape: Option<&[usize]>) -> String {
+    match shape {
+        Some(shape) => format!("Input tensor shape: {shape:?}. "),
+        None => "Input is list. ".to_owned(),
+    }
+}
+
+/// `sizes` printed as a Python dict: `{'h1': 2, 'w1': 2}`.
+fn python_dict(sizes: &[(String, usize)]) -> String {
+    let items: Vec<String> = sizes.iter().map(|(k, v)| format!("'{k}': {v}")).collect();
+    format!("{{{}}}", items.join(", "))
 }
 
 impl Error {

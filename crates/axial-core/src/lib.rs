@@ -21,6 +21,7 @@ pub mod backend;
 pub mod cpu;
 pub mod device;
 pub mod dtype;
+pub mod einops;
 pub mod element;
 pub mod error;
 pub mod layout;

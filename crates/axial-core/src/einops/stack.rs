@@ -1,0 +1,37 @@
+//! A list of tensors as one (einops' `stack_on_zeroth_dimension`).
+
+use crate::{Backend, Error, RawTensor, Result, TensorRef};
+
+/// `torch.stack(xs)`: a new first dim, dtypes promoted.
+///
+/// Errors: an empty list (einops' `TypeError`), or shapes that differ.
+pub(super) fn stack<D: Backend>(xs: &[TensorRef<'_, D>]) -> Result<RawTensor<D>> {
+    let Some(first) = xs.first() else {
+        return Err(Error::invalid(
+            "einops",
+            "Rearrange/Reduce/Repeat can't be applied to an empty list",
+        ));
+    };
+    if let Some((i, x)) = xs
+        .iter()
+        .enumerate()
+        .find(|(_, x)| x.shape() != first.shape())
+    {
+        return Err(Error::invalid(
+            "stack",
+            format!(
+                "stack expects each tensor to be equal size, but got {:?} at entry 0 and {:?} at entry {i}",
+                first.shape(),
+                x.shape()
+            ),
+        ));
+    }
+    let dtype = xs.iter().fold(first.dtype(), |d, x| d.promote(x.dtype()));
+    let mut shape = vec![xs.len()];
+    shape.extend_from_slice(first.shape());
+    let mut out = RawTensor::zeros_on(first.storage().device(), &shape, dtype)?;
+    for (i, x) in xs.iter().enumerate() {
+        out.view_mut().select(0, i as isize)?.copy_(x)?;
+    }
+    Ok(out)
+}
