@@ -33,7 +33,9 @@ mod stack;
 mod steps;
 
 pub use axial_pattern::{
-    Einsum, Operation, Options, Pattern, PatternError, Recipe, Reduction, Span, Transform,
+    Atom, AxisName, Dim, Einsum, ErrorKind, Expression, Operation, Options, Pattern, PatternError,
+    Recipe, Reduction, Span, Subscript, Transform, validate_einsum, validate_rearrange,
+    validate_reduce, validate_repeat,
 };
 pub use einsum::{apply_einsum, einsum};
 pub use shape::parse_shape;
