@@ -166,34 +166,87 @@ pub enum Error {
         message: String,
     },
     /// An einops pattern that does not parse, does not suit its operation, or
-    /// does not fit the tensor and the sizes, wrapped as einops wraps it; the
-    /// inner error keeps the span of the token it concerns.
-    #[error(
-        " Error while processing {reduction}-reduction pattern \"{pattern}\".\n {}Additional info: {}.\n {error}",
-        input_description(shape.as_deref()),
-        python_dict(sizes)
-    )]
-    Einops {
-        /// `rearrange`, `repeat`, or the reduction's name.
-        reduction: &'static str,
-        /// The pattern.
-        pattern: String,
-        /// The input's shape (`None` for a list of tensors).
-        shape: Option<Vec<usize>>,
-        /// The sizes given, by axis name.
-        sizes: Vec<(String, usize)>,
-        /// What einops says, and where in the pattern.
-        error: axial_pattern::PatternError,
-    },
+    /// does not fit the tensor and the sizes, wrapped as einops wraps it.
+    #[error("{0}")]
+    Einops(Box<EinopsError>),
     /// An einops pattern error that einops reports unwrapped (`einsum`,
-    /// `parse_shape`).
+    /// `parse_shape`), with the span of the token it concerns.
     #[error("{op}: {error}")]
     Pattern {
         /// The op.
         op: &'static str,
         /// What einops says, and where in the pattern.
-        error: axial_pattern::PatternError,
+        error: Box<axial_pattern::PatternError>,
     },
+}
+
+/// The context einops adds to a pattern error: the operation, the pattern,
+/// the input's shape and the sizes given; printed as einops prints it.
+///
+/// # Example
+/// ```
+/// use axial_core::{DType, Error, RawTensor, einops};
+/// let x = RawTensor::zeros(&[6], DType::F32)?;
+/// let Some(Error::Einops(e)) = einops::rearrange(&x.view(), "(a b) -> a b", &[("b", 4)]).err() else {
+///     panic!("an einops error")
+/// };
+/// assert_eq!(e.error.to_string(), "Shape mismatch, can't divide axis of length 6 in chunks of 4");
+/// assert_eq!(e.error.span().map(|s| s.text(&e.pattern)), Some("(a b)"));
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct EinopsError {
+    /// `rearrange`, `repeat`, or the reduction's name.
+    pub reduction: &'static str,
+    /// The pattern.
+    pub pattern: String,
+    /// The input's shape (`None` for a list of tensors).
+    pub shape: Option<Vec<usize>>,
+    /// The sizes given, by axis name.
+    pub sizes: Vec<(String, usize)>,
+    /// What einops says, and where in the pattern.
+    pub error: axial_pattern::PatternError,
+}
+
+impl std::fmt::Display for EinopsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            " Error while processing {}-reduction pattern \"{}\".\n ",
+            self.reduction, self.pattern
+        )?;
+        match &self.shape {
+            Some(shape) => write!(f, "Input tensor shape: {shape:?}. ")?,
+            None => f.write_str("Input is list. ")?,
+        }
+        let sizes: Vec<String> = self
+            .sizes
+            .iter()
+            .map(|(k, v)| format!("'{k}': {v}"))
+            .collect();
+        write!(
+            f,
+            "Additional info: {{{}}}.\n {}",
+            sizes.join(", "),
+            self.error
+        )
+    }
+}
+
+impl Error {
+    /// An [`Error::Invalid`] with PyTorch's message.
+    ///
+    /// ```
+    /// # use axial_core::Error;
+    /// let e = Error::invalid("unfold", "step is 0 but must be > 0");
+    /// assert_eq!(e.to_string(), "unfold: step is 0 but must be > 0");
+    /// ```
+    pub fn invalid(op: &'static str, message: impl Into<String>) -> Self {
+        Error::Invalid {
+            op,
+            message: message.into(),
+        }
+    }
 }
 
 impl From<axial_pattern::PatternError> for Error {
@@ -211,37 +264,7 @@ impl From<axial_pattern::PatternError> for Error {
     fn from(error: axial_pattern::PatternError) -> Self {
         Error::Pattern {
             op: "einops",
-            error,
-        }
-    }
-}
-
-/// einops' `Input tensor shape: …. ` (or `Input is list. `).
-fn input_description(shape: Option<&[usize]>) -> String {
-    match shape {
-        Some(shape) => format!("Input tensor shape: {shape:?}. "),
-        None => "Input is list. ".to_owned(),
-    }
-}
-
-/// `sizes` printed as a Python dict: `{'h1': 2, 'w1': 2}`.
-fn python_dict(sizes: &[(String, usize)]) -> String {
-    let items: Vec<String> = sizes.iter().map(|(k, v)| format!("'{k}': {v}")).collect();
-    format!("{{{}}}", items.join(", "))
-}
-
-impl Error {
-    /// An [`Error::Invalid`] with PyTorch's message.
-    ///
-    /// ```
-    /// # use axial_core::Error;
-    /// let e = Error::invalid("unfold", "step is 0 but must be > 0");
-    /// assert_eq!(e.to_string(), "unfold: step is 0 but must be > 0");
-    /// ```
-    pub fn invalid(op: &'static str, message: impl Into<String>) -> Self {
-        Error::Invalid {
-            op,
-            message: message.into(),
+            error: Box::new(error),
         }
     }
 }

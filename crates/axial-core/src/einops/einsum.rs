@@ -54,7 +54,7 @@ pub fn einsum<D: Backend>(pattern: &str, operands: &[&TensorRef<'_, D>]) -> Resu
         .and_then(|p| Einsum::new(&p))
         .map_err(|error| Error::Pattern {
             op: "einsum",
-            error,
+            error: Box::new(error),
         })?;
     apply_einsum(&spec, operands)
 }

@@ -40,6 +40,8 @@ pub use axial_pattern::{
 pub use einsum::{apply_einsum, einsum};
 pub use shape::parse_shape;
 
+pub use crate::error::EinopsError;
+
 use crate::{Backend, Error, MaybeOwned, RawTensor, Result, TensorRef};
 
 /// `einops.rearrange(x, pattern, **sizes)`: a view whenever einops' (torch)
@@ -222,13 +224,13 @@ fn wrap<'s>(
     sizes: impl IntoIterator<Item = (&'s str, usize)>,
     error: PatternError,
 ) -> Error {
-    Error::Einops {
+    Error::Einops(Box::new(EinopsError {
         reduction: operation.name(),
         pattern: pattern.to_owned(),
         shape: shape.map(<[usize]>::to_vec),
         sizes: sizes.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
         error,
-    }
+    }))
 }
 
 /// Parses and checks `pattern` for `operation` with the axes of `sizes`.

@@ -30,7 +30,7 @@ pub fn parse_shape<D: Device>(x: &TensorRef<'_, D>, pattern: &str) -> Result<Vec
     let exp =
         Expression::parse(pattern, options).map_err(|error: PatternError| Error::Pattern {
             op: "parse_shape",
-            error,
+            error: Box::new(error),
         })?;
     let shape = x.shape();
     let refuse = |what: &str| {
