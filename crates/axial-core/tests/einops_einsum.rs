@@ -262,6 +262,29 @@ fn pytorch_errors() {
 }
 
 #[test]
+fn a_spec_checked_once_runs_on_operands() {
+    let spec = einops::Einsum::new(&einops::Pattern::parse_einsum("i j, j -> i").unwrap()).unwrap();
+    let m = tensor(&[3, 4], 1, DType::F64);
+    let v = tensor(&[4], 2, DType::F64);
+    let y = einops::apply_einsum(&spec, &[&m.view(), &v.view()]).unwrap();
+    assert_eq!(
+        as_f64(&y.view()),
+        naive("i j, j -> i", &[&m.view(), &v.view()]).1
+    );
+    let empty = einops::Einsum {
+        inputs: Vec::new(),
+        output: Vec::new(),
+    };
+    assert_eq!(
+        einops::apply_einsum(&empty, &[]).err().unwrap(),
+        Error::invalid(
+            "einsum",
+            "`einops.einsum` takes at minimum two arguments: the tensors (at least one), followed by the pattern."
+        )
+    );
+}
+
+#[test]
 fn pattern_errors_are_einops_own() {
     let a = tensor(&[2, 3], 1, DType::F32);
     let a = a.view();

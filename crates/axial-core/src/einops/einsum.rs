@@ -20,6 +20,13 @@ fn refuse<T>(message: String) -> Result<T> {
     Err(Error::invalid("einsum", message))
 }
 
+fn no_operands<T>() -> Result<T> {
+    refuse(
+        "`einops.einsum` takes at minimum two arguments: the tensors (at least one), followed by the pattern."
+            .to_owned(),
+    )
+}
+
 /// `einops.einsum(*operands, pattern)`: `"b i j, b j k -> b i k"`. Every
 /// contraction of two operands is one batched matmul (float dtypes); axes of
 /// one operand only are summed first; integer operands are multiplied and
@@ -45,10 +52,7 @@ fn refuse<T>(message: String) -> Result<T> {
 /// ```
 pub fn einsum<D: Backend>(pattern: &str, operands: &[&TensorRef<'_, D>]) -> Result<RawTensor<D>> {
     if operands.is_empty() {
-        return refuse(
-            "`einops.einsum` takes at minimum two arguments: the tensors (at least one), followed by the pattern."
-                .to_owned(),
-        );
+        return no_operands();
     }
     let spec = Pattern::parse_einsum(pattern)
         .and_then(|p| Einsum::new(&p))
@@ -62,7 +66,8 @@ pub fn einsum<D: Backend>(pattern: &str, operands: &[&TensorRef<'_, D>]) -> Resu
 /// [`einsum`] of a pattern parsed and checked once ([`Einsum::new`]).
 ///
 /// # Errors
-/// As [`einsum`], less the pattern's.
+/// As [`einsum`], less the pattern's (no operands, or a spec with no inputs,
+/// is the error for no operands).
 ///
 /// ```
 /// # use axial_core::{DType, RawTensor, einops::{self, Einsum, Pattern}};
@@ -76,6 +81,9 @@ pub fn apply_einsum<D: Backend>(
     spec: &Einsum,
     operands: &[&TensorRef<'_, D>],
 ) -> Result<RawTensor<D>> {
+    if operands.is_empty() {
+        return no_operands();
+    }
     if spec.inputs.len() > operands.len() {
         return refuse("fewer operands were provided than specified in the equation".to_owned());
     }
