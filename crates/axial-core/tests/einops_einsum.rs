@@ -276,7 +276,9 @@ fn a_spec_checked_once_runs_on_operands() {
         output: Vec::new(),
     };
     assert_eq!(
-        einops::apply_einsum(&empty, &[]).err().unwrap(),
+        einops::apply_einsum::<axial_core::Cpu>(&empty, &[])
+            .err()
+            .unwrap(),
         Error::invalid(
             "einsum",
             "`einops.einsum` takes at minimum two arguments: the tensors (at least one), followed by the pattern."
