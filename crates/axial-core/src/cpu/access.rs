@@ -80,3 +80,30 @@ pub(crate) fn in_ptr<T: Element>(
         .check_bounds(storage.len_of(input.dtype), input.dtype.size())?;
     Ok(SendPtr(storage.as_bytes().as_ptr().cast::<T>().cast_mut()))
 }
+
+/// Refuses a layout with a negative stride (which `Layout::from_parts` can
+/// build, and which `check_bounds` does not account for).
+pub(crate) fn check_strides(op: &'static str, layout: &crate::Layout) -> Result<()> {
+    if layout.strides().iter().any(|&s| s < 0) {
+        return Err(Error::invalid(
+            op,
+            format!("negative strides are not supported, got {:?}", layout.strides()),
+        ));
+    }
+    Ok(())
+}
+
+/// The base pointer of an input whose shape is not the output's (a
+/// reduction's source, a matmul operand), after checking its dtype, its
+/// strides and its bounds. Such an input must have its own storage.
+pub(crate) fn read_ptr<T: Element>(op: &'static str, input: &Input<'_, Cpu>) -> Result<SendPtr<T>> {
+    check_dtype::<T>(op, input.dtype)?;
+    check_strides(op, &input.layout)?;
+    let Some(storage) = input.storage else {
+        return Err(Error::invalid(op, "the input cannot be the output itself"));
+    };
+    input
+        .layout
+        .check_bounds(storage.len_of(input.dtype), input.dtype.size())?;
+    Ok(SendPtr(storage.as_bytes().as_ptr().cast::<T>().cast_mut()))
+}

@@ -1,6 +1,6 @@
 //! The CPU's [`Backend`]: each entry point in its own module.
 
-use super::{Cpu, copy, fill};
+use super::{Cpu, arg_reduce, copy, fill, matmul, reduce};
 use crate::{
     ArgReduceOp, Backend, BinaryOp, CmpOp, Error, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
@@ -64,37 +64,28 @@ impl Backend for Cpu {
         &self,
         op: ReduceOp,
         src: Input<'_, Self>,
-        _dims: &[usize],
-        _dst: Output<'_, Self>,
+        dims: &[usize],
+        dst: Output<'_, Self>,
     ) -> Result<()> {
-        Err(Error::Unsupported {
-            op: op.name(),
-            dtype: src.dtype,
-        })
+        reduce::reduce(op, src, dims, dst)
     }
 
     fn arg_reduce(
         &self,
         op: ArgReduceOp,
         src: Input<'_, Self>,
-        _dim: usize,
-        _dst: Output<'_, Self>,
+        dim: usize,
+        dst: Output<'_, Self>,
     ) -> Result<()> {
-        Err(Error::Unsupported {
-            op: op.name(),
-            dtype: src.dtype,
-        })
+        arg_reduce::arg_reduce(op, src, dim, dst)
     }
 
     fn matmul(
         &self,
         lhs: Input<'_, Self>,
-        _rhs: Input<'_, Self>,
-        _dst: Output<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
     ) -> Result<()> {
-        Err(Error::Unsupported {
-            op: "matmul",
-            dtype: lhs.dtype,
-        })
+        matmul::matmul(lhs, rhs, dst)
     }
 }

@@ -1,11 +1,14 @@
 //! The CPU device: host buffers and the strided kernels.
 
 mod access;
+mod arg_reduce;
 mod backend;
 mod buffer;
 mod copy;
 mod fill;
 mod map;
+mod matmul;
+mod reduce;
 pub mod strided;
 
 pub use buffer::{ALIGN, CpuBuffer};

@@ -4,8 +4,9 @@ use super::{RawTensor, TensorRef, alloc_output};
 use crate::layout::wrap_dim;
 use crate::{ArgReduceOp, Backend, DType, Error, Layout, ReduceOp, Result};
 
-/// Wraps `dims` for a tensor of `rank`; an empty list means every dim.
-fn reduced_dims(dims: &[isize], rank: usize) -> Result<Vec<usize>> {
+/// Wraps `dims` for a tensor of `rank`; an empty list means every dim. A
+/// 0-dim tensor accepts dim 0 and -1 and has no dim to reduce.
+fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<Vec<usize>> {
     if dims.is_empty() {
         return Ok((0..rank).collect());
     }
@@ -14,13 +15,14 @@ fn reduced_dims(dims: &[isize], rank: usize) -> Result<Vec<usize>> {
         let w = wrap_dim(d, rank)?;
         if out.contains(&w) {
             return Err(Error::invalid(
-                "reduce",
+                op,
                 format!("dim {w} appears multiple times in the list of dims"),
             ));
         }
-        if rank > 0 {
-            out.push(w);
-        }
+        out.push(w);
+    }
+    if rank == 0 {
+        out.clear();
     }
     Ok(out)
 }
@@ -75,7 +77,7 @@ impl<D: Backend> TensorRef<'_, D> {
     pub fn reduce(&self, op: ReduceOp, dims: &[isize], keepdim: bool) -> Result<RawTensor<D>> {
         let out_dtype = op.output_dtype(self.dtype)?;
         let all = dims.is_empty();
-        let dims = reduced_dims(dims, self.dim())?;
+        let dims = reduced_dims(op.name(), dims, self.dim())?;
         if op.needs_elements() {
             check_nonempty(op.name(), self.shape(), &dims, all)?;
         }
@@ -94,7 +96,8 @@ impl<D: Backend> TensorRef<'_, D> {
     /// `None`; i64 indices, the first on ties, NaN wins.
     ///
     /// # Errors
-    /// A dim out of range, or an empty dim.
+    /// A dim out of range, an empty dim, or a bool tensor (PyTorch has no
+    /// argmax of bool; `max_min_dim` has).
     ///
     /// ```
     /// # use axial_core::{ArgReduceOp, RawTensor};
@@ -108,10 +111,26 @@ impl<D: Backend> TensorRef<'_, D> {
         dim: Option<isize>,
         keepdim: bool,
     ) -> Result<RawTensor<D>> {
+        if self.dtype == DType::Bool {
+            return Err(Error::Unsupported {
+                op: op.name(),
+                dtype: self.dtype,
+            });
+        }
+        self.arg_reduce_any(op, dim, keepdim)
+    }
+
+    /// [`TensorRef::arg_reduce`] for every dtype.
+    fn arg_reduce_any(
+        &self,
+        op: ArgReduceOp,
+        dim: Option<isize>,
+        keepdim: bool,
+    ) -> Result<RawTensor<D>> {
         let Some(dim) = dim else {
             check_nonempty(op.name(), self.shape(), &[], true)?;
             let flat = self.reshape(&[-1])?;
-            let mut out = flat.as_ref().arg_reduce(op, Some(0), false)?;
+            let mut out = flat.as_ref().arg_reduce_any(op, Some(0), false)?;
             if keepdim {
                 out.layout = Layout::contiguous(&vec![1; self.dim()]);
             }
@@ -119,9 +138,7 @@ impl<D: Backend> TensorRef<'_, D> {
         };
         let d = wrap_dim(dim, self.dim())?;
         if self.dim() == 0 {
-            let mut out = RawTensor::zeros_on(self.storage.device(), &[], DType::I64)?;
-            out.layout = Layout::contiguous(&[]);
-            return Ok(out);
+            return RawTensor::zeros_on(self.storage.device(), &[], DType::I64);
         }
         check_nonempty(op.name(), self.shape(), &[d], false)?;
         let kept = Layout::contiguous(&reduced_shape(self.shape(), &[d], true));
@@ -135,10 +152,20 @@ impl<D: Backend> TensorRef<'_, D> {
         Ok(out)
     }
 
-    /// `x.max(dim)`/`x.min(dim)`: the values and their i64 indices.
+    /// `x.max(dim)`/`x.min(dim)`: the values and their i64 indices (bool
+    /// tensors included).
     ///
     /// # Errors
-    /// As [`TensorRef::arg_reduce`].
+    /// A dim out of range, or an empty dim.
+    ///
+    /// ```
+    /// # use axial_core::{ArgReduceOp, RawTensor};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 5.0, 2.0, 4.0], &[2, 2])?;
+    /// let (values, indices) = x.view().max_min_dim(ArgReduceOp::ArgMax, 1, false)?;
+    /// assert_eq!(values.to_vec::<f32>()?, vec![5.0, 4.0]);
+    /// assert_eq!(indices.to_vec::<i64>()?, vec![1, 1]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn max_min_dim(
         &self,
         op: ArgReduceOp,
@@ -149,7 +176,7 @@ impl<D: Backend> TensorRef<'_, D> {
             ArgReduceOp::ArgMax => ReduceOp::Max,
             ArgReduceOp::ArgMin => ReduceOp::Min,
         };
-        let indices = self.arg_reduce(op, Some(dim), keepdim)?;
+        let indices = self.arg_reduce_any(op, Some(dim), keepdim)?;
         let values = self.reduce(reduce, &[dim], keepdim)?;
         Ok((values, indices))
     }

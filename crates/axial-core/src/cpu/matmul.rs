@@ -1,0 +1,314 @@
+//! Batched matrix products through the `gemm` crate, which takes row and
+//! column strides in elements: any strided operand (transposed, sliced,
+//! broadcast with stride 0) is read where it lies, without a copy.
+//!
+//! f32 and f64 go straight to `gemm`. f16 and bf16 are widened to f32, multiplied
+//! in f32 and rounded once, as PyTorch's CPU kernels do; `gemm`'s own f16
+//! kernel rounds partial sums to f16 between blocks of the contracted dim.
+//!
+//! Large products use `gemm`'s threads; many small ones run batches in parallel.
+
+use half::slice::HalfFloatSliceExt;
+use rayon::prelude::*;
+
+use super::access::{SendPtr, check_strides, out_ptr, read_ptr};
+use super::reduce::{Dims, Odometer};
+use crate::{Cpu, DType, Element, Error, Input, Layout, Output, Result};
+
+/// Row and column strides of one matrix operand.
+#[derive(Copy, Clone, Debug)]
+struct Strides {
+    row: isize,
+    col: isize,
+}
+
+impl Strides {
+    fn of(layout: &Layout) -> Self {
+        let st = layout.strides();
+        let r = st.len();
+        Strides {
+            row: st[r - 2],
+            col: st[r - 1],
+        }
+    }
+}
+
+/// `[..., m, k] @ [..., k, n] -> [..., m, n]` over equal batch dims.
+struct Problem {
+    m: usize,
+    k: usize,
+    n: usize,
+    lhs: Strides,
+    rhs: Strides,
+    dst: Strides,
+    /// Batch dims with the strides of lhs, rhs and dst.
+    batch: Dims<3>,
+    /// The operands' storage offsets.
+    offsets: [usize; 3],
+    /// Batches may run on several threads (the output does not overlap itself).
+    disjoint: bool,
+}
+
+impl Problem {
+    fn new(lhs: &Layout, rhs: &Layout, dst: &Layout) -> Result<Self> {
+        let r = dst.rank();
+        let (a, b, c) = (lhs.shape(), rhs.shape(), dst.shape());
+        let ok = r >= 2
+            && lhs.rank() == r
+            && rhs.rank() == r
+            && a[..r - 2] == c[..r - 2]
+            && b[..r - 2] == c[..r - 2]
+            && a[r - 2] == c[r - 2]
+            && b[r - 1] == c[r - 1]
+            && a[r - 1] == b[r - 2];
+        if !ok {
+            return Err(Error::invalid(
+                "matmul",
+                format!("operands of shapes {a:?} and {b:?} cannot be multiplied into {c:?}"),
+            ));
+        }
+        let batch = (0..r - 2)
+            .filter(|&d| c[d] != 1)
+            .map(|d| (c[d], [lhs.strides()[d], rhs.strides()[d], dst.strides()[d]]))
+            .collect();
+        Ok(Problem {
+            m: c[r - 2],
+            k: a[r - 1],
+            n: c[r - 1],
+            lhs: Strides::of(lhs),
+            rhs: Strides::of(rhs),
+            dst: Strides::of(dst),
+            batch: Dims::new(batch),
+            offsets: [lhs.offset(), rhs.offset(), dst.offset()],
+            disjoint: dst.is_non_overlapping(),
+        })
+    }
+
+    /// Multiply-adds of one product.
+    fn flops(&self) -> usize {
+        self.m.saturating_mul(self.k).saturating_mul(self.n)
+    }
+
+    /// Calls `f(lhs, rhs, dst, parallelism, state)` with the element offsets of
+    /// each batch, running batches on several threads when each product is too
+    /// small for `gemm`'s own threads; `state` is per-thread scratch.
+    fn for_each_batch<S: Default>(
+        &self,
+        f: impl Fn([isize; 3], gemm::Parallelism, &mut S) + Sync,
+    ) {
+        let batches = self.batch.numel();
+        if self.m == 0 || self.n == 0 {
+            return;
+        }
+        let threshold = gemm::get_threading_threshold();
+        let threads = rayon::current_num_threads() > 1 && self.disjoint;
+        let big = self.flops() >= threshold;
+        let offsets = |b: usize| {
+            let at = Odometer::new(&self.batch, b).offsets;
+            std::array::from_fn(|i| self.offsets[i] as isize + at[i])
+        };
+        if threads && !big && batches > 1 && self.flops().saturating_mul(batches) >= threshold {
+            (0..batches)
+                .into_par_iter()
+                .for_each_init(S::default, |s, b| f(offsets(b), gemm::Parallelism::None, s));
+            return;
+        }
+        let par = if threads && big {
+            gemm::Parallelism::Rayon(0)
+        } else {
+            gemm::Parallelism::None
+        };
+        let mut s = S::default();
+        for b in 0..batches {
+            f(offsets(b), par, &mut s);
+        }
+    }
+}
+
+/// `dst = lhs @ rhs`.
+pub(crate) fn matmul(
+    lhs: Input<'_, Cpu>,
+    rhs: Input<'_, Cpu>,
+    mut dst: Output<'_, Cpu>,
+) -> Result<()> {
+    for (dtype, other) in [(lhs.dtype, rhs.dtype), (lhs.dtype, dst.dtype)] {
+        if dtype != other {
+            return Err(Error::invalid(
+                "matmul",
+                format!(
+                    "expected m1 and m2 to have the same dtype, but got: {} != {}",
+                    dtype.name(),
+                    other.name()
+                ),
+            ));
+        }
+    }
+    check_strides("matmul", &dst.layout)?;
+    let problem = Problem::new(&lhs.layout, &rhs.layout, &dst.layout)?;
+    match dst.dtype {
+        DType::F32 => direct::<f32>(&problem, &lhs, &rhs, &mut dst),
+        DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst),
+        DType::F16 => widened::<half::f16>(&problem, &lhs, &rhs, &mut dst),
+        DType::BF16 => widened::<half::bf16>(&problem, &lhs, &rhs, &mut dst),
+        dtype => Err(Error::Unsupported {
+            op: "matmul",
+            dtype,
+        }),
+    }
+}
+
+/// The checked base pointers of the three operands.
+fn pointers<T: Element>(
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<(SendPtr<T>, SendPtr<T>, SendPtr<T>)> {
+    Ok((
+        read_ptr::<T>("matmul", lhs)?,
+        read_ptr::<T>("matmul", rhs)?,
+        out_ptr::<T>("matmul", dst)?,
+    ))
+}
+
+/// f32 and f64: `gemm` on the operands where they lie.
+fn direct<T: Element>(
+    p: &Problem,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<()> {
+    let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
+    p.for_each_batch(|[l, r, d], par, _: &mut ()| {
+        // SAFETY: each batch's matrices are elements of layouts checked in
+        // bounds of their storages; `gemm` reads lhs and rhs at
+        // `i * row + j * col` within them and writes each dst element of this
+        // batch once. Batches run in parallel only when dst does not overlap
+        // itself, so they write disjoint elements; the inputs are shared
+        // borrows, the output a unique one.
+        unsafe {
+            gemm::gemm(
+                p.m,
+                p.n,
+                p.k,
+                pd.get().wrapping_offset(d),
+                p.dst.col,
+                p.dst.row,
+                false,
+                pl.get().cast_const().wrapping_offset(l),
+                p.lhs.col,
+                p.lhs.row,
+                pr.get().cast_const().wrapping_offset(r),
+                p.rhs.col,
+                p.rhs.row,
+                T::ZERO,
+                T::ONE,
+                false,
+                false,
+                false,
+                par,
+            )
+        }
+    });
+    Ok(())
+}
+
+/// f32 copies of one batch's operands and result.
+#[derive(Default)]
+struct Widened {
+    lhs: Vec<f32>,
+    rhs: Vec<f32>,
+    dst: Vec<f32>,
+}
+
+/// f16 and bf16: widen both operands to contiguous f32, multiply, round once.
+fn widened<T: Element>(
+    p: &Problem,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<()>
+where
+    [T]: HalfFloatSliceExt,
+{
+    let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
+    let (m, k, n) = (p.m, p.k, p.n);
+    p.for_each_batch(|[l, r, d], par, w: &mut Widened| {
+        w.lhs.resize(m * k, 0.0);
+        w.rhs.resize(k * n, 0.0);
+        w.dst.resize(m * n, 0.0);
+        // SAFETY: as in `direct`: the batch's matrices lie in bounds, and
+        // batches in parallel write disjoint dst elements.
+        unsafe {
+            load(pl.get().wrapping_offset(l), (m, k), p.lhs, &mut w.lhs);
+            load(pr.get().wrapping_offset(r), (k, n), p.rhs, &mut w.rhs);
+            gemm::gemm(
+                m,
+                n,
+                k,
+                w.dst.as_mut_ptr(),
+                1,
+                n as isize,
+                false,
+                w.lhs.as_ptr(),
+                1,
+                k as isize,
+                w.rhs.as_ptr(),
+                1,
+                n as isize,
+                0.0f32,
+                1.0f32,
+                false,
+                false,
+                false,
+                par,
+            );
+            store(&w.dst, (m, n), pd.get().wrapping_offset(d), p.dst);
+        }
+    });
+    Ok(())
+}
+
+/// Widens a `rows × cols` strided matrix into a row-major f32 buffer.
+///
+/// # Safety
+/// Every element `src + i * row + j * col` is readable.
+unsafe fn load<T: Element>(src: *const T, (rows, cols): (usize, usize), st: Strides, out: &mut [f32])
+where
+    [T]: HalfFloatSliceExt,
+{
+    for (i, out) in out.chunks_exact_mut(cols.max(1)).take(rows).enumerate() {
+        let row = src.wrapping_offset(i as isize * st.row);
+        if st.col == 1 {
+            // SAFETY: a unit-stride row of `cols` readable elements.
+            unsafe { std::slice::from_raw_parts(row, cols) }.convert_to_f32_slice(out);
+        } else {
+            for (j, o) in out.iter_mut().enumerate() {
+                // SAFETY: element (i, j), readable by the caller's contract.
+                *o = unsafe { *row.wrapping_offset(j as isize * st.col) }.to_f32();
+            }
+        }
+    }
+}
+
+/// Rounds a row-major f32 `rows × cols` matrix into a strided one.
+///
+/// # Safety
+/// Every element `dst + i * row + j * col` is writable and no one else
+/// accesses them meanwhile.
+unsafe fn store<T: Element>(src: &[f32], (rows, cols): (usize, usize), dst: *mut T, st: Strides)
+where
+    [T]: HalfFloatSliceExt,
+{
+    for (i, src) in src.chunks_exact(cols.max(1)).take(rows).enumerate() {
+        let row = dst.wrapping_offset(i as isize * st.row);
+        if st.col == 1 {
+            // SAFETY: a unit-stride row of `cols` writable elements.
+            unsafe { std::slice::from_raw_parts_mut(row, cols) }.convert_from_f32_slice(src);
+        } else {
+            for (j, &v) in src.iter().enumerate() {
+                // SAFETY: element (i, j), writable by the caller's contract.
+                unsafe { *row.wrapping_offset(j as isize * st.col) = T::from_f32(v) };
+            }
+        }
+    }
+}

@@ -1,0 +1,346 @@
+//! The reductions as accumulators: an identity, a step that takes one
+//! element, an associative combine of two partial results, and a finish.
+//! The walker ([`super::walk`]) decides the order; these decide the values.
+
+use std::marker::PhantomData;
+
+use super::widen::{Num, Real, Widen};
+use crate::Element;
+
+/// One reduction. `combine` must be associative (and commutative up to the
+/// index tie-break of the arg reductions): the walker combines partial
+/// results pairwise, lane by lane, and across threads.
+pub(crate) trait Reducer: Copy + Send + Sync {
+    /// The element read.
+    type In: Element;
+    /// The partial result.
+    type Acc: Copy + Send + Sync;
+    /// The element written.
+    type Out: Element;
+    /// The result of reducing nothing.
+    fn identity(self) -> Self::Acc;
+    /// Adds element `x`, at flat position `index` in the reduced dims.
+    fn step(self, acc: Self::Acc, x: Self::In, index: usize) -> Self::Acc;
+    /// Merges two partial results; `a` covers earlier positions than `b`.
+    fn combine(self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// The output element for `count` reduced elements.
+    fn finish(self, acc: Self::Acc, count: usize) -> Self::Out;
+}
+
+macro_rules! zst_reducer {
+    ($($(#[$doc:meta])* $name:ident),*) => {$(
+        $(#[$doc])*
+        pub(crate) struct $name<T>(PhantomData<T>);
+        impl<T> Clone for $name<T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T> Copy for $name<T> {}
+        impl<T> Default for $name<T> {
+            fn default() -> Self {
+                $name(PhantomData)
+            }
+        }
+    )*};
+}
+zst_reducer!(
+    /// `sum`: floats in their compute float, integers and bool in i64.
+    Sum,
+    /// `prod`, accumulated as `sum`.
+    Prod,
+    /// `mean` (floats): the f32/f64 sum divided by the count.
+    Mean,
+    /// `amax`: NaN propagates.
+    Max,
+    /// `amin`: NaN propagates.
+    Min
+);
+
+impl<T: Widen> Reducer for Sum<T> {
+    type In = T;
+    type Acc = T::W;
+    type Out = T::SumOut;
+    #[inline(always)]
+    fn identity(self) -> T::W {
+        T::W::ZERO
+    }
+    #[inline(always)]
+    fn step(self, acc: T::W, x: T, _: usize) -> T::W {
+        acc.add(x.widen())
+    }
+    #[inline(always)]
+    fn combine(self, a: T::W, b: T::W) -> T::W {
+        a.add(b)
+    }
+    #[inline(always)]
+    fn finish(self, acc: T::W, _: usize) -> T::SumOut {
+        T::sum_out(acc)
+    }
+}
+
+impl<T: Widen> Reducer for Prod<T> {
+    type In = T;
+    type Acc = T::W;
+    type Out = T::SumOut;
+    #[inline(always)]
+    fn identity(self) -> T::W {
+        T::W::ONE
+    }
+    #[inline(always)]
+    fn step(self, acc: T::W, x: T, _: usize) -> T::W {
+        acc.mul(x.widen())
+    }
+    #[inline(always)]
+    fn combine(self, a: T::W, b: T::W) -> T::W {
+        a.mul(b)
+    }
+    #[inline(always)]
+    fn finish(self, acc: T::W, _: usize) -> T::SumOut {
+        T::sum_out(acc)
+    }
+}
+
+impl<T: Widen<W: Real>> Reducer for Mean<T> {
+    type In = T;
+    type Acc = T::W;
+    type Out = T;
+    #[inline(always)]
+    fn identity(self) -> T::W {
+        T::W::ZERO
+    }
+    #[inline(always)]
+    fn step(self, acc: T::W, x: T, _: usize) -> T::W {
+        acc.add(x.widen())
+    }
+    #[inline(always)]
+    fn combine(self, a: T::W, b: T::W) -> T::W {
+        a.add(b)
+    }
+    #[inline(always)]
+    fn finish(self, acc: T::W, count: usize) -> T {
+        // PyTorch divides the f32 (f64) sum, then rounds once to f16/bf16.
+        T::narrow(acc.div_count(count))
+    }
+}
+
+/// `b` replaces `a` as the running max: larger, or NaN (which then stays).
+#[inline(always)]
+fn takes_max<N: Num>(a: N, b: N) -> bool {
+    b > a || b.is_nan()
+}
+
+/// `b` replaces `a` as the running min: smaller, or NaN.
+#[inline(always)]
+fn takes_min<N: Num>(a: N, b: N) -> bool {
+    b < a || b.is_nan()
+}
+
+macro_rules! extremum {
+    ($name:ident, $identity:ident, $takes:ident) => {
+        impl<T: Widen> Reducer for $name<T> {
+            type In = T;
+            type Acc = T::W;
+            type Out = T;
+            #[inline(always)]
+            fn identity(self) -> T::W {
+                T::W::$identity
+            }
+            #[inline(always)]
+            fn step(self, acc: T::W, x: T, _: usize) -> T::W {
+                self.combine(acc, x.widen())
+            }
+            #[inline(always)]
+            fn combine(self, a: T::W, b: T::W) -> T::W {
+                if $takes(a, b) { b } else { a }
+            }
+            #[inline(always)]
+            fn finish(self, acc: T::W, _: usize) -> T {
+                T::narrow(acc)
+            }
+        }
+    };
+}
+extremum!(Max, LOWEST, takes_max);
+extremum!(Min, HIGHEST, takes_min);
+
+/// `all` (`ALL = true`) or `any`: a non-zero test (NaN counts), written as
+/// 0/1 in `O` (bool, or u8 for u8 input).
+pub(crate) struct Truth<T, O, const ALL: bool>(PhantomData<(T, O)>);
+
+impl<T, O, const ALL: bool> Clone for Truth<T, O, ALL> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, O, const ALL: bool> Copy for Truth<T, O, ALL> {}
+impl<T, O, const ALL: bool> Default for Truth<T, O, ALL> {
+    fn default() -> Self {
+        Truth(PhantomData)
+    }
+}
+
+impl<T: Widen, O: Element, const ALL: bool> Reducer for Truth<T, O, ALL> {
+    type In = T;
+    type Acc = bool;
+    type Out = O;
+    #[inline(always)]
+    fn identity(self) -> bool {
+        ALL
+    }
+    #[inline(always)]
+    fn step(self, acc: bool, x: T, _: usize) -> bool {
+        // `!=` is true for NaN, as PyTorch's `x != 0`.
+        self.combine(acc, x.widen() != T::W::ZERO)
+    }
+    #[inline(always)]
+    fn combine(self, a: bool, b: bool) -> bool {
+        if ALL { a & b } else { a | b }
+    }
+    #[inline(always)]
+    fn finish(self, acc: bool, _: usize) -> O {
+        O::from_i64(acc as i64)
+    }
+}
+
+/// Welford's running count, mean and sum of squared deviations, in f64 as
+/// PyTorch's CPU kernel keeps them for every float dtype.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Welford {
+    count: f64,
+    mean: f64,
+    m2: f64,
+}
+
+/// `var` (`SQRT = false`) or `std` with a `correction`.
+pub(crate) struct Moments<T, const SQRT: bool> {
+    correction: f64,
+    ty: PhantomData<T>,
+}
+
+impl<T, const SQRT: bool> Moments<T, SQRT> {
+    /// The reducer for `correction` (1 is Bessel's).
+    pub(crate) fn new(correction: f64) -> Self {
+        Moments {
+            correction,
+            ty: PhantomData,
+        }
+    }
+}
+
+impl<T, const SQRT: bool> Clone for Moments<T, SQRT> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, const SQRT: bool> Copy for Moments<T, SQRT> {}
+
+impl<T: Widen<W: Real>, const SQRT: bool> Reducer for Moments<T, SQRT> {
+    type In = T;
+    type Acc = Welford;
+    type Out = T;
+    #[inline(always)]
+    fn identity(self) -> Welford {
+        Welford {
+            count: 0.0,
+            mean: 0.0,
+            m2: 0.0,
+        }
+    }
+    #[inline(always)]
+    fn step(self, acc: Welford, x: T, _: usize) -> Welford {
+        let x = x.widen().to_f64();
+        let count = acc.count + 1.0;
+        let delta = x - acc.mean;
+        let mean = acc.mean + delta / count;
+        Welford {
+            count,
+            mean,
+            m2: acc.m2 + delta * (x - mean),
+        }
+    }
+    #[inline(always)]
+    fn combine(self, a: Welford, b: Welford) -> Welford {
+        if a.count == 0.0 {
+            return b;
+        }
+        if b.count == 0.0 {
+            return a;
+        }
+        let count = a.count + b.count;
+        let delta = b.mean - a.mean;
+        let b_share = b.count / count;
+        Welford {
+            count,
+            mean: a.mean + delta * b_share,
+            m2: a.m2 + b.m2 + delta * delta * a.count * b_share,
+        }
+    }
+    #[inline(always)]
+    fn finish(self, acc: Welford, _: usize) -> T {
+        // PyTorch: a divisor that would be ≤ 0 is 0, so m2/0 is inf or NaN.
+        let divisor = (acc.count - self.correction).max(0.0);
+        let var = acc.m2 / divisor;
+        T::from_f64(if SQRT { var.sqrt() } else { var })
+    }
+}
+
+/// `argmax` (`MAX = true`) or `argmin`: the first index of the extremum, or
+/// of the first NaN. The partial result is (value, index), index `usize::MAX`
+/// when nothing was seen yet.
+pub(crate) struct Arg<T, const MAX: bool>(PhantomData<T>);
+
+impl<T, const MAX: bool> Clone for Arg<T, MAX> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, const MAX: bool> Copy for Arg<T, MAX> {}
+impl<T, const MAX: bool> Default for Arg<T, MAX> {
+    fn default() -> Self {
+        Arg(PhantomData)
+    }
+}
+
+impl<T: Widen, const MAX: bool> Arg<T, MAX> {
+    /// `b` beats `a` strictly (a NaN beats any number, and nothing beats a NaN).
+    #[inline(always)]
+    fn beats(a: T::W, b: T::W) -> bool {
+        !a.is_nan() && if MAX { takes_max(a, b) } else { takes_min(a, b) }
+    }
+}
+
+impl<T: Widen, const MAX: bool> Reducer for Arg<T, MAX> {
+    type In = T;
+    type Acc = (T::W, usize);
+    type Out = i64;
+    #[inline(always)]
+    fn identity(self) -> (T::W, usize) {
+        (T::W::ZERO, usize::MAX)
+    }
+    #[inline(always)]
+    fn step(self, acc: (T::W, usize), x: T, index: usize) -> (T::W, usize) {
+        let x = x.widen();
+        if acc.1 == usize::MAX || Self::beats(acc.0, x) {
+            (x, index)
+        } else {
+            acc
+        }
+    }
+    #[inline(always)]
+    fn combine(self, a: (T::W, usize), b: (T::W, usize)) -> (T::W, usize) {
+        if b.1 == usize::MAX {
+            return a;
+        }
+        if a.1 == usize::MAX || Self::beats(a.0, b.0) {
+            return b;
+        }
+        // Ties (equal, or both NaN) go to the first index.
+        let tie = a.0 == b.0 || (a.0.is_nan() && b.0.is_nan());
+        if tie && b.1 < a.1 { b } else { a }
+    }
+    #[inline(always)]
+    fn finish(self, acc: (T::W, usize), _: usize) -> i64 {
+        acc.1 as i64
+    }
+}

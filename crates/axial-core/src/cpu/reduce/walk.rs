@@ -1,0 +1,375 @@
+//! The reduction walker: any [`Reducer`] over any [`ReducePlan`].
+//!
+//! Two shapes of walk, chosen by which source dim is innermost:
+//! - **inner**: the innermost source dim is reduced. Each output reduces
+//!   contiguous runs with [`LANES`] independent accumulators (they vectorise),
+//!   in blocks of at most [`LEAF`] elements combined pairwise (a cascade, so an
+//!   f32 sum of n elements errs by O(log n) roundings, not O(n)).
+//! - **outer**: the innermost source dim is kept. The walk reads whole source
+//!   rows in memory order and adds each into a vector of partial results, in
+//!   blocks of [`LEAF_ROWS`] rows combined pairwise.
+//!
+//! Above [`PARALLEL_THRESHOLD`] elements the outputs are split across rayon's
+//! threads; when there are too few outputs for that, the reduced range of each
+//! is split instead and the partial results combined.
+
+use super::ops::Reducer;
+use super::plan::{Dims, Odometer, ReducePlan};
+use crate::cpu::access::SendPtr;
+use crate::cpu::strided::PARALLEL_THRESHOLD;
+
+/// Independent accumulators over a contiguous run.
+const LANES: usize = 16;
+/// Elements reduced in sequence (per lane group) before combining pairwise.
+const LEAF: usize = 1024;
+/// Rows accumulated in sequence before combining pairwise.
+const LEAF_ROWS: usize = 32;
+/// Bytes of partial results one outer-walk tile keeps (fits in L1).
+const TILE_BYTES: usize = 16 * 1024;
+/// Elements below which a split range is not worth another thread.
+const GRAIN: usize = 1 << 16;
+
+/// The operands of one walk.
+struct Walk<'a, R: Reducer> {
+    plan: &'a ReducePlan,
+    src: SendPtr<R::In>,
+    dst: SendPtr<R::Out>,
+    r: R,
+    /// Elements reduced into each output.
+    count: usize,
+}
+
+/// Reduces `src` into `dst` along `plan`.
+///
+/// # Safety
+/// Every element the plan addresses lies in bounds of the allocations behind
+/// `src` and `dst`, which do not overlap; no one else writes them meanwhile.
+pub(crate) unsafe fn reduce<R: Reducer>(
+    plan: &ReducePlan,
+    src: SendPtr<R::In>,
+    dst: SendPtr<R::Out>,
+    r: R,
+) {
+    let walk = Walk {
+        plan,
+        src,
+        dst,
+        r,
+        count: plan.reduced.numel(),
+    };
+    let outputs = plan.kept.numel();
+    if outputs == 0 {
+        return;
+    }
+    let work = outputs.saturating_mul(walk.count.max(1));
+    let parallel = work >= PARALLEL_THRESHOLD && rayon::current_num_threads() > 1;
+    if walk.count == 0 {
+        walk.fill_empty();
+    } else if plan.reduces_inner() {
+        walk.inner(parallel);
+    } else {
+        walk.outer(parallel);
+    }
+}
+
+/// Calls `f(first, count)` over `0..tasks` in pieces, on several threads when
+/// `parallel`.
+fn split_tasks(tasks: usize, parallel: bool, f: impl Fn(usize, usize) + Sync) {
+    if !parallel {
+        f(0, tasks);
+        return;
+    }
+    let pieces = (rayon::current_num_threads() * 4).min(tasks);
+    let per = tasks.div_ceil(pieces);
+    rayon::scope(|s| {
+        for first in (0..tasks).step_by(per) {
+            let f = &f;
+            s.spawn(move |_| f(first, per.min(tasks - first)));
+        }
+    });
+}
+
+/// Reduces a contiguous run with [`LANES`] accumulators.
+#[inline(always)]
+fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
+    let mut acc = [r.identity(); LANES];
+    let chunks = xs.chunks_exact(LANES);
+    let tail = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        let at = first + c * LANES;
+        for j in 0..LANES {
+            acc[j] = r.step(acc[j], chunk[j], at + j);
+        }
+    }
+    let mut width = LANES / 2;
+    while width > 0 {
+        for j in 0..width {
+            acc[j] = r.combine(acc[j], acc[j + width]);
+        }
+        width /= 2;
+    }
+    let at = first + xs.len() - tail.len();
+    let rest = tail
+        .iter()
+        .enumerate()
+        .fold(r.identity(), |a, (j, &x)| r.step(a, x, at + j));
+    r.combine(acc[0], rest)
+}
+
+impl<R: Reducer> Walk<'_, R> {
+    /// Every output of an empty reduction is the finished identity.
+    fn fill_empty(&self) {
+        let v = self.r.finish(self.r.identity(), 0);
+        let kept = &self.plan.kept;
+        let mut od = Odometer::new(kept, 0);
+        for _ in 0..kept.numel() {
+            // SAFETY: the odometer yields output offsets of the plan, in bounds.
+            unsafe { self.write(od.offsets[1], v) };
+            od.advance();
+        }
+    }
+
+    /// Writes one output element at `offset` from the output's offset.
+    ///
+    /// # Safety
+    /// `offset` is an output offset of the plan.
+    #[inline(always)]
+    unsafe fn write(&self, offset: isize, v: R::Out) {
+        // SAFETY: in bounds by the caller's contract and `reduce`'s.
+        unsafe {
+            *self
+                .dst
+                .get()
+                .offset(self.plan.dst_offset as isize + offset) = v
+        };
+    }
+
+    /// The source pointer at `offset` from the source's offset.
+    #[inline(always)]
+    fn src_at(&self, offset: isize) -> *const R::In {
+        self.src
+            .get()
+            .cast_const()
+            .wrapping_offset(self.plan.src_offset as isize + offset)
+    }
+
+    // ---- inner walk: the reduced dims hold the innermost source dim ----
+
+    fn inner(&self, parallel: bool) {
+        let outputs = self.plan.kept.numel();
+        let threads = rayon::current_num_threads();
+        if parallel && outputs >= 2 * threads && self.plan.dst_disjoint {
+            split_tasks(outputs, true, |first, n| self.inner_outputs(first, n, false));
+        } else {
+            self.inner_outputs(0, outputs, parallel);
+        }
+    }
+
+    /// Outputs `first..first + n`, each reduced (on several threads when
+    /// `parallel`) and written.
+    fn inner_outputs(&self, first: usize, n: usize, parallel: bool) {
+        let Some(((run, [stride]), outer)) = self.plan.reduced.split_inner() else {
+            return;
+        };
+        let mut od = Odometer::new(&self.plan.kept, first);
+        for _ in 0..n {
+            let [src, dst] = od.offsets;
+            let acc = self.inner_range(&outer, (run, stride), src, 0, self.count, parallel);
+            // SAFETY: an output offset of the plan.
+            unsafe { self.write(dst, self.r.finish(acc, self.count)) };
+            od.advance();
+        }
+    }
+
+    /// Reduces flat positions `lo..hi` of the reduced dims of one output,
+    /// whose source elements start at `base`; halves are combined pairwise.
+    fn inner_range(
+        &self,
+        outer: &Dims<1>,
+        run: (usize, isize),
+        base: isize,
+        lo: usize,
+        hi: usize,
+        parallel: bool,
+    ) -> R::Acc {
+        let n = hi - lo;
+        if n <= LEAF {
+            return self.inner_leaf(outer, run, base, lo, hi);
+        }
+        let mid = lo + (n / 2).next_multiple_of(LANES).min(n - 1);
+        let (a, b) = if parallel && n >= 2 * GRAIN {
+            rayon::join(
+                || self.inner_range(outer, run, base, lo, mid, true),
+                || self.inner_range(outer, run, base, mid, hi, true),
+            )
+        } else {
+            (
+                self.inner_range(outer, run, base, lo, mid, false),
+                self.inner_range(outer, run, base, mid, hi, false),
+            )
+        };
+        self.r.combine(a, b)
+    }
+
+    /// Reduces positions `lo..hi` (at most a leaf) run piece by run piece.
+    fn inner_leaf(
+        &self,
+        outer: &Dims<1>,
+        (run, stride): (usize, isize),
+        base: isize,
+        lo: usize,
+        hi: usize,
+    ) -> R::Acc {
+        let r = self.r;
+        let mut od = Odometer::new(outer, lo / run);
+        let mut pos = lo % run;
+        let mut at = lo;
+        let mut acc = r.identity();
+        while at < hi {
+            let take = (run - pos).min(hi - at);
+            let p = self.src_at(base + od.offsets[0] + pos as isize * stride);
+            let part = if stride == 1 {
+                // SAFETY: `take` elements of a unit-stride run of the plan.
+                lanes(r, unsafe { std::slice::from_raw_parts(p, take) }, at)
+            } else {
+                (0..take).fold(r.identity(), |a, i| {
+                    // SAFETY: element `pos + i` of a run of the plan.
+                    let x = unsafe { *p.wrapping_offset(i as isize * stride) };
+                    r.step(a, x, at + i)
+                })
+            };
+            acc = r.combine(acc, part);
+            at += take;
+            pos = 0;
+            od.advance();
+        }
+        acc
+    }
+
+    // ---- outer walk: the kept dims hold the innermost source dim ----
+
+    fn outer(&self, parallel: bool) {
+        let Some(((lanes, _), outer)) = self.plan.kept.split_inner() else {
+            return;
+        };
+        let tile = lanes.min((TILE_BYTES / size_of::<R::Acc>().max(1)).max(LANES));
+        let tiles = lanes.div_ceil(tile);
+        let tasks = outer.numel() * tiles;
+        let threads = rayon::current_num_threads();
+        let by_task = parallel && tasks >= 2 * threads && self.plan.dst_disjoint;
+        split_tasks(tasks, by_task, |first, n| {
+            self.outer_tasks(&outer, tile, first, n, parallel && !by_task)
+        });
+    }
+
+    /// Tasks `first..first + n`: each a tile of lanes of one outer output row.
+    fn outer_tasks(&self, outer: &Dims<2>, tile: usize, first: usize, n: usize, parallel: bool) {
+        let Some(((lanes, [src_step, dst_step]), _)) = self.plan.kept.split_inner() else {
+            return;
+        };
+        let tiles = lanes.div_ceil(tile);
+        let depth = levels(self.count);
+        let mut acc = vec![self.r.identity(); tile];
+        let mut scratch = vec![self.r.identity(); depth * tile];
+        for task in first..first + n {
+            let (row, t) = (task / tiles, task % tiles);
+            let [src, dst] = Odometer::new(outer, row).offsets;
+            let start = t * tile;
+            let len = tile.min(lanes - start);
+            let acc = &mut acc[..len];
+            acc.fill(self.r.identity());
+            let src = src + start as isize * src_step;
+            self.outer_rows(src, src_step, 0, self.count, acc, &mut scratch, parallel);
+            for (j, &a) in acc.iter().enumerate() {
+                let at = dst + (start + j) as isize * dst_step;
+                // SAFETY: an output offset of the plan.
+                unsafe { self.write(at, self.r.finish(a, self.count)) };
+            }
+        }
+    }
+
+    /// Adds reduced rows `lo..hi` (each `acc.len()` lanes from `base`, lane
+    /// stride `step`) into `acc`, which holds the identity; halves pairwise.
+    #[allow(clippy::too_many_arguments)]
+    fn outer_rows(
+        &self,
+        base: isize,
+        step: isize,
+        lo: usize,
+        hi: usize,
+        acc: &mut [R::Acc],
+        scratch: &mut [R::Acc],
+        parallel: bool,
+    ) {
+        let n = hi - lo;
+        if n <= LEAF_ROWS {
+            self.outer_leaf(base, step, lo, hi, acc);
+            return;
+        }
+        let mid = lo + n / 2;
+        let r = self.r;
+        if parallel && n * acc.len() >= 2 * GRAIN {
+            let len = acc.len();
+            let mut right = vec![r.identity(); len];
+            rayon::join(
+                || {
+                    let mut s = vec![r.identity(); levels(mid - lo) * len];
+                    self.outer_rows(base, step, lo, mid, acc, &mut s, true)
+                },
+                || {
+                    let mut s = vec![r.identity(); levels(hi - mid) * len];
+                    self.outer_rows(base, step, mid, hi, &mut right, &mut s, true)
+                },
+            );
+            combine_into(r, acc, &right);
+        } else {
+            self.outer_rows(base, step, lo, mid, acc, scratch, false);
+            let (right, rest) = scratch.split_at_mut(acc.len());
+            right.fill(r.identity());
+            self.outer_rows(base, step, mid, hi, right, rest, false);
+            combine_into(r, acc, right);
+        }
+    }
+
+    /// Adds rows `lo..hi` into `acc` in sequence.
+    fn outer_leaf(&self, base: isize, step: isize, lo: usize, hi: usize, acc: &mut [R::Acc]) {
+        let r = self.r;
+        let mut od = Odometer::new(&self.plan.reduced, lo);
+        for at in lo..hi {
+            let p = self.src_at(base + od.offsets[0]);
+            if step == 1 {
+                // SAFETY: `acc.len()` lanes of a unit-stride source row of the plan.
+                let xs = unsafe { std::slice::from_raw_parts(p, acc.len()) };
+                for (a, &x) in acc.iter_mut().zip(xs) {
+                    *a = r.step(*a, x, at);
+                }
+            } else {
+                for (j, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: lane `j` of a source row of the plan.
+                    let x = unsafe { *p.wrapping_offset(j as isize * step) };
+                    *a = r.step(*a, x, at);
+                }
+            }
+            od.advance();
+        }
+    }
+}
+
+/// `acc[j] = combine(acc[j], right[j])`.
+fn combine_into<R: Reducer>(r: R, acc: &mut [R::Acc], right: &[R::Acc]) {
+    for (a, &b) in acc.iter_mut().zip(right) {
+        *a = r.combine(*a, b);
+    }
+}
+
+/// Nesting depth of [`Walk::outer_rows`] over `rows` rows: the scratch
+/// vectors it needs.
+fn levels(rows: usize) -> usize {
+    let mut n = rows;
+    let mut depth = 0;
+    while n > LEAF_ROWS {
+        n = n.div_ceil(2);
+        depth += 1;
+    }
+    depth
+}

@@ -1,0 +1,249 @@
+//! How an element enters a reduction: floats widen to the float they are
+//! computed in (f16 and bf16 to f32), integers and bool to i64.
+
+use half::{bf16, f16};
+
+use crate::{Bool, Element};
+
+/// The number a reduction computes in: f32, f64 or i64 (wrapping).
+pub(crate) trait Num: Copy + Send + Sync + PartialOrd + 'static {
+    /// `0`.
+    const ZERO: Self;
+    /// `1`.
+    const ONE: Self;
+    /// The identity of `max`: −∞ or the smallest integer.
+    const LOWEST: Self;
+    /// The identity of `min`: +∞ or the largest integer.
+    const HIGHEST: Self;
+    /// `a + b` (wrapping for integers).
+    fn add(self, other: Self) -> Self;
+    /// `a * b` (wrapping for integers).
+    fn mul(self, other: Self) -> Self;
+    /// True for a NaN (never for integers).
+    fn is_nan(self) -> bool;
+    /// The value as an f64.
+    fn to_f64(self) -> f64;
+}
+
+/// The float numbers: what `mean` divides in.
+pub(crate) trait Real: Num {
+    /// `self / n`.
+    fn div_count(self, n: usize) -> Self;
+}
+
+macro_rules! float_num {
+    ($($t:ty),*) => {$(
+        impl Num for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const LOWEST: Self = <$t>::NEG_INFINITY;
+            const HIGHEST: Self = <$t>::INFINITY;
+            #[inline(always)]
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+            #[inline(always)]
+            fn mul(self, other: Self) -> Self {
+                self * other
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                self != self
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+        impl Real for $t {
+            #[inline(always)]
+            fn div_count(self, n: usize) -> Self {
+                self / n as $t
+            }
+        }
+    )*};
+}
+float_num!(f32, f64);
+
+impl Num for i64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const LOWEST: Self = i64::MIN;
+    const HIGHEST: Self = i64::MAX;
+    #[inline(always)]
+    fn add(self, other: Self) -> Self {
+        self.wrapping_add(other)
+    }
+    #[inline(always)]
+    fn mul(self, other: Self) -> Self {
+        self.wrapping_mul(other)
+    }
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+/// An element as a reduction sees it.
+pub(crate) trait Widen: Element {
+    /// The number it is computed in.
+    type W: Num;
+    /// What `sum` and `prod` return: the element's own type for floats, i64
+    /// for integers and bool (PyTorch's `promote_integers`).
+    type SumOut: Element;
+    /// The value as a `W` (exact).
+    fn widen(self) -> Self::W;
+    /// A `W` back to this type (rounding to nearest for f16/bf16; exact for a
+    /// value that came from `widen`).
+    fn narrow(w: Self::W) -> Self;
+    /// A sum or product back to [`Widen::SumOut`].
+    fn sum_out(w: Self::W) -> Self::SumOut;
+}
+
+macro_rules! int_widen {
+    ($($t:ty),*) => {$(
+        impl Widen for $t {
+            type W = i64;
+            type SumOut = i64;
+            #[inline(always)]
+            fn widen(self) -> i64 {
+                self as i64
+            }
+            #[inline(always)]
+            fn narrow(w: i64) -> Self {
+                w as $t
+            }
+            #[inline(always)]
+            fn sum_out(w: i64) -> i64 {
+                w
+            }
+        }
+    )*};
+}
+int_widen!(u8, i8, i16, i32, i64);
+
+impl Widen for Bool {
+    type W = i64;
+    type SumOut = i64;
+    #[inline(always)]
+    fn widen(self) -> i64 {
+        self.get() as i64
+    }
+    #[inline(always)]
+    fn narrow(w: i64) -> Self {
+        Bool::from(w != 0)
+    }
+    #[inline(always)]
+    fn sum_out(w: i64) -> i64 {
+        w
+    }
+}
+
+macro_rules! float_widen {
+    ($($t:ty),*) => {$(
+        impl Widen for $t {
+            type W = $t;
+            type SumOut = $t;
+            #[inline(always)]
+            fn widen(self) -> $t {
+                self
+            }
+            #[inline(always)]
+            fn narrow(w: $t) -> Self {
+                w
+            }
+            #[inline(always)]
+            fn sum_out(w: $t) -> $t {
+                w
+            }
+        }
+    )*};
+}
+float_widen!(f32, f64);
+
+impl Widen for bf16 {
+    type W = f32;
+    type SumOut = bf16;
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        f32::from_bits((self.to_bits() as u32) << 16)
+    }
+    #[inline(always)]
+    fn narrow(w: f32) -> Self {
+        bf16::from_f32(w)
+    }
+    #[inline(always)]
+    fn sum_out(w: f32) -> bf16 {
+        bf16::from_f32(w)
+    }
+}
+
+impl Widen for f16 {
+    type W = f32;
+    type SumOut = f16;
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        f16_to_f32(self.to_bits())
+    }
+    #[inline(always)]
+    fn narrow(w: f32) -> Self {
+        f16::from_f32(w)
+    }
+    #[inline(always)]
+    fn sum_out(w: f32) -> f16 {
+        f16::from_f32(w)
+    }
+}
+
+/// IEEE half to single, exact for every input (subnormals, infinities, NaN
+/// payloads), without branches on the data so that loops of it vectorise.
+/// (`half`'s own conversion checks for the F16C instruction on every call.)
+#[inline(always)]
+fn f16_to_f32(h: u16) -> f32 {
+    const SHIFTED_EXP: u32 = 0x7c00 << 13;
+    let magic = f32::from_bits(113 << 23);
+    let sign = ((h & 0x8000) as u32) << 16;
+    let mut bits = ((h & 0x7fff) as u32) << 13;
+    let exp = bits & SHIFTED_EXP;
+    bits += (127 - 15) << 23;
+    let inf_nan = bits + ((128 - 16) << 23);
+    let subnormal = (f32::from_bits(bits + (1 << 23)) - magic).to_bits();
+    let bits = if exp == SHIFTED_EXP {
+        inf_nan
+    } else if exp == 0 {
+        subnormal
+    } else {
+        bits
+    };
+    f32::from_bits(bits | sign)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f16_widening_is_exact_for_every_bit_pattern() {
+        for bits in 0..=u16::MAX {
+            let h = f16::from_bits(bits);
+            let (ours, theirs) = (h.widen(), h.to_f32());
+            assert!(
+                ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()),
+                "{bits:#06x}: {ours} != {theirs}"
+            );
+        }
+    }
+
+    #[test]
+    fn bf16_widening_is_exact() {
+        for bits in (0..=u16::MAX).step_by(7) {
+            let h = bf16::from_bits(bits);
+            let (ours, theirs) = (h.widen(), h.to_f32());
+            assert!(ours.to_bits() == theirs.to_bits() || (ours.is_nan() && theirs.is_nan()));
+        }
+    }
+}
