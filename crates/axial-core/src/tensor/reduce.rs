@@ -172,10 +172,14 @@ impl<D: Backend> TensorRef<'_, D> {
         dim: isize,
         keepdim: bool,
     ) -> Result<(RawTensor<D>, RawTensor<D>)> {
-        let reduce = match op {
-            ArgReduceOp::ArgMax => ReduceOp::Max,
-            ArgReduceOp::ArgMin => ReduceOp::Min,
+        let (reduce, name) = match op {
+            ArgReduceOp::ArgMax => (ReduceOp::Max, "max"),
+            ArgReduceOp::ArgMin => (ReduceOp::Min, "min"),
         };
+        let d = wrap_dim(dim, self.dim())?;
+        if self.dim() > 0 {
+            check_nonempty(name, self.shape(), &[d], false)?;
+        }
         let indices = self.arg_reduce_any(op, Some(dim), keepdim)?;
         let values = self.reduce(reduce, &[dim], keepdim)?;
         Ok((values, indices))

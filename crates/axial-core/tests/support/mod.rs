@@ -81,16 +81,66 @@ pub fn shape(max_rank: usize, max_size: usize) -> impl Strategy<Value = Vec<usiz
     )
 }
 
-/// A random layout showing a tensor of `shape`: a larger base tensor with
-/// extra elements, permuted, sliced with steps and offsets, with some size-1
-/// dims expanded when `broadcast` is set.
-pub fn case_for(shape: Vec<usize>, broadcast: bool, nan: bool) -> impl Strategy<Value = Case> {
+/// The random choices behind a case's layout: a permuted base, sliced with
+/// steps and starts, with some size-1 dims expanded.
+#[derive(Debug, Clone)]
+struct Recipe {
+    shape: Vec<usize>,
+    perm: Vec<usize>,
+    steps: Vec<usize>,
+    starts: Vec<usize>,
+    shown: Vec<usize>,
+    broadcast_dims: Vec<bool>,
+    base_shape: Vec<usize>,
+}
+
+impl Recipe {
+    /// Elements of the storage: the base plus an offset of 3.
+    fn base_numel(&self) -> usize {
+        self.base_shape.iter().product::<usize>() + 3
+    }
+
+    /// The layout the choices make.
+    fn layout(&self) -> Layout {
+        let rank = self.shape.len();
+        // Offset 3 into the storage, then the permuted base.
+        let base = Layout::contiguous(&self.base_shape);
+        let base = Layout::from_parts(base.shape(), base.strides(), 3);
+        let mut inverse = vec![0isize; rank];
+        for (i, &p) in self.perm.iter().enumerate() {
+            inverse[p] = i as isize;
+        }
+        let mut l = base.permute(&inverse).expect("a permutation");
+        for d in 0..rank {
+            let (start, step) = (self.starts[d] as isize, self.steps[d] as isize);
+            let end = start + step * self.shown[d] as isize;
+            l = l
+                .slice(d as isize, Some(start), Some(end), step)
+                .expect("in range");
+            if self.shown[d] == 0 {
+                l = l.narrow(d as isize, 0, 0).expect("empty");
+            }
+        }
+        let sizes: Vec<isize> = self.shape.iter().map(|&n| n as isize).collect();
+        let l = l.expand(&sizes).expect("only size-1 dims change");
+        debug_assert!(
+            self.broadcast_dims
+                .iter()
+                .zip(l.strides())
+                .all(|(&b, &s)| !b || s == 0)
+        );
+        l
+    }
+}
+
+/// The layout choices for `shape` (see [`case_for`]).
+fn recipe(shape: Vec<usize>, broadcast: bool) -> impl Strategy<Value = Recipe> {
     let rank = shape.len();
     let perm = Just((0..rank).collect::<Vec<_>>()).prop_shuffle();
     let steps = prop::collection::vec(1usize..=3, rank);
     let starts = prop::collection::vec(0usize..=2, rank);
     let expand = prop::collection::vec(any::<bool>(), rank);
-    (perm, steps, starts, expand).prop_flat_map(move |(perm, steps, starts, expand)| {
+    (perm, steps, starts, expand).prop_map(move |(perm, steps, starts, expand)| {
         // Base sizes, in the permuted order, big enough for start + step * (n - 1) + 1.
         let mut shown = shape.clone();
         let mut broadcast_dims = vec![false; rank];
@@ -104,42 +154,56 @@ pub fn case_for(shape: Vec<usize>, broadcast: bool, nan: bool) -> impl Strategy<
             .map(|d| starts[d] + steps[d] * shown[d].saturating_sub(1) + 1)
             .collect();
         let base_shape: Vec<usize> = perm.iter().map(|&p| need[p]).collect();
-        let base_numel: usize = base_shape.iter().product::<usize>() + 3;
-        let shape = shape.clone();
-        let (steps, starts, perm) = (steps.clone(), starts.clone(), perm.clone());
-        prop::collection::vec(value(nan), base_numel).prop_map(move |storage| {
-            // Offset 3 into the storage, then the permuted base.
-            let base = Layout::contiguous(&base_shape);
-            let base = Layout::from_parts(base.shape(), base.strides(), 3);
-            let mut inverse = vec![0isize; rank];
-            for (i, &p) in perm.iter().enumerate() {
-                inverse[p] = i as isize;
-            }
-            let mut l = base.permute(&inverse).expect("a permutation");
-            for d in 0..rank {
-                let (start, step) = (starts[d] as isize, steps[d] as isize);
-                let end = start + step * shown[d] as isize;
-                l = l
-                    .slice(d as isize, Some(start), Some(end), step)
-                    .expect("in range");
-                if shown[d] == 0 {
-                    l = l.narrow(d as isize, 0, 0).expect("empty");
-                }
-            }
-            let sizes: Vec<isize> = shape.iter().map(|&n| n as isize).collect();
-            let l = l.expand(&sizes).expect("only size-1 dims change");
-            debug_assert!(
-                broadcast_dims
-                    .iter()
-                    .zip(l.strides())
-                    .all(|(&b, &s)| !b || s == 0)
-            );
-            Case {
-                shape: shape.clone(),
-                layout: l,
-                storage: storage.clone(),
-            }
+        Recipe {
+            shape: shape.clone(),
+            perm,
+            steps,
+            starts,
+            shown,
+            broadcast_dims,
+            base_shape,
+        }
+    })
+}
+
+/// A random layout showing a tensor of `shape`: a larger base tensor with
+/// extra elements, permuted, sliced with steps and offsets, with some size-1
+/// dims expanded when `broadcast` is set.
+pub fn case_for(shape: Vec<usize>, broadcast: bool, nan: bool) -> impl Strategy<Value = Case> {
+    recipe(shape, broadcast).prop_flat_map(move |r| {
+        prop::collection::vec(value(nan), r.base_numel()).prop_map(move |storage| Case {
+            shape: r.shape.clone(),
+            layout: r.layout(),
+            storage,
         })
+    })
+}
+
+/// As [`case_for`], for large shapes: the storage comes from a seeded
+/// generator (the same kind of values) rather than one strategy per element.
+pub fn large_case_for(shape: Vec<usize>, broadcast: bool, nan: bool) -> impl Strategy<Value = Case> {
+    (recipe(shape, broadcast), any::<u64>()).prop_map(move |(r, seed)| {
+        let mut state = seed;
+        let storage = (0..r.base_numel())
+            .map(|_| {
+                // SplitMix64.
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^= z >> 31;
+                if nan && z % 10 == 0 {
+                    f64::NAN
+                } else {
+                    ((z >> 8) % 16) as f64 - 8.0 + 0.5 * ((z >> 4) % 2) as f64
+                }
+            })
+            .collect();
+        Case {
+            shape: r.shape.clone(),
+            layout: r.layout(),
+            storage,
+        }
     })
 }
 

@@ -53,9 +53,12 @@ impl<const N: usize> Dims<N> {
         self.sizes.iter().product()
     }
 
-    /// The innermost dim as (size, strides), and the dims outside it.
-    pub(crate) fn split_inner(&self) -> Option<((usize, [isize; N]), Dims<N>)> {
-        let last = self.sizes.len().checked_sub(1)?;
+    /// The innermost dim as (size, strides) (size 1 when there are no dims),
+    /// and the dims outside it.
+    pub(crate) fn split_inner(&self) -> ((usize, [isize; N]), Dims<N>) {
+        let Some(last) = self.sizes.len().checked_sub(1) else {
+            return ((1, [0; N]), self.clone());
+        };
         let inner = (
             self.sizes[last],
             std::array::from_fn(|i| self.strides[i][last]),
@@ -64,7 +67,7 @@ impl<const N: usize> Dims<N> {
             sizes: self.sizes[..last].into(),
             strides: std::array::from_fn(|i| self.strides[i][..last].into()),
         };
-        Some((inner, outer))
+        (inner, outer)
     }
 }
 

@@ -168,9 +168,7 @@ impl<R: Reducer> Walk<'_, R> {
     /// Outputs `first..first + n`, each reduced (on several threads when
     /// `parallel`) and written.
     fn inner_outputs(&self, first: usize, n: usize, parallel: bool) {
-        let Some(((run, [stride]), outer)) = self.plan.reduced.split_inner() else {
-            return;
-        };
+        let ((run, [stride]), outer) = self.plan.reduced.split_inner();
         let mut od = Odometer::new(&self.plan.kept, first);
         for _ in 0..n {
             let [src, dst] = od.offsets;
@@ -249,9 +247,7 @@ impl<R: Reducer> Walk<'_, R> {
     // ---- outer walk: the kept dims hold the innermost source dim ----
 
     fn outer(&self, parallel: bool) {
-        let Some(((lanes, _), outer)) = self.plan.kept.split_inner() else {
-            return;
-        };
+        let ((lanes, _), outer) = self.plan.kept.split_inner();
         let tile = lanes.min((TILE_BYTES / size_of::<R::Acc>().max(1)).max(LANES));
         let tiles = lanes.div_ceil(tile);
         let tasks = outer.numel() * tiles;
@@ -264,9 +260,7 @@ impl<R: Reducer> Walk<'_, R> {
 
     /// Tasks `first..first + n`: each a tile of lanes of one outer output row.
     fn outer_tasks(&self, outer: &Dims<2>, tile: usize, first: usize, n: usize, parallel: bool) {
-        let Some(((lanes, [src_step, dst_step]), _)) = self.plan.kept.split_inner() else {
-            return;
-        };
+        let ((lanes, [src_step, dst_step]), _) = self.plan.kept.split_inner();
         let tiles = lanes.div_ceil(tile);
         let depth = levels(self.count);
         let mut acc = vec![self.r.identity(); tile];
