@@ -10,8 +10,9 @@
 //!   blocks of [`LEAF_ROWS`] rows combined pairwise.
 //!
 //! Above [`PARALLEL_THRESHOLD`] elements the outputs are split across rayon's
-//! threads; when there are too few outputs for that, the reduced range of each
-//! is split instead and the partial results combined.
+//! threads (in the outer walk, bands of lanes); when there are too few outputs
+//! for that, the reduced range of each is split instead and the partial
+//! results combined.
 
 use super::ops::Reducer;
 use super::plan::{Dims, Odometer, ReducePlan};
@@ -26,8 +27,10 @@ const LEAF: usize = 1024;
 const LEAF_ROWS: usize = 32;
 /// Bytes of partial results one outer-walk tile keeps (fits in L1).
 const TILE_BYTES: usize = 16 * 1024;
+/// Lanes below which a band of lanes is too narrow to give a thread of its own.
+const MIN_BAND: usize = 256;
 /// Elements below which a split range is not worth another thread.
-const GRAIN: usize = 1 << 16;
+const GRAIN: usize = 1 << 18;
 
 /// The operands of one walk.
 struct Walk<'a, R: Reducer> {
@@ -248,11 +251,15 @@ impl<R: Reducer> Walk<'_, R> {
 
     fn outer(&self, parallel: bool) {
         let ((lanes, _), outer) = self.plan.kept.split_inner();
-        let tile = lanes.min((TILE_BYTES / size_of::<R::Acc>().max(1)).max(LANES));
-        let tiles = lanes.div_ceil(tile);
-        let tasks = outer.numel() * tiles;
+        let mut tile = lanes.min((TILE_BYTES / size_of::<R::Acc>().max(1)).max(LANES));
         let threads = rayon::current_num_threads();
-        let by_task = parallel && tasks >= 2 * threads && self.plan.dst_disjoint;
+        if parallel && outer.numel() * lanes.div_ceil(tile) < threads && lanes >= threads * MIN_BAND {
+            // Too few tiles to go round: give each thread a band of lanes
+            // (it then reads every row, but only its band of each).
+            tile = lanes.div_ceil(threads).next_multiple_of(LANES);
+        }
+        let tasks = outer.numel() * lanes.div_ceil(tile);
+        let by_task = parallel && tasks >= threads && self.plan.dst_disjoint;
         split_tasks(tasks, by_task, |first, n| {
             self.outer_tasks(&outer, tile, first, n, parallel && !by_task)
         });
@@ -325,15 +332,35 @@ impl<R: Reducer> Walk<'_, R> {
         }
     }
 
-    /// Adds rows `lo..hi` into `acc` in sequence.
+    /// Adds rows `lo..hi` into `acc` in sequence, eight rows per pass over
+    /// `acc` when the rows are contiguous (an eighth of the partials' traffic).
     fn outer_leaf(&self, base: isize, step: isize, lo: usize, hi: usize, acc: &mut [R::Acc]) {
         let r = self.r;
+        let len = acc.len();
         let mut od = Odometer::new(&self.plan.reduced, lo);
-        for at in lo..hi {
+        let mut row = || {
             let p = self.src_at(base + od.offsets[0]);
+            od.advance();
+            p
+        };
+        let mut at = lo;
+        if step == 1 {
+            while at + 8 <= hi {
+                let rows: [_; 8] = std::array::from_fn(|_| {
+                    // SAFETY: `len` lanes of a unit-stride source row of the plan.
+                    unsafe { std::slice::from_raw_parts(row(), len) }
+                });
+                for (j, a) in acc.iter_mut().enumerate() {
+                    *a = (0..8).fold(*a, |v, i| r.step(v, rows[i][j], at + i));
+                }
+                at += 8;
+            }
+        }
+        for at in at..hi {
+            let p = row();
             if step == 1 {
-                // SAFETY: `acc.len()` lanes of a unit-stride source row of the plan.
-                let xs = unsafe { std::slice::from_raw_parts(p, acc.len()) };
+                // SAFETY: `len` lanes of a unit-stride source row of the plan.
+                let xs = unsafe { std::slice::from_raw_parts(p, len) };
                 for (a, &x) in acc.iter_mut().zip(xs) {
                     *a = r.step(*a, x, at);
                 }
@@ -344,7 +371,6 @@ impl<R: Reducer> Walk<'_, R> {
                     *a = r.step(*a, x, at);
                 }
             }
-            od.advance();
         }
     }
 }
