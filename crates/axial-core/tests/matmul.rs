@@ -49,11 +49,17 @@ fn one_d_operands_follow_pytorch() {
 
     let m = arange(&[2, 3]);
     let mv = m.view().matmul(&v.view()).unwrap();
-    assert_eq!((mv.shape(), mv.to_vec::<f32>().unwrap()), (&[2][..], vec![8.0, 26.0]));
+    assert_eq!(
+        (mv.shape(), mv.to_vec::<f32>().unwrap()),
+        (&[2][..], vec![8.0, 26.0])
+    );
 
     let m = arange(&[3, 2]);
     let vm = v.view().matmul(&m.view()).unwrap();
-    assert_eq!((vm.shape(), vm.to_vec::<f32>().unwrap()), (&[2][..], vec![16.0, 22.0]));
+    assert_eq!(
+        (vm.shape(), vm.to_vec::<f32>().unwrap()),
+        (&[2][..], vec![16.0, 22.0])
+    );
 
     // 1-D against a batch: (3,) @ (4, 3, 2) -> (4, 2).
     let b = arange(&[4, 3, 2]);
@@ -140,7 +146,10 @@ fn empty_contraction_gives_zeros() {
     let a = RawTensor::zeros(&[3, 0], DType::F32).unwrap();
     let b = RawTensor::zeros(&[0, 2], DType::F32).unwrap();
     let c = a.view().matmul(&b.view()).unwrap();
-    assert_eq!((c.shape(), c.to_vec::<f32>().unwrap()), (&[3, 2][..], vec![0.0; 6]));
+    assert_eq!(
+        (c.shape(), c.to_vec::<f32>().unwrap()),
+        (&[3, 2][..], vec![0.0; 6])
+    );
     let e = RawTensor::zeros(&[0, 4], DType::F32).unwrap();
     let f = RawTensor::zeros(&[4, 5], DType::F32).unwrap();
     assert_eq!(e.view().matmul(&f.view()).unwrap().shape(), &[0, 5]);
@@ -162,9 +171,17 @@ fn half_against_f32<T: Element>(shape: (usize, usize, usize), tol: f32) {
     );
     let want = x32.view().matmul(&y32.view().t().unwrap()).unwrap();
     let scale = (k as f32).sqrt();
-    for (g, w) in got.to_vec::<T>().unwrap().iter().zip(want.to_vec::<f32>().unwrap()) {
+    for (g, w) in got
+        .to_vec::<T>()
+        .unwrap()
+        .iter()
+        .zip(want.to_vec::<f32>().unwrap())
+    {
         let g = g.to_f32();
-        assert!((g - w).abs() <= 1.01 * tol * w.abs().max(scale), "{g} vs {w}");
+        assert!(
+            (g - w).abs() <= 1.01 * tol * w.abs().max(scale),
+            "{g} vs {w}"
+        );
     }
 }
 

@@ -139,7 +139,12 @@ fn check_reduce<T: Element>(
         groups[ravel(&idx, &kept)].push(v);
     }
     if out_dtype.is_float() {
-        let got = got.view().to_dtype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+        let got = got
+            .view()
+            .to_dtype(DType::F64)
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap();
         for (g, xs) in got.iter().zip(&groups) {
             let Want::F(w) = reference(op, xs) else {
                 unreachable!("float results are floats")
@@ -155,7 +160,12 @@ fn check_reduce<T: Element>(
             );
         }
     } else {
-        let got = got.view().to_dtype(DType::I64).unwrap().to_vec::<i64>().unwrap();
+        let got = got
+            .view()
+            .to_dtype(DType::I64)
+            .unwrap()
+            .to_vec::<i64>()
+            .unwrap();
         for (g, xs) in got.iter().zip(&groups) {
             let w = match reference(op, xs) {
                 Want::I(w) => w,
@@ -178,7 +188,12 @@ fn tame_for_prod(c: &Case) -> Case {
 }
 
 /// Checks `op` on `c` for every dtype that has it.
-fn check_every_dtype(c: &Case, op: ReduceOp, dims: &[isize], keepdim: bool) -> Result<(), TestCaseError> {
+fn check_every_dtype(
+    c: &Case,
+    op: ReduceOp,
+    dims: &[isize],
+    keepdim: bool,
+) -> Result<(), TestCaseError> {
     let tame = tame_for_prod(c);
     let floats = if op == ReduceOp::Prod { &tame } else { c };
     each_type!(T in [f64, f32, f16, bf16] => check_reduce::<T>(floats, op, dims, keepdim)?);
@@ -207,14 +222,29 @@ fn op_at(i: usize, correction: f64) -> ReduceOp {
 fn pick_dims(mask: &[bool], negative: &[bool], rank: usize) -> Vec<isize> {
     (0..rank.min(mask.len()))
         .filter(|&d| mask[d])
-        .map(|d| if negative[d] { d as isize - rank as isize } else { d as isize })
+        .map(|d| {
+            if negative[d] {
+                d as isize - rank as isize
+            } else {
+                d as isize
+            }
+        })
         .collect()
 }
 
 /// Checks argmax/argmin (and max/min with indices) of `c` as `T`.
-fn check_arg<T: Element>(c: &Case, max: bool, dim: Option<usize>, keepdim: bool) -> Result<(), TestCaseError> {
+fn check_arg<T: Element>(
+    c: &Case,
+    max: bool,
+    dim: Option<usize>,
+    keepdim: bool,
+) -> Result<(), TestCaseError> {
     let t = c.tensor::<T>();
-    let op = if max { ArgReduceOp::ArgMax } else { ArgReduceOp::ArgMin };
+    let op = if max {
+        ArgReduceOp::ArgMax
+    } else {
+        ArgReduceOp::ArgMin
+    };
     let shape = &c.shape;
     let rank = shape.len();
     let dim = dim.map(|d| if rank == 0 { 0 } else { d % rank });
@@ -242,7 +272,11 @@ fn check_arg<T: Element>(c: &Case, max: bool, dim: Option<usize>, keepdim: bool)
     };
     let f: Vec<f64> = values.iter().map(|v| v.to_f64()).collect();
     let Some(d) = dim.filter(|_| rank > 0) else {
-        let want_shape = if keepdim && dim.is_none() { vec![1; rank] } else { vec![] };
+        let want_shape = if keepdim && dim.is_none() {
+            vec![1; rank]
+        } else {
+            vec![]
+        };
         prop_assert_eq!(got.shape(), want_shape.as_slice());
         prop_assert_eq!(got.to_vec::<i64>().unwrap(), vec![best(&f)]);
         return Ok(());
@@ -259,7 +293,12 @@ fn check_arg<T: Element>(c: &Case, max: bool, dim: Option<usize>, keepdim: bool)
     prop_assert_eq!(got.to_vec::<i64>().unwrap(), want.clone());
     let (vals, idx) = t.view().max_min_dim(op, d as isize, keepdim).unwrap();
     prop_assert_eq!(idx.to_vec::<i64>().unwrap(), want.clone());
-    let vals = vals.view().to_dtype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+    let vals = vals
+        .view()
+        .to_dtype(DType::F64)
+        .unwrap()
+        .to_vec::<f64>()
+        .unwrap();
     for ((v, g), &i) in vals.iter().zip(&groups).zip(&want) {
         let w = g[i as usize];
         prop_assert!(v == &w || (v.is_nan() && w.is_nan()));
@@ -332,8 +371,14 @@ fn matmul_cases() -> impl Strategy<Value = (Case, Case)> {
     let sizes = (0usize..=4, 0usize..=4, 0usize..=4);
     let batch = prop::collection::vec((1usize..=3, any::<bool>(), any::<bool>()), 0..=2);
     (sizes, batch, 0usize..4, any::<bool>()).prop_flat_map(|((m, k, n), batch, kind, drop)| {
-        let mut a: Vec<usize> = batch.iter().map(|&(s, one, _)| if one { 1 } else { s }).collect();
-        let b: Vec<usize> = batch.iter().map(|&(s, _, one)| if one { 1 } else { s }).collect();
+        let mut a: Vec<usize> = batch
+            .iter()
+            .map(|&(s, one, _)| if one { 1 } else { s })
+            .collect();
+        let b: Vec<usize> = batch
+            .iter()
+            .map(|&(s, _, one)| if one { 1 } else { s })
+            .collect();
         if drop && !a.is_empty() {
             a.remove(0);
         }
@@ -350,8 +395,16 @@ fn matmul_cases() -> impl Strategy<Value = (Case, Case)> {
 /// `a @ b` by the definition, in f64, with PyTorch's 1-D rules.
 fn naive_matmul(a: &Case, b: &Case) -> (Vec<usize>, Vec<f64>) {
     let (av, bv) = (a.naive::<f64>(), b.naive::<f64>());
-    let a2 = if a.shape.len() == 1 { vec![1, a.shape[0]] } else { a.shape.clone() };
-    let b2 = if b.shape.len() == 1 { vec![b.shape[0], 1] } else { b.shape.clone() };
+    let a2 = if a.shape.len() == 1 {
+        vec![1, a.shape[0]]
+    } else {
+        a.shape.clone()
+    };
+    let b2 = if b.shape.len() == 1 {
+        vec![b.shape[0], 1]
+    } else {
+        b.shape.clone()
+    };
     let (ra, rb) = (a2.len(), b2.len());
     let (m, k, n) = (a2[ra - 2], a2[ra - 1], b2[rb - 1]);
     let rank = ra.max(rb) - 2;
@@ -365,12 +418,24 @@ fn naive_matmul(a: &Case, b: &Case) -> (Vec<usize>, Vec<f64>) {
     let mut out = vec![];
     for flat in 0..batch.iter().product::<usize>() {
         let bi = unravel(flat, &batch);
-        let ia: Vec<usize> = bi.iter().zip(&pa).map(|(&i, &s)| if s == 1 { 0 } else { i }).collect();
-        let ib: Vec<usize> = bi.iter().zip(&pb).map(|(&i, &s)| if s == 1 { 0 } else { i }).collect();
+        let ia: Vec<usize> = bi
+            .iter()
+            .zip(&pa)
+            .map(|(&i, &s)| if s == 1 { 0 } else { i })
+            .collect();
+        let ib: Vec<usize> = bi
+            .iter()
+            .zip(&pb)
+            .map(|(&i, &s)| if s == 1 { 0 } else { i })
+            .collect();
         let (oa, ob) = (ravel(&ia, &pa) * m * k, ravel(&ib, &pb) * k * n);
         for i in 0..m {
             for j in 0..n {
-                out.push((0..k).map(|p| av[oa + i * k + p] * bv[ob + p * n + j]).sum());
+                out.push(
+                    (0..k)
+                        .map(|p| av[oa + i * k + p] * bv[ob + p * n + j])
+                        .sum(),
+                );
             }
         }
     }
@@ -388,9 +453,18 @@ fn naive_matmul(a: &Case, b: &Case) -> (Vec<usize>, Vec<f64>) {
 /// sum exact, so the only rounding is the final one into `T`.
 fn check_matmul<T: Element>(a: &Case, b: &Case) -> Result<(), TestCaseError> {
     let (shape, want) = naive_matmul(a, b);
-    let got = a.tensor::<T>().view().matmul(&b.tensor::<T>().view()).unwrap();
+    let got = a
+        .tensor::<T>()
+        .view()
+        .matmul(&b.tensor::<T>().view())
+        .unwrap();
     prop_assert_eq!(got.shape(), shape.as_slice());
-    let got: Vec<f64> = got.to_vec::<T>().unwrap().iter().map(|v| v.to_f64()).collect();
+    let got: Vec<f64> = got
+        .to_vec::<T>()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_f64())
+        .collect();
     let want: Vec<f64> = want.iter().map(|&w| cast::<f64, T>(w).to_f64()).collect();
     prop_assert_eq!(got, want);
     Ok(())
@@ -441,5 +515,8 @@ fn the_naive_reference_is_itself_right() {
     };
     let (shape, v) = naive_matmul(&c, &c);
     assert_eq!((shape, v), (vec![2, 2], vec![7.0, 10.0, 15.0, 22.0]));
-    assert!(matches!(reference::<f32>(ReduceOp::Sum, &[1.0, 2.5]), Want::F(3.5)));
+    assert!(matches!(
+        reference::<f32>(ReduceOp::Sum, &[1.0, 2.5]),
+        Want::F(3.5)
+    ));
 }

@@ -41,17 +41,29 @@ fn max_and_argmax_examples() {
         values.to_vec::<i64>().unwrap(),
         vec![8, 9, 10, 11, 20, 21, 22, 23]
     );
-    let a = x.view().arg_reduce(ArgReduceOp::ArgMax, Some(2), false).unwrap();
+    let a = x
+        .view()
+        .arg_reduce(ArgReduceOp::ArgMax, Some(2), false)
+        .unwrap();
     assert_eq!(a.shape(), &[2, 3]);
     assert_eq!(a.to_vec::<i64>().unwrap(), vec![3; 6]);
-    let k = x.view().arg_reduce(ArgReduceOp::ArgMax, None, true).unwrap();
+    let k = x
+        .view()
+        .arg_reduce(ArgReduceOp::ArgMax, None, true)
+        .unwrap();
     assert_eq!(k.shape(), &[1, 1, 1]);
     assert_eq!(k.to_vec::<i64>().unwrap(), vec![23]);
     let t = RawTensor::from_vec(vec![1i64, 3, 3, 2], &[4]).unwrap();
-    let first = t.view().arg_reduce(ArgReduceOp::ArgMax, None, false).unwrap();
+    let first = t
+        .view()
+        .arg_reduce(ArgReduceOp::ArgMax, None, false)
+        .unwrap();
     assert_eq!(first.shape(), &[] as &[usize]);
     assert_eq!(first.view().item::<i64>().unwrap(), 1);
-    let min = t.view().arg_reduce(ArgReduceOp::ArgMin, None, false).unwrap();
+    let min = t
+        .view()
+        .arg_reduce(ArgReduceOp::ArgMin, None, false)
+        .unwrap();
     assert_eq!(min.view().item::<i64>().unwrap(), 0);
 }
 
@@ -125,21 +137,39 @@ fn errors_are_pytorchs() {
 fn output_dtypes_follow_pytorch() {
     let i32s = RawTensor::from_vec(vec![1i32, 2, 3], &[3]).unwrap();
     let s = i32s.view().reduce(ReduceOp::Sum, &[], false).unwrap();
-    assert_eq!((s.dtype(), s.view().item::<i64>().unwrap()), (DType::I64, 6));
+    assert_eq!(
+        (s.dtype(), s.view().item::<i64>().unwrap()),
+        (DType::I64, 6)
+    );
     let p = i32s.view().reduce(ReduceOp::Prod, &[], false).unwrap();
-    assert_eq!((p.dtype(), p.view().item::<i64>().unwrap()), (DType::I64, 6));
+    assert_eq!(
+        (p.dtype(), p.view().item::<i64>().unwrap()),
+        (DType::I64, 6)
+    );
     let m = i32s.view().reduce(ReduceOp::Max, &[], false).unwrap();
-    assert_eq!((m.dtype(), m.view().item::<i32>().unwrap()), (DType::I32, 3));
+    assert_eq!(
+        (m.dtype(), m.view().item::<i32>().unwrap()),
+        (DType::I32, 3)
+    );
 
     let u8s = RawTensor::from_vec(vec![3u8, 0, 7], &[3]).unwrap();
     let all = u8s.view().reduce(ReduceOp::All, &[], false).unwrap();
-    assert_eq!((all.dtype(), all.view().item::<u8>().unwrap()), (DType::U8, 0));
+    assert_eq!(
+        (all.dtype(), all.view().item::<u8>().unwrap()),
+        (DType::U8, 0)
+    );
     let any = u8s.view().reduce(ReduceOp::Any, &[], false).unwrap();
-    assert_eq!((any.dtype(), any.view().item::<u8>().unwrap()), (DType::U8, 1));
+    assert_eq!(
+        (any.dtype(), any.view().item::<u8>().unwrap()),
+        (DType::U8, 1)
+    );
 
     let bools = RawTensor::from_vec(vec![Bool::TRUE, Bool::TRUE, Bool::FALSE], &[3]).unwrap();
     let n = bools.view().reduce(ReduceOp::Sum, &[], false).unwrap();
-    assert_eq!((n.dtype(), n.view().item::<i64>().unwrap()), (DType::I64, 2));
+    assert_eq!(
+        (n.dtype(), n.view().item::<i64>().unwrap()),
+        (DType::I64, 2)
+    );
     let (v, i) = bools
         .view()
         .max_min_dim(ArgReduceOp::ArgMin, 0, false)
@@ -152,14 +182,14 @@ fn output_dtypes_follow_pytorch() {
     assert_eq!(any.dtype(), DType::Bool);
     assert_eq!(any.view().item::<Bool>().unwrap(), Bool::TRUE);
 
-    let halves: Vec<f16> = [1.0f32, 2.0, 4.0].iter().map(|&v| f16::from_f32(v)).collect();
+    let halves: Vec<f16> = [1.0f32, 2.0, 4.0]
+        .iter()
+        .map(|&v| f16::from_f32(v))
+        .collect();
     let h = RawTensor::from_vec(halves, &[3]).unwrap();
     let mean = h.view().reduce(ReduceOp::Mean, &[], false).unwrap();
     assert_eq!(mean.dtype(), DType::F16);
-    assert_eq!(
-        mean.view().item::<f16>().unwrap(),
-        f16::from_f32(7.0 / 3.0)
-    );
+    assert_eq!(mean.view().item::<f16>().unwrap(), f16::from_f32(7.0 / 3.0));
 }
 
 #[test]
@@ -214,9 +244,15 @@ fn empty_reductions() {
     assert_eq!(item(ReduceOp::Any), 0.0);
     let e03 = RawTensor::zeros(&[0, 3], DType::I32).unwrap();
     let s = e03.view().reduce(ReduceOp::Sum, &[0], false).unwrap();
-    assert_eq!((s.shape(), s.to_vec::<i64>().unwrap()), (&[3][..], vec![0; 3]));
+    assert_eq!(
+        (s.shape(), s.to_vec::<i64>().unwrap()),
+        (&[3][..], vec![0; 3])
+    );
     let k = e03.view().reduce(ReduceOp::Prod, &[0], true).unwrap();
-    assert_eq!((k.shape(), k.to_vec::<i64>().unwrap()), (&[1, 3][..], vec![1; 3]));
+    assert_eq!(
+        (k.shape(), k.to_vec::<i64>().unwrap()),
+        (&[1, 3][..], vec![1; 3])
+    );
     let none = e03.view().reduce(ReduceOp::Sum, &[1], false).unwrap();
     assert_eq!(none.shape(), &[0]);
 }
@@ -244,7 +280,10 @@ fn zero_dim_inputs_take_dim_0_and_minus_1() {
         err(s.view().reduce(ReduceOp::Sum, &[0, -1], false)),
         "sum: dim 0 appears multiple times in the list of dims"
     );
-    let a = s.view().arg_reduce(ArgReduceOp::ArgMin, None, true).unwrap();
+    let a = s
+        .view()
+        .arg_reduce(ArgReduceOp::ArgMin, None, true)
+        .unwrap();
     assert_eq!((a.shape(), a.view().item::<i64>().unwrap()), (&[][..], 0));
 }
 

@@ -87,7 +87,10 @@ pub(crate) fn check_strides(op: &'static str, layout: &crate::Layout) -> Result<
     if layout.strides().iter().any(|&s| s < 0) {
         return Err(Error::invalid(
             op,
-            format!("negative strides are not supported, got {:?}", layout.strides()),
+            format!(
+                "negative strides are not supported, got {:?}",
+                layout.strides()
+            ),
         ));
     }
     Ok(())

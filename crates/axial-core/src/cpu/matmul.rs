@@ -92,10 +92,7 @@ impl Problem {
     /// Calls `f(lhs, rhs, dst, parallelism, state)` with the element offsets of
     /// each batch, running batches on several threads when each product is too
     /// small for `gemm`'s own threads; `state` is per-thread scratch.
-    fn for_each_batch<S: Default>(
-        &self,
-        f: impl Fn([isize; 3], gemm::Parallelism, &mut S) + Sync,
-    ) {
+    fn for_each_batch<S: Default>(&self, f: impl Fn([isize; 3], gemm::Parallelism, &mut S) + Sync) {
         let batches = self.batch.numel();
         if self.m == 0 || self.n == 0 {
             return;
@@ -272,8 +269,12 @@ where
 ///
 /// # Safety
 /// Every element `src + i * row + j * col` is readable.
-unsafe fn load<T: Element>(src: *const T, (rows, cols): (usize, usize), st: Strides, out: &mut [f32])
-where
+unsafe fn load<T: Element>(
+    src: *const T,
+    (rows, cols): (usize, usize),
+    st: Strides,
+    out: &mut [f32],
+) where
     [T]: HalfFloatSliceExt,
 {
     for (i, out) in out.chunks_exact_mut(cols.max(1)).take(rows).enumerate() {

@@ -181,7 +181,11 @@ pub fn case_for(shape: Vec<usize>, broadcast: bool, nan: bool) -> impl Strategy<
 
 /// As [`case_for`], for large shapes: the storage comes from a seeded
 /// generator (the same kind of values) rather than one strategy per element.
-pub fn large_case_for(shape: Vec<usize>, broadcast: bool, nan: bool) -> impl Strategy<Value = Case> {
+pub fn large_case_for(
+    shape: Vec<usize>,
+    broadcast: bool,
+    nan: bool,
+) -> impl Strategy<Value = Case> {
     (recipe(shape, broadcast), any::<u64>()).prop_map(move |(r, seed)| {
         let mut state = seed;
         let storage = (0..r.base_numel())

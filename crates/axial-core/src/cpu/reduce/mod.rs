@@ -11,7 +11,9 @@ use ops::{Max, Mean, Min, Moments, Prod, Sum, Truth};
 pub(crate) use plan::{Dims, Odometer, ReducePlan};
 
 use super::access::{check_strides, out_ptr, read_ptr};
-use crate::{Bool, Cpu, DType, Error, Input, Output, ReduceOp, Result, with_dtype, with_float_dtype};
+use crate::{
+    Bool, Cpu, DType, Error, Input, Output, ReduceOp, Result, with_dtype, with_float_dtype,
+};
 
 /// `dst = op(src)` over `dims`.
 pub(crate) fn reduce(

@@ -306,7 +306,12 @@ impl<T: Widen, const MAX: bool> Arg<T, MAX> {
     /// `b` beats `a` strictly (a NaN beats any number, and nothing beats a NaN).
     #[inline(always)]
     fn beats(a: T::W, b: T::W) -> bool {
-        !a.is_nan() && if MAX { takes_max(a, b) } else { takes_min(a, b) }
+        !a.is_nan()
+            && if MAX {
+                takes_max(a, b)
+            } else {
+                takes_min(a, b)
+            }
     }
 }
 

@@ -31,8 +31,8 @@ impl<const N: usize> Dims<N> {
         };
         for (n, st) in dims {
             let last = out.sizes.len().wrapping_sub(1);
-            let merge = !out.sizes.is_empty()
-                && (0..N).all(|i| out.strides[i][last] == st[i] * n as isize);
+            let merge =
+                !out.sizes.is_empty() && (0..N).all(|i| out.strides[i][last] == st[i] * n as isize);
             if merge {
                 out.sizes[last] *= n;
                 for (i, &s) in st.iter().enumerate() {
@@ -118,7 +118,10 @@ impl ReducePlan {
     /// kept, and the walk accumulates whole rows into a vector of partials.
     pub(crate) fn reduces_inner(&self) -> bool {
         let inner = |s: &DimVec<isize>| s.last().map(|s| s.unsigned_abs());
-        match (inner(&self.reduced.strides[0]), inner(&self.kept.strides[0])) {
+        match (
+            inner(&self.reduced.strides[0]),
+            inner(&self.kept.strides[0]),
+        ) {
             (None, _) => false,
             (Some(_), None) => true,
             (Some(r), Some(k)) => r <= k,

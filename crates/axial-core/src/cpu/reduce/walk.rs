@@ -162,7 +162,9 @@ impl<R: Reducer> Walk<'_, R> {
         let outputs = self.plan.kept.numel();
         let threads = rayon::current_num_threads();
         if parallel && outputs >= 2 * threads && self.plan.dst_disjoint {
-            split_tasks(outputs, true, |first, n| self.inner_outputs(first, n, false));
+            split_tasks(outputs, true, |first, n| {
+                self.inner_outputs(first, n, false)
+            });
         } else {
             self.inner_outputs(0, outputs, parallel);
         }
@@ -253,7 +255,8 @@ impl<R: Reducer> Walk<'_, R> {
         let ((lanes, _), outer) = self.plan.kept.split_inner();
         let mut tile = lanes.min((TILE_BYTES / size_of::<R::Acc>().max(1)).max(LANES));
         let threads = rayon::current_num_threads();
-        if parallel && outer.numel() * lanes.div_ceil(tile) < threads && lanes >= threads * MIN_BAND {
+        if parallel && outer.numel() * lanes.div_ceil(tile) < threads && lanes >= threads * MIN_BAND
+        {
             // Too few tiles to go round: give each thread a band of lanes
             // (it then reads every row, but only its band of each).
             tile = lanes.div_ceil(threads).next_multiple_of(LANES);
