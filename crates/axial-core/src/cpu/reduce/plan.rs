@@ -113,21 +113,28 @@ impl ReducePlan {
         }
     }
 
-    /// True when the innermost source dim is reduced: each output is then a
-    /// reduction of contiguous runs. Otherwise the innermost source dim is
-    /// kept, and the walk accumulates whole rows into a vector of partials.
+    /// True when each output should reduce contiguous runs (the innermost
+    /// source dim is reduced, and its runs are not too short to pay for a
+    /// walk per output). Otherwise the walk accumulates whole rows of the kept
+    /// dims into a vector of partials (the innermost kept dim are its lanes).
     pub(crate) fn reduces_inner(&self) -> bool {
-        let inner = |s: &DimVec<isize>| s.last().map(|s| s.unsigned_abs());
-        match (
-            inner(&self.reduced.strides[0]),
-            inner(&self.kept.strides[0]),
-        ) {
-            (None, _) => false,
-            (Some(_), None) => true,
-            (Some(r), Some(k)) => r <= k,
+        let ((run, [run_stride]), _) = self.reduced.split_inner();
+        let ((lanes, [lane_stride, _]), _) = self.kept.split_inner();
+        if self.reduced.sizes.is_empty() {
+            return false;
         }
+        if self.kept.sizes.is_empty() {
+            return true;
+        }
+        // Short runs (a sum over a last dim of 3, say) next to many outputs
+        // walk faster as rows of strided lanes.
+        run_stride.unsigned_abs() <= lane_stride.unsigned_abs()
+            && (run >= SHORT_RUN || lanes < SHORT_RUN)
     }
 }
+
+/// Runs shorter than this are walked as rows when the outputs allow it.
+const SHORT_RUN: usize = 16;
 
 /// A multi-index over [`Dims`] with each operand's element offset.
 pub(crate) struct Odometer<'a, const N: usize> {
