@@ -11,21 +11,24 @@ use crate::Element;
 /// index tie-break of the arg reductions): the walker combines partial
 /// results pairwise, lane by lane, and across threads.
 pub(crate) trait Reducer: Copy + Send + Sync {
-    /// The element read.
-    type In: Element;
+    /// The element read; steps take it widened.
+    type In: Widen;
     /// The partial result.
     type Acc: Copy + Send + Sync;
     /// The element written.
     type Out: Element;
     /// The result of reducing nothing.
     fn identity(self) -> Self::Acc;
-    /// Adds element `x`, at flat position `index` in the reduced dims.
-    fn step(self, acc: Self::Acc, x: Self::In, index: usize) -> Self::Acc;
+    /// Adds element `x` (widened), at flat position `index` in the reduced dims.
+    fn step(self, acc: Self::Acc, x: Wide<Self>, index: usize) -> Self::Acc;
     /// Merges two partial results; `a` covers earlier positions than `b`.
     fn combine(self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// The output element for `count` reduced elements.
     fn finish(self, acc: Self::Acc, count: usize) -> Self::Out;
 }
+
+/// The widened element a reducer steps on.
+pub(crate) type Wide<R> = <<R as Reducer>::In as Widen>::W;
 
 macro_rules! zst_reducer {
     ($($(#[$doc:meta])* $name:ident),*) => {$(
@@ -66,8 +69,8 @@ impl<T: Widen> Reducer for Sum<T> {
         T::W::ZERO
     }
     #[inline(always)]
-    fn step(self, acc: T::W, x: T, _: usize) -> T::W {
-        acc.add(x.widen())
+    fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
+        acc.add(x)
     }
     #[inline(always)]
     fn combine(self, a: T::W, b: T::W) -> T::W {
@@ -88,8 +91,8 @@ impl<T: Widen> Reducer for Prod<T> {
         T::W::ONE
     }
     #[inline(always)]
-    fn step(self, acc: T::W, x: T, _: usize) -> T::W {
-        acc.mul(x.widen())
+    fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
+        acc.mul(x)
     }
     #[inline(always)]
     fn combine(self, a: T::W, b: T::W) -> T::W {
@@ -110,8 +113,8 @@ impl<T: Widen<W: Real>> Reducer for Mean<T> {
         T::W::ZERO
     }
     #[inline(always)]
-    fn step(self, acc: T::W, x: T, _: usize) -> T::W {
-        acc.add(x.widen())
+    fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
+        acc.add(x)
     }
     #[inline(always)]
     fn combine(self, a: T::W, b: T::W) -> T::W {
@@ -147,8 +150,8 @@ macro_rules! extremum {
                 T::W::$identity
             }
             #[inline(always)]
-            fn step(self, acc: T::W, x: T, _: usize) -> T::W {
-                self.combine(acc, x.widen())
+            fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
+                self.combine(acc, x)
             }
             #[inline(always)]
             fn combine(self, a: T::W, b: T::W) -> T::W {
@@ -189,9 +192,9 @@ impl<T: Widen, O: Element, const ALL: bool> Reducer for Truth<T, O, ALL> {
         ALL
     }
     #[inline(always)]
-    fn step(self, acc: bool, x: T, _: usize) -> bool {
+    fn step(self, acc: bool, x: T::W, _: usize) -> bool {
         // `!=` is true for NaN, as PyTorch's `x != 0`.
-        self.combine(acc, x.widen() != T::W::ZERO)
+        self.combine(acc, x != T::W::ZERO)
     }
     #[inline(always)]
     fn combine(self, a: bool, b: bool) -> bool {
@@ -248,8 +251,8 @@ impl<T: Widen<W: Real>, const SQRT: bool> Reducer for Moments<T, SQRT> {
         }
     }
     #[inline(always)]
-    fn step(self, acc: Welford, x: T, _: usize) -> Welford {
-        let x = x.widen().to_f64();
+    fn step(self, acc: Welford, x: T::W, _: usize) -> Welford {
+        let x = x.to_f64();
         let count = acc.count + 1.0;
         let delta = x - acc.mean;
         let mean = acc.mean + delta / count;
@@ -324,8 +327,7 @@ impl<T: Widen, const MAX: bool> Reducer for Arg<T, MAX> {
         (T::W::ZERO, usize::MAX)
     }
     #[inline(always)]
-    fn step(self, acc: (T::W, usize), x: T, index: usize) -> (T::W, usize) {
-        let x = x.widen();
+    fn step(self, acc: (T::W, usize), x: T::W, index: usize) -> (T::W, usize) {
         if acc.1 == usize::MAX || Self::beats(acc.0, x) {
             (x, index)
         } else {

@@ -14,8 +14,9 @@
 //! for that, the reduced range of each is split instead and the partial
 //! results combined.
 
-use super::ops::Reducer;
+use super::ops::{Reducer, Wide};
 use super::plan::{Dims, Odometer, ReducePlan};
+use super::widen::{Num, Widen};
 use crate::cpu::access::SendPtr;
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 
@@ -92,16 +93,40 @@ fn split_tasks(tasks: usize, parallel: bool, f: impl Fn(usize, usize) + Sync) {
     });
 }
 
+/// Elements widened at a time for types that widen by blocks ([`Widen::BLOCK`]).
+const BLOCK: usize = 512;
+
 /// Reduces a contiguous run with [`LANES`] accumulators.
 #[inline(always)]
 fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
+    if !R::In::BLOCK {
+        return lanes_of(r, xs, first, R::In::widen);
+    }
+    let mut buf = [<Wide<R> as Num>::ZERO; BLOCK];
+    xs.chunks(BLOCK)
+        .enumerate()
+        .fold(r.identity(), |acc, (c, xs)| {
+            let wide = &mut buf[..xs.len()];
+            R::In::widen_block(xs, wide);
+            r.combine(acc, lanes_of(r, wide, first + c * BLOCK, |x| x))
+        })
+}
+
+/// [`lanes`] over items that `widen` turns into what the reducer steps on.
+#[inline(always)]
+fn lanes_of<R: Reducer, I: Copy>(
+    r: R,
+    xs: &[I],
+    first: usize,
+    widen: impl Fn(I) -> Wide<R>,
+) -> R::Acc {
     let mut acc = [r.identity(); LANES];
     let chunks = xs.chunks_exact(LANES);
     let tail = chunks.remainder();
     for (c, chunk) in chunks.enumerate() {
         let at = first + c * LANES;
         for j in 0..LANES {
-            acc[j] = r.step(acc[j], chunk[j], at + j);
+            acc[j] = r.step(acc[j], widen(chunk[j]), at + j);
         }
     }
     let mut width = LANES / 2;
@@ -115,7 +140,7 @@ fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
     let rest = tail
         .iter()
         .enumerate()
-        .fold(r.identity(), |a, (j, &x)| r.step(a, x, at + j));
+        .fold(r.identity(), |a, (j, &x)| r.step(a, widen(x), at + j));
     r.combine(acc[0], rest)
 }
 
@@ -238,7 +263,7 @@ impl<R: Reducer> Walk<'_, R> {
                 (0..take).fold(r.identity(), |a, i| {
                     // SAFETY: element `pos + i` of a run of the plan.
                     let x = unsafe { *p.wrapping_offset(i as isize * stride) };
-                    r.step(a, x, at + i)
+                    r.step(a, x.widen(), at + i)
                 })
             };
             acc = r.combine(acc, part);
@@ -347,6 +372,17 @@ impl<R: Reducer> Walk<'_, R> {
             p
         };
         let mut at = lo;
+        if step == 1 && R::In::BLOCK {
+            let mut wide = vec![<Wide<R> as Num>::ZERO; len];
+            for at in lo..hi {
+                // SAFETY: `len` lanes of a unit-stride source row of the plan.
+                R::In::widen_block(unsafe { std::slice::from_raw_parts(row(), len) }, &mut wide);
+                for (a, &x) in acc.iter_mut().zip(&wide) {
+                    *a = r.step(*a, x, at);
+                }
+            }
+            return;
+        }
         if step == 1 {
             while at + 8 <= hi {
                 let rows: [_; 8] = std::array::from_fn(|_| {
@@ -354,7 +390,7 @@ impl<R: Reducer> Walk<'_, R> {
                     unsafe { std::slice::from_raw_parts(row(), len) }
                 });
                 for (j, a) in acc.iter_mut().enumerate() {
-                    *a = (0..8).fold(*a, |v, i| r.step(v, rows[i][j], at + i));
+                    *a = (0..8).fold(*a, |v, i| r.step(v, rows[i][j].widen(), at + i));
                 }
                 at += 8;
             }
@@ -365,13 +401,13 @@ impl<R: Reducer> Walk<'_, R> {
                 // SAFETY: `len` lanes of a unit-stride source row of the plan.
                 let xs = unsafe { std::slice::from_raw_parts(p, len) };
                 for (a, &x) in acc.iter_mut().zip(xs) {
-                    *a = r.step(*a, x, at);
+                    *a = r.step(*a, x.widen(), at);
                 }
             } else {
                 for (j, a) in acc.iter_mut().enumerate() {
                     // SAFETY: lane `j` of a source row of the plan.
                     let x = unsafe { *p.wrapping_offset(j as isize * step) };
-                    *a = r.step(*a, x, at);
+                    *a = r.step(*a, x.widen(), at);
                 }
             }
         }

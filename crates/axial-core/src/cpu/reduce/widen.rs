@@ -1,6 +1,7 @@
 //! How an element enters a reduction: floats widen to the float they are
 //! computed in (f16 and bf16 to f32), integers and bool to i64.
 
+use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
 use crate::{Bool, Element};
@@ -102,6 +103,16 @@ pub(crate) trait Widen: Element {
     fn narrow(w: Self::W) -> Self;
     /// A sum or product back to [`Widen::SumOut`].
     fn sum_out(w: Self::W) -> Self::SumOut;
+    /// True when widening is faster a block at a time ([`Widen::widen_block`])
+    /// than one element at a time.
+    const BLOCK: bool = false;
+    /// Widens `src` into `dst` (of the same length).
+    #[inline(always)]
+    fn widen_block(src: &[Self], dst: &mut [Self::W]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            *d = s.widen();
+        }
+    }
 }
 
 macro_rules! int_widen {
@@ -185,6 +196,12 @@ impl Widen for bf16 {
 impl Widen for f16 {
     type W = f32;
     type SumOut = f16;
+    const BLOCK: bool = true;
+    #[inline(always)]
+    fn widen_block(src: &[Self], dst: &mut [f32]) {
+        // `half` converts slices with F16C when the CPU has it.
+        src.convert_to_f32_slice(dst);
+    }
     #[inline(always)]
     fn widen(self) -> f32 {
         f16_to_f32(self.to_bits())
