@@ -1,13 +1,18 @@
 //! The reduction walker: any [`Reducer`] over any [`ReducePlan`].
 //!
-//! Two shapes of walk, chosen by which source dim is innermost:
+//! Two shapes of walk, chosen by which source dim is innermost
+//! ([`ReducePlan::reduces_inner`]):
 //! - **inner**: the innermost source dim is reduced. Each output reduces
 //!   contiguous runs with [`LANES`] independent accumulators (they vectorise),
 //!   in blocks of at most [`LEAF`] elements combined pairwise (a cascade, so an
 //!   f32 sum of n elements errs by O(log n) roundings, not O(n)).
-//! - **outer**: the innermost source dim is kept. The walk reads whole source
-//!   rows in memory order and adds each into a vector of partial results, in
-//!   blocks of [`LEAF_ROWS`] rows combined pairwise.
+//! - **outer**: the innermost source dim is kept (or the reduced runs are
+//!   short). The walk reads whole source rows in memory order and adds them,
+//!   eight at a time, into a vector of partial results, in blocks of
+//!   [`LEAF_ROWS`] rows combined pairwise.
+//!
+//! Elements are widened as they are read (f16/bf16 to f32, integers to i64);
+//! f16 a block at a time.
 //!
 //! Above [`PARALLEL_THRESHOLD`] elements the outputs are split across rayon's
 //! threads (in the outer walk, bands of lanes); when there are too few outputs
