@@ -4,9 +4,9 @@
 //! Users call them through `axial` (or `axial_shape`), whose declarative
 //! wrappers pass their own crate path first, in brackets, so the expansion
 //! names the right crate however it is imported. Each macro runs in three
-//! stages: [`parse`] (tokens to a small syntax tree that keeps spans),
-//! [`validate`] (mistakes as errors pointing at the user's token) and
-//! [`expand`] (the types and items).
+//! stages: `parse` (tokens to a small syntax tree that keeps spans),
+//! `validate` (mistakes as errors pointing at the user's token) and
+//! `expand` (the types and items).
 
 use proc_macro::TokenStream;
 
