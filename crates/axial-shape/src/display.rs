@@ -57,7 +57,7 @@ flat!(A1 S1, A2 S2, A3 S3, A4 S4, A5 S5, A6 S6, A7 S7, A8 S8, A9 S9, A10 S10, A1
 /// What messages print for the axes past the twelfth.
 pub struct MoreAxes;
 
-/// Past twelve axes: the first twelve, then [`MoreAxes`] (no recursion, so an
+/// Past twelve axes: the first twelve, then `MoreAxes` (no recursion, so an
 /// unknown list never sends the compiler looking for ever longer ones).
 impl<
     A1,
@@ -129,7 +129,7 @@ impl<
     type Out = (A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, MoreAxes);
 }
 
-/// Past twelve names: the first twelve, then [`MoreAxes`].
+/// Past twelve names: the first twelve, then `MoreAxes`.
 impl<A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12, A13, T> Flat
     for Cons<
         A1,

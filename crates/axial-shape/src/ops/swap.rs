@@ -91,7 +91,7 @@ impl<N, Sz, T: SwapWalk<A, B, ForA, ForB>, A, B, ForA, ForB>
 }
 
 /// `t()`: a tensor of at most two axes with them swapped (0 and 1 axes are
-/// unchanged). The output is [`TransposeT::Output`]; the check that there are
+/// unchanged). The output is [`TransposedT`]; the check that there are
 /// at most two axes is this trait, kept apart so a failed check never hides
 /// the method.
 ///
