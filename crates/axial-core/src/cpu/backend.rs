@@ -1,8 +1,8 @@
 //! The CPU's [`Backend`]: each entry point in its own module.
 
-use super::{Cpu, arg_reduce, copy, fill, matmul, reduce};
+use super::{Cpu, arg_reduce, binary, compare, copy, fill, matmul, reduce, select, unary};
 use crate::{
-    ArgReduceOp, Backend, BinaryOp, CmpOp, Error, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
+    ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
 
 impl Backend for Cpu {
@@ -14,50 +14,38 @@ impl Backend for Cpu {
         fill::fill(dst, value)
     }
 
-    fn unary(&self, op: UnaryOp, src: Input<'_, Self>, _dst: Output<'_, Self>) -> Result<()> {
-        Err(Error::Unsupported {
-            op: op.name(),
-            dtype: src.dtype,
-        })
+    fn unary(&self, op: UnaryOp, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()> {
+        unary::unary(op, src, dst)
     }
 
     fn binary(
         &self,
         op: BinaryOp,
         lhs: Input<'_, Self>,
-        _rhs: Input<'_, Self>,
-        _dst: Output<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
     ) -> Result<()> {
-        Err(Error::Unsupported {
-            op: op.name(),
-            dtype: lhs.dtype,
-        })
+        binary::binary(op, lhs, rhs, dst)
     }
 
     fn compare(
         &self,
         op: CmpOp,
         lhs: Input<'_, Self>,
-        _rhs: Input<'_, Self>,
-        _dst: Output<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
     ) -> Result<()> {
-        Err(Error::Unsupported {
-            op: op.name(),
-            dtype: lhs.dtype,
-        })
+        compare::compare(op, lhs, rhs, dst)
     }
 
     fn select_where(
         &self,
-        _cond: Input<'_, Self>,
+        cond: Input<'_, Self>,
         a: Input<'_, Self>,
-        _b: Input<'_, Self>,
-        _dst: Output<'_, Self>,
+        b: Input<'_, Self>,
+        dst: Output<'_, Self>,
     ) -> Result<()> {
-        Err(Error::Unsupported {
-            op: "where",
-            dtype: a.dtype,
-        })
+        select::select_where(cond, a, b, dst)
     }
 
     fn reduce(

@@ -1,10 +1,110 @@
 //! Elementwise drivers: `out[i] = f(a[i], ...)` over any layouts, with the
-//! inner loop specialised for unit strides (so it vectorises) and for a
-//! broadcast (stride-0) operand.
+//! inner loop specialised for unit strides (so it vectorises), for an input
+//! that is the output itself (in-place ops), and for a broadcast (stride-0)
+//! operand.
+//!
+//! The `apply*` functions are the safe entry points: they check dtypes and
+//! bounds (`access`), then run the unsafe `map*` loops.
 
-use super::access::SendPtr;
+use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::strided::Plan;
-use crate::Layout;
+use crate::{Cpu, Element, Input, Layout, Output, Result};
+
+/// `dst[i] = f(src[i])`, after checking both operands.
+pub(crate) fn apply1<A: Element, O: Element>(
+    op: &'static str,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(A) -> O + Sync,
+) -> Result<()> {
+    let po = out_ptr::<O>(op, dst)?;
+    let pa = in_ptr::<A>(op, src, dst, bytes(po))?;
+    // SAFETY: both layouts were checked in bounds of their storages, and the
+    // output is writable (the device-independent layer refuses overlap).
+    unsafe { map1((po, &dst.layout), (pa, &src.layout), f) };
+    Ok(())
+}
+
+/// `dst[i] = f(lhs[i], rhs[i])`, after checking the operands.
+pub(crate) fn apply2<A: Element, B: Element, O: Element>(
+    op: &'static str,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(A, B) -> O + Sync,
+) -> Result<()> {
+    let po = out_ptr::<O>(op, dst)?;
+    let pa = in_ptr::<A>(op, lhs, dst, bytes(po))?;
+    let pb = in_ptr::<B>(op, rhs, dst, bytes(po))?;
+    // SAFETY: as in `apply1`.
+    unsafe { map2((po, &dst.layout), (pa, &lhs.layout), (pb, &rhs.layout), f) };
+    Ok(())
+}
+
+/// `dst[i] = f(a[i], b[i], c[i])`, after checking the operands.
+pub(crate) fn apply3<A: Element, B: Element, C: Element, O: Element>(
+    op: &'static str,
+    [a, b, c]: [&Input<'_, Cpu>; 3],
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(A, B, C) -> O + Sync,
+) -> Result<()> {
+    let po = out_ptr::<O>(op, dst)?;
+    let pa = in_ptr::<A>(op, a, dst, bytes(po))?;
+    let pb = in_ptr::<B>(op, b, dst, bytes(po))?;
+    let pc = in_ptr::<C>(op, c, dst, bytes(po))?;
+    // SAFETY: as in `apply1`.
+    unsafe {
+        map3(
+            (po, &dst.layout),
+            (pa, &a.layout),
+            (pb, &b.layout),
+            (pc, &c.layout),
+            f,
+        )
+    };
+    Ok(())
+}
+
+/// True when some element of `src` satisfies `pred` (read on one thread;
+/// used to refuse an op before anything is written).
+pub(crate) fn any<A: Element>(
+    op: &'static str,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    pred: impl Fn(A) -> bool,
+) -> Result<bool> {
+    let po = out_base(dst)?;
+    let pa = in_ptr::<A>(op, src, dst, po)?;
+    let plan = Plan::new([&src.layout]);
+    let [sa] = plan.inner_strides();
+    let mut found = false;
+    plan.for_runs(0, plan.runs(), |[oa], len| {
+        if found {
+            return;
+        }
+        // SAFETY: offsets come from a layout checked in bounds by `in_ptr`.
+        unsafe {
+            let a = pa.get().add(oa).cast_const();
+            found = (0..len as isize).any(|i| pred(*a.offset(i * sa)));
+        }
+    });
+    Ok(found)
+}
+
+/// The output's base pointer as bytes, whatever its dtype (what an input
+/// aliasing the output reads through).
+fn out_base(dst: &mut Output<'_, Cpu>) -> Result<SendPtr<u8>> {
+    dst.layout
+        .check_bounds(dst.storage.len_of(dst.dtype), dst.dtype.size())?;
+    Ok(SendPtr(dst.storage.as_bytes_mut().as_mut_ptr()))
+}
+
+/// True when `a` is `o`'s address: an in-place operand walked in step with
+/// the output.
+#[inline(always)]
+fn same_address<A, O>(o: *mut O, a: *const A) -> bool {
+    o as usize == a as usize && size_of::<A>() == size_of::<O>()
+}
 
 /// `out[i] = f(a[i])` for every element.
 ///
@@ -27,18 +127,30 @@ pub(crate) unsafe fn map1<A: Copy, O: Copy>(
         unsafe {
             let o = po.get().add(oo);
             let a = pa.get().add(oa).cast_const();
-            if so == 1 && sa == 1 {
-                for i in 0..len {
-                    *o.add(i) = f(*a.add(i));
+            match (so, sa) {
+                (1, 1) if same_address(o, a) => {
+                    // Read through the output's own pointer, so the compiler
+                    // sees the read and the write of one element coincide.
+                    let a = o.cast::<A>().cast_const();
+                    for i in 0..len {
+                        *o.add(i) = f(*a.add(i));
+                    }
                 }
-            } else if so == 1 && sa == 0 {
-                let v = f(*a);
-                for i in 0..len {
-                    *o.add(i) = v;
+                (1, 1) => {
+                    for i in 0..len {
+                        *o.add(i) = f(*a.add(i));
+                    }
                 }
-            } else {
-                for i in 0..len as isize {
-                    *o.offset(i * so) = f(*a.offset(i * sa));
+                (1, 0) => {
+                    let v = f(*a);
+                    for i in 0..len {
+                        *o.add(i) = v;
+                    }
+                }
+                _ => {
+                    for i in 0..len as isize {
+                        *o.offset(i * so) = f(*a.offset(i * sa));
+                    }
                 }
             }
         }
@@ -69,9 +181,21 @@ pub(crate) unsafe fn map2<A: Copy, B: Copy, O: Copy>(
             let a = pa.get().add(oa).cast_const();
             let b = pb.get().add(ob).cast_const();
             match (so, sa, sb) {
+                (1, 1, 1) if same_address(o, a) => {
+                    let a = o.cast::<A>().cast_const();
+                    for i in 0..len {
+                        *o.add(i) = f(*a.add(i), *b.add(i));
+                    }
+                }
                 (1, 1, 1) => {
                     for i in 0..len {
                         *o.add(i) = f(*a.add(i), *b.add(i));
+                    }
+                }
+                (1, 1, 0) if same_address(o, a) => {
+                    let (a, bv) = (o.cast::<A>().cast_const(), *b);
+                    for i in 0..len {
+                        *o.add(i) = f(*a.add(i), bv);
                     }
                 }
                 (1, 1, 0) => {
@@ -84,6 +208,12 @@ pub(crate) unsafe fn map2<A: Copy, B: Copy, O: Copy>(
                     let av = *a;
                     for i in 0..len {
                         *o.add(i) = f(av, *b.add(i));
+                    }
+                }
+                (1, 0, 0) => {
+                    let v = f(*a, *b);
+                    for i in 0..len {
+                        *o.add(i) = v;
                     }
                 }
                 _ => {

@@ -3,13 +3,19 @@
 mod access;
 mod arg_reduce;
 mod backend;
+mod binary;
 mod buffer;
+mod compare;
+mod convert;
 mod copy;
 mod fill;
 mod map;
+mod math;
 mod matmul;
 mod reduce;
+mod select;
 pub mod strided;
+mod unary;
 
 pub use buffer::{ALIGN, CpuBuffer};
 

@@ -9,6 +9,10 @@ use crate::Layout;
 
 /// Elements below which kernels stay on one thread.
 pub const PARALLEL_THRESHOLD: usize = 1 << 15;
+/// Fewest elements of work a thread is given when a run is cut into pieces.
+const MIN_PIECE: usize = 1 << 13;
+/// Pieces of a run start at multiples of this many elements.
+const PIECE_ALIGN: usize = 64;
 
 type DimVec<T> = SmallVec<[T; 6]>;
 
@@ -154,26 +158,91 @@ impl<const N: usize> Plan<N> {
     /// has at least [`PARALLEL_THRESHOLD`] elements and operand 0 (the output)
     /// provably maps distinct elements to distinct memory; runs then write
     /// disjoint elements. `f` must be safe to call concurrently on disjoint runs.
+    ///
+    /// When there are fewer runs than tasks (a contiguous walk is one run),
+    /// runs are cut into pieces, so that one long run still uses every thread.
     pub fn par_for_runs(&self, f: impl Fn([usize; N], usize) + Sync) {
+        self.par_for_runs_weighted(1, f);
+    }
+
+    /// As [`Plan::par_for_runs`], where each element walked stands for
+    /// `weight` elements of work (a walk over rows of `weight` columns).
+    pub fn par_for_runs_weighted(&self, weight: usize, f: impl Fn([usize; N], usize) + Sync) {
         let runs = self.runs();
         let threads = rayon::current_num_threads();
-        if !self.disjoint || self.numel() < PARALLEL_THRESHOLD || threads == 1 || runs < 2 {
+        let work = self.numel().saturating_mul(weight.max(1));
+        if !self.disjoint || work < PARALLEL_THRESHOLD || threads == 1 || runs == 0 {
             self.for_runs(0, runs, f);
             return;
         }
-        let chunks = (threads * 4).min(runs);
-        let per = runs.div_ceil(chunks);
+        let tasks = threads * 4;
+        let len = self.inner_len();
+        let min_piece = MIN_PIECE.div_ceil(weight.max(1));
+        let parts = if runs >= tasks {
+            1
+        } else {
+            tasks.div_ceil(runs).min(len.div_ceil(min_piece)).max(1)
+        };
+        let items = runs * parts;
+        if items < 2 {
+            self.for_runs(0, runs, f);
+            return;
+        }
+        let chunks = tasks.min(items);
+        let per = items.div_ceil(chunks);
         rayon::scope(|s| {
             for c in 0..chunks {
                 let first = c * per;
-                if first >= runs {
+                if first >= items {
                     break;
                 }
-                let count = per.min(runs - first);
+                let count = per.min(items - first);
                 let f = &f;
-                s.spawn(move |_| self.for_runs(first, count, f));
+                s.spawn(move |_| self.for_pieces(first, count, parts, f));
             }
         });
+    }
+
+    /// Calls `f(offsets, len)` for pieces `first..first + count`, where each
+    /// run is cut into `parts` pieces of equal length (a multiple of
+    /// [`PIECE_ALIGN`], so that threads write whole cache lines).
+    fn for_pieces(&self, first: usize, count: usize, parts: usize, f: impl Fn([usize; N], usize)) {
+        if parts == 1 {
+            self.for_runs(first, count, f);
+            return;
+        }
+        let piece = self
+            .inner_len()
+            .div_ceil(parts)
+            .next_multiple_of(PIECE_ALIGN);
+        let strides = self.inner_strides();
+        let end = first + count;
+        let first_run = first / parts;
+        let mut item = first_run * parts;
+        self.for_runs(first_run, (end - 1) / parts - first_run + 1, |offs, len| {
+            for p in 0..parts {
+                let (start, stop) = (p * piece, ((p + 1) * piece).min(len));
+                if (first..end).contains(&(item + p)) && start < stop {
+                    let at = std::array::from_fn(|i| {
+                        (offs[i] as isize + start as isize * strides[i]) as usize
+                    });
+                    f(at, stop - start);
+                }
+            }
+            item += parts;
+        });
+    }
+
+    /// The walk without its innermost dim: each of its elements is the start
+    /// of one run of this walk (for kernels that walk runs in blocks).
+    pub fn outer(&self) -> Plan<N> {
+        let keep = self.shape.len().saturating_sub(1);
+        Plan {
+            shape: self.shape[..keep].into(),
+            strides: std::array::from_fn(|i| self.strides[i][..keep].into()),
+            offsets: self.offsets,
+            disjoint: self.disjoint,
+        }
     }
 }
 

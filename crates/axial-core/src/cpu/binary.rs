@@ -1,0 +1,134 @@
+//! Binary ops: `dst = op(lhs, rhs)` for every [`BinaryOp`] and dtype PyTorch
+//! has it for. Integer ops that can fail (division by zero, negative powers)
+//! read the divisor first, so nothing is written when they do.
+
+use super::map::{any, apply2};
+use super::math::{self, Float, FloatElem, Int, by_kind, int_floor_divide, int_pow, int_remainder};
+use crate::{BinaryOp, Bool, Cpu, DType, Element, Error, Input, Output, Result, with_dtype};
+
+/// `dst = op(lhs, rhs)`: all three share a dtype (bool `dst` for the logical ops).
+pub(crate) fn binary(
+    op: BinaryOp,
+    lhs: Input<'_, Cpu>,
+    rhs: Input<'_, Cpu>,
+    mut dst: Output<'_, Cpu>,
+) -> Result<()> {
+    let (lhs, rhs, dst) = (&lhs, &rhs, &mut dst);
+    if let BinaryOp::LogicalAnd | BinaryOp::LogicalOr = op {
+        let and = op == BinaryOp::LogicalAnd;
+        return with_dtype!(lhs.dtype, T => apply2(op.name(), lhs, rhs, dst, move |a: T, b: T| {
+            let (a, b) = (a.is_nonzero(), b.is_nonzero());
+            Bool::from(if and { a && b } else { a || b })
+        }));
+    }
+    by_kind!(lhs.dtype,
+        float F => float_binary::<F>(op, lhs, rhs, dst),
+        int I => int_binary::<I>(op, lhs, rhs, dst),
+        bool => bool_binary(op, lhs, rhs, dst))
+}
+
+/// `dst = f(lhs, rhs)` computed in the float type's compute type.
+fn lift2<E: FloatElem>(
+    op: BinaryOp,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(E::F, E::F) -> E::F + Sync,
+) -> Result<()> {
+    apply2(op.name(), lhs, rhs, dst, move |a: E, b: E| {
+        E::store(f(a.load(), b.load()))
+    })
+}
+
+fn float_binary<E: FloatElem>(
+    op: BinaryOp,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<()> {
+    use BinaryOp::*;
+    let (a, b, d) = (lhs, rhs, dst);
+    match op {
+        Add => lift2::<E>(op, a, b, d, |x, y| x + y),
+        Sub => lift2::<E>(op, a, b, d, |x, y| x - y),
+        Mul => lift2::<E>(op, a, b, d, |x, y| x * y),
+        Div => lift2::<E>(op, a, b, d, |x, y| x / y),
+        Rem => lift2::<E>(op, a, b, d, math::remainder),
+        FloorDiv => lift2::<E>(op, a, b, d, math::floor_divide),
+        Pow => lift2::<E>(op, a, b, d, Float::powf),
+        Maximum => lift2::<E>(op, a, b, d, math::maximum),
+        Minimum => lift2::<E>(op, a, b, d, math::minimum),
+        Atan2 => lift2::<E>(op, a, b, d, Float::atan2),
+        _ => Err(unsupported(op, a.dtype)),
+    }
+}
+
+fn int_binary<I: Int>(
+    op: BinaryOp,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<()> {
+    use BinaryOp::*;
+    let name = op.name();
+    let (a, b, d) = (lhs, rhs, dst);
+    match op {
+        Add => apply2(name, a, b, d, I::wrapping_add),
+        Sub => apply2(name, a, b, d, I::wrapping_sub),
+        Mul => apply2(name, a, b, d, I::wrapping_mul),
+        Maximum => apply2(name, a, b, d, |x: I, y: I| x.max(y)),
+        Minimum => apply2(name, a, b, d, |x: I, y: I| x.min(y)),
+        Rem | FloorDiv => {
+            if any(name, b, d, |y: I| y == I::ZERO)? {
+                return Err(Error::invalid(name, "ZeroDivisionError"));
+            }
+            if op == Rem {
+                apply2(name, a, b, d, int_remainder::<I>)
+            } else {
+                apply2(name, a, b, d, int_floor_divide::<I>)
+            }
+        }
+        Pow => {
+            if any(name, b, d, I::is_negative)? {
+                return Err(Error::invalid(
+                    name,
+                    "Integers to negative integer powers are not allowed.",
+                ));
+            }
+            apply2(name, a, b, d, int_pow::<I>)
+        }
+        _ => Err(unsupported(op, a.dtype)),
+    }
+}
+
+/// Bool arithmetic as C++'s on `bool`: `+` and `maximum` are `||`, `*` and
+/// `minimum` are `&&`; the rest PyTorch refuses.
+fn bool_binary(
+    op: BinaryOp,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<()> {
+    use BinaryOp::*;
+    let name = op.name();
+    match op {
+        Add | Maximum => apply2(name, lhs, rhs, dst, |a: Bool, b: Bool| {
+            Bool::from(a.get() || b.get())
+        }),
+        Mul | Minimum => apply2(name, lhs, rhs, dst, |a: Bool, b: Bool| {
+            Bool::from(a.get() && b.get())
+        }),
+        Sub => Err(Error::invalid(
+            "sub",
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
+        )),
+        _ => Err(unsupported(op, DType::Bool)),
+    }
+}
+
+fn unsupported(op: BinaryOp, dtype: DType) -> Error {
+    Error::Unsupported {
+        op: op.name(),
+        dtype,
+    }
+}

@@ -1,0 +1,71 @@
+//! Comparisons: `dst = lhs op rhs` into bool, on every dtype.
+
+use half::{bf16, f16};
+
+use super::convert::{bf16_to_f32, f16_to_f32};
+use super::map::apply2;
+use crate::{Bool, CmpOp, Cpu, Element, Input, Output, Result, with_dtype};
+
+/// `dst = lhs op rhs`: `lhs` and `rhs` share a dtype; `dst` is bool.
+pub(crate) fn compare(
+    op: CmpOp,
+    lhs: Input<'_, Cpu>,
+    rhs: Input<'_, Cpu>,
+    mut dst: Output<'_, Cpu>,
+) -> Result<()> {
+    with_dtype!(lhs.dtype, T => compare_typed::<T>(op, &lhs, &rhs, &mut dst))
+}
+
+fn compare_typed<T: Ordered>(
+    op: CmpOp,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<()> {
+    let name = op.name();
+    // A macro rather than a function pointer, so each comparison inlines.
+    macro_rules! run {
+        ($cmp:tt) => {
+            apply2(name, lhs, rhs, dst, |a: T, b: T| Bool::from(a.key() $cmp b.key()))
+        };
+    }
+    match op {
+        CmpOp::Eq => run!(==),
+        CmpOp::Ne => run!(!=),
+        CmpOp::Lt => run!(<),
+        CmpOp::Le => run!(<=),
+        CmpOp::Gt => run!(>),
+        CmpOp::Ge => run!(>=),
+    }
+}
+
+/// An element as a value that compares as PyTorch compares it: halves as
+/// f32, bools as `false < true` whatever their non-zero byte.
+trait Ordered: Element {
+    type Key: PartialOrd;
+    fn key(self) -> Self::Key;
+}
+
+macro_rules! ordered {
+    ($($t:ty => $k:ty, $key:expr;)*) => {$(
+        impl Ordered for $t {
+            type Key = $k;
+            #[inline(always)]
+            fn key(self) -> $k {
+                $key(self)
+            }
+        }
+    )*};
+}
+ordered! {
+    u8 => u8, |x| x;
+    i8 => i8, |x| x;
+    i16 => i16, |x| x;
+    i32 => i32, |x| x;
+    i64 => i64, |x| x;
+    f32 => f32, |x| x;
+    f64 => f64, |x| x;
+    f16 => f32, f16_to_f32;
+    bf16 => f32, bf16_to_f32;
+    Bool => bool, Bool::get;
+}

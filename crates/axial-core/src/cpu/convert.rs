@@ -1,0 +1,156 @@
+//! f16 and bf16 to and from f32 without branches, so that loops over them
+//! vectorise. Bit for bit the results of `half`'s conversions: round to
+//! nearest even, overflow to infinity, NaN kept NaN (quiet, with the top bits
+//! of its payload).
+
+use half::{bf16, f16};
+
+/// f32 → bf16, rounding to nearest even.
+#[inline(always)]
+pub(crate) fn f32_to_bf16(v: f32) -> bf16 {
+    let x = v.to_bits();
+    let rounded = x.wrapping_add(0x7fff + ((x >> 16) & 1)) >> 16;
+    let nan = (x >> 16) | 0x0040;
+    let bits = if (x & 0x7fff_ffff) > 0x7f80_0000 {
+        nan
+    } else {
+        rounded
+    };
+    bf16::from_bits(bits as u16)
+}
+
+/// bf16 → f32 (exact; a NaN is made quiet).
+#[inline(always)]
+pub(crate) fn bf16_to_f32(v: bf16) -> f32 {
+    let h = v.to_bits() as u32;
+    let quiet = if (h & 0x7fff) > 0x7f80 { 0x0040 } else { 0 };
+    f32::from_bits((h | quiet) << 16)
+}
+
+/// Bits of the f32 2⁻¹ (exponent 126): adding it to a value below f16's
+/// smallest normal lines f16's subnormal step up with f32's last bit, so the
+/// hardware's own rounding rounds to nearest even.
+const SUBNORMAL_MAGIC: u32 = 126 << 23;
+/// Smallest f32 (bits) whose f16 is infinite whatever the rounding: 2¹⁶.
+const F16_OVERFLOW: u32 = (127 + 16) << 23;
+/// Smallest f32 (bits) whose f16 is normal: 2⁻¹⁴.
+const F16_MIN_NORMAL: u32 = 113 << 23;
+
+/// f32 → f16, rounding to nearest even.
+#[inline(always)]
+pub(crate) fn f32_to_f16(v: f32) -> f16 {
+    let x = v.to_bits();
+    let sign = (x >> 16) & 0x8000;
+    let a = x & 0x7fff_ffff;
+    let special = if a > 0x7f80_0000 {
+        0x7e00 | ((a >> 13) & 0x03ff)
+    } else {
+        0x7c00
+    };
+    let subnormal = (f32::from_bits(a) + f32::from_bits(SUBNORMAL_MAGIC))
+        .to_bits()
+        .wrapping_sub(SUBNORMAL_MAGIC);
+    // Rebias the exponent (127 → 15) and round: a carry out of the mantissa
+    // bumps the exponent, up to infinity.
+    let normal = a
+        .wrapping_sub(112 << 23)
+        .wrapping_add(0x0fff + ((a >> 13) & 1))
+        >> 13;
+    let bits = if a >= F16_OVERFLOW {
+        special
+    } else if a < F16_MIN_NORMAL {
+        subnormal
+    } else {
+        normal
+    };
+    f16::from_bits((bits | sign) as u16)
+}
+
+/// f16 → f32 (exact; a NaN is made quiet).
+#[inline(always)]
+pub(crate) fn f16_to_f32(v: f16) -> f32 {
+    let h = v.to_bits() as u32;
+    let sign = (h & 0x8000) << 16;
+    let shifted = (h & 0x7fff) << 13;
+    let exponent = shifted & (0x7c00 << 13);
+    let normal = shifted + ((127 - 15) << 23);
+    let quiet = if (h & 0x03ff) != 0 { 0x0040_0000 } else { 0 };
+    let special = (shifted + ((255 - 31) << 23)) | quiet;
+    // A subnormal f16 m·2⁻²⁴ is (2⁻¹⁴ + m·2⁻²⁴) − 2⁻¹⁴, computed exactly.
+    let subnormal = (f32::from_bits(shifted + (113 << 23)) - f32::from_bits(113 << 23)).to_bits();
+    let bits = if exponent == 0x7c00 << 13 {
+        special
+    } else if exponent == 0 {
+        subnormal
+    } else {
+        normal
+    };
+    f32::from_bits(bits | sign)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same_f32(a: f32, b: f32) -> bool {
+        a.to_bits() == b.to_bits()
+    }
+
+    #[test]
+    fn every_f16_widens_like_half() {
+        for bits in 0..=u16::MAX {
+            let h = f16::from_bits(bits);
+            assert!(same_f32(f16_to_f32(h), h.to_f32()), "{bits:#06x}");
+        }
+    }
+
+    #[test]
+    fn every_bf16_widens_like_half() {
+        for bits in 0..=u16::MAX {
+            let h = bf16::from_bits(bits);
+            assert!(same_f32(bf16_to_f32(h), h.to_f32()), "{bits:#06x}");
+        }
+    }
+
+    /// f32 bit patterns: every 4093rd, and the neighbours of each f16 and
+    /// bf16 value and of each halfway point between two of them.
+    fn f32_samples() -> impl Iterator<Item = u32> {
+        let stride = (0..=u32::MAX).step_by(4093);
+        let near = (0..=u16::MAX).flat_map(|h| {
+            let f16_at = f16::from_bits(h).to_f32().to_bits();
+            let bf16_at = (h as u32) << 16;
+            [f16_at, bf16_at]
+                .into_iter()
+                .flat_map(|x| {
+                    [
+                        x,
+                        x | 0x0fff,
+                        x | 0x1000,
+                        x | 0x1001,
+                        x | 0x7fff,
+                        x | 0x8000,
+                        x | 0x8001,
+                    ]
+                })
+                .flat_map(|x| [x.wrapping_sub(1), x, x.wrapping_add(1)])
+        });
+        stride.chain(near)
+    }
+
+    #[test]
+    fn f32_narrows_like_half() {
+        for bits in f32_samples() {
+            let v = f32::from_bits(bits);
+            assert_eq!(
+                f32_to_f16(v).to_bits(),
+                f16::from_f32(v).to_bits(),
+                "{bits:#010x}"
+            );
+            assert_eq!(
+                f32_to_bf16(v).to_bits(),
+                bf16::from_f32(v).to_bits(),
+                "{bits:#010x}"
+            );
+        }
+    }
+}

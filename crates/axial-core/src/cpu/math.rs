@@ -1,0 +1,590 @@
+//! The scalar math of the elementwise kernels, with PyTorch's CPU formulas
+//! (`aten/src/ATen/native/cpu/*Kernel.cpp`, `c10/util/generic_math.h`).
+//!
+//! Float math is written once over [`Float`] (f32 and f64); f16 and bf16
+//! elements are widened to f32, computed, and rounded back ([`FloatElem`]).
+//! Integer math wraps as C++'s does on two's complement machines.
+
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+use half::{bf16, f16};
+
+use super::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
+use crate::{Element, Error, Result};
+
+/// f32 or f64: the types float kernels compute in.
+pub(crate) trait Float:
+    Copy
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + Send
+    + Sync
+    + 'static
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const HALF: Self;
+    const NAN: Self;
+    /// `1/√2`.
+    const FRAC_1_SQRT_2: Self;
+
+    fn is_nan(self) -> bool;
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn exp(self) -> Self;
+    fn ln(self) -> Self;
+    fn ln_1p(self) -> Self;
+    fn exp_m1(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn tan(self) -> Self;
+    fn tanh(self) -> Self;
+    fn erf(self) -> Self;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn round_ties_even(self) -> Self;
+    fn trunc(self) -> Self;
+    fn copysign(self, sign: Self) -> Self;
+    fn fmod(self, b: Self) -> Self;
+    fn powf(self, e: Self) -> Self;
+    fn atan2(self, x: Self) -> Self;
+    /// `selfᵉ` for an exponent given as an f64, as `std::pow(scalar_t, double)`.
+    fn pow_f64(self, e: f64) -> Self;
+}
+
+macro_rules! float_impl {
+    ($t:ident, $erf:path) => {
+        impl Float for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const HALF: Self = 0.5;
+            const NAN: Self = $t::NAN;
+            const FRAC_1_SQRT_2: Self = std::$t::consts::FRAC_1_SQRT_2;
+
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                $t::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                $t::sqrt(self)
+            }
+            #[inline(always)]
+            fn exp(self) -> Self {
+                $t::exp(self)
+            }
+            #[inline(always)]
+            fn ln(self) -> Self {
+                $t::ln(self)
+            }
+            #[inline(always)]
+            fn ln_1p(self) -> Self {
+                $t::ln_1p(self)
+            }
+            #[inline(always)]
+            fn exp_m1(self) -> Self {
+                $t::exp_m1(self)
+            }
+            #[inline(always)]
+            fn sin(self) -> Self {
+                $t::sin(self)
+            }
+            #[inline(always)]
+            fn cos(self) -> Self {
+                $t::cos(self)
+            }
+            #[inline(always)]
+            fn tan(self) -> Self {
+                $t::tan(self)
+            }
+            #[inline(always)]
+            fn tanh(self) -> Self {
+                $t::tanh(self)
+            }
+            #[inline(always)]
+            fn erf(self) -> Self {
+                $erf(self)
+            }
+            #[inline(always)]
+            fn floor(self) -> Self {
+                $t::floor(self)
+            }
+            #[inline(always)]
+            fn ceil(self) -> Self {
+                $t::ceil(self)
+            }
+            #[inline(always)]
+            fn round_ties_even(self) -> Self {
+                $t::round_ties_even(self)
+            }
+            #[inline(always)]
+            fn trunc(self) -> Self {
+                $t::trunc(self)
+            }
+            #[inline(always)]
+            fn copysign(self, sign: Self) -> Self {
+                $t::copysign(self, sign)
+            }
+            #[inline(always)]
+            fn fmod(self, b: Self) -> Self {
+                self % b
+            }
+            #[inline(always)]
+            fn powf(self, e: Self) -> Self {
+                $t::powf(self, e)
+            }
+            #[inline(always)]
+            fn atan2(self, x: Self) -> Self {
+                $t::atan2(self, x)
+            }
+            #[inline(always)]
+            fn pow_f64(self, e: f64) -> Self {
+                (self as f64).powf(e) as $t
+            }
+        }
+    };
+}
+float_impl!(f32, libm::erff);
+float_impl!(f64, libm::erf);
+
+/// A float element and the type it is computed in.
+pub(crate) trait FloatElem: Element {
+    /// f32 for f16, bf16 and f32; f64 for f64.
+    type F: Float;
+    /// Widens to the compute type (exact).
+    fn load(self) -> Self::F;
+    /// Rounds back to the element type (to nearest even).
+    fn store(v: Self::F) -> Self;
+}
+
+macro_rules! float_elem {
+    ($($t:ty => $f:ty, $load:expr, $store:expr;)*) => {$(
+        impl FloatElem for $t {
+            type F = $f;
+            #[inline(always)]
+            fn load(self) -> $f {
+                $load(self)
+            }
+            #[inline(always)]
+            fn store(v: $f) -> Self {
+                $store(v)
+            }
+        }
+    )*};
+}
+float_elem! {
+    f32 => f32, |x| x, |x| x;
+    f64 => f64, |x| x, |x| x;
+    f16 => f32, f16_to_f32, f32_to_f16;
+    bf16 => f32, bf16_to_f32, f32_to_bf16;
+}
+
+/// `1 / (1 + e⁻ˣ)`.
+#[inline(always)]
+pub(crate) fn sigmoid<F: Float>(x: F) -> F {
+    F::ONE / (F::ONE + (-x).exp())
+}
+
+/// `x / (1 + e⁻ˣ)`.
+#[inline(always)]
+pub(crate) fn silu<F: Float>(x: F) -> F {
+    x / (F::ONE + (-x).exp())
+}
+
+/// The exact GELU: `x · ½ · (1 + erf(x/√2))`.
+#[inline(always)]
+pub(crate) fn gelu<F: Float>(x: F) -> F {
+    x * F::HALF * (F::ONE + (x * F::FRAC_1_SQRT_2).erf())
+}
+
+/// `1 / √x`, rounded twice as PyTorch's.
+#[inline(always)]
+pub(crate) fn rsqrt<F: Float>(x: F) -> F {
+    F::ONE / x.sqrt()
+}
+
+/// `(0 < x) − (x < 0)`: NaN gives 0, as PyTorch's CPU kernel does.
+#[inline(always)]
+pub(crate) fn sign<F: Float>(x: F) -> F {
+    let pos = if F::ZERO < x { F::ONE } else { F::ZERO };
+    let neg = if x < F::ZERO { F::ONE } else { F::ZERO };
+    pos - neg
+}
+
+/// `max(x, 0)` as `std::max(x, 0)`: NaN and −0 pass through.
+#[inline(always)]
+pub(crate) fn relu<F: Float>(x: F) -> F {
+    if x < F::ZERO { F::ZERO } else { x }
+}
+
+/// Python's `a % b`: `fmod`, moved into the divisor's sign.
+#[inline(always)]
+pub(crate) fn remainder<F: Float>(a: F, b: F) -> F {
+    let m = a.fmod(b);
+    if m != F::ZERO && ((b < F::ZERO) != (m < F::ZERO)) {
+        m + b
+    } else {
+        m
+    }
+}
+
+/// Python's `a // b` (`c10::div_floor_floating`).
+#[inline(always)]
+pub(crate) fn floor_divide<F: Float>(a: F, b: F) -> F {
+    if b == F::ZERO {
+        return a / b;
+    }
+    let m = a.fmod(b);
+    let mut div = (a - m) / b;
+    if m != F::ZERO && ((b < F::ZERO) != (m < F::ZERO)) {
+        div = div - F::ONE;
+    }
+    if div == F::ZERO {
+        return F::ZERO.copysign(a / b);
+    }
+    let floor = div.floor();
+    if div - floor > F::HALF {
+        floor + F::ONE
+    } else {
+        floor
+    }
+}
+
+/// The larger, NaN if either is (`std::max` otherwise: ties keep `a`).
+#[inline(always)]
+pub(crate) fn maximum<F: Float>(a: F, b: F) -> F {
+    if a.is_nan() || b.is_nan() {
+        F::NAN
+    } else if a < b {
+        b
+    } else {
+        a
+    }
+}
+
+/// The smaller, NaN if either is (`std::min` otherwise: ties keep `a`).
+#[inline(always)]
+pub(crate) fn minimum<F: Float>(a: F, b: F) -> F {
+    if a.is_nan() || b.is_nan() {
+        F::NAN
+    } else if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `xᵖ` for a scalar exponent, with PyTorch's special cases (`pow_tensor_scalar`):
+/// 0 and 1 exactly, ½ and −½ as `sqrt`/`rsqrt`, −1 as a reciprocal, 2, 3 and −2
+/// as products; else `pow` in f64.
+pub(crate) fn pow_scalar<F: Float>(p: f64) -> impl Fn(F) -> F + Copy + Sync {
+    #[derive(Copy, Clone)]
+    enum Kind {
+        One,
+        Identity,
+        Sqrt,
+        Rsqrt,
+        Reciprocal,
+        Square,
+        Cube,
+        InverseSquare,
+        General(f64),
+    }
+    let kind = match p {
+        0.0 => Kind::One,
+        1.0 => Kind::Identity,
+        0.5 => Kind::Sqrt,
+        -0.5 => Kind::Rsqrt,
+        -1.0 => Kind::Reciprocal,
+        2.0 => Kind::Square,
+        3.0 => Kind::Cube,
+        -2.0 => Kind::InverseSquare,
+        _ => Kind::General(p),
+    };
+    move |x: F| match kind {
+        Kind::One => F::ONE,
+        Kind::Identity => x,
+        Kind::Sqrt => x.sqrt(),
+        Kind::Rsqrt => rsqrt(x),
+        Kind::Reciprocal => F::ONE / x,
+        Kind::Square => x * x,
+        Kind::Cube => x * x * x,
+        Kind::InverseSquare => F::ONE / (x * x),
+        Kind::General(p) => x.pow_f64(p),
+    }
+}
+
+/// A scalar converted to a kernel's element type as `c10::Scalar::to<T>()`
+/// does: refused when out of the type's range (infinities and NaN allowed for
+/// floats), else converted as a cast.
+pub(crate) fn checked_scalar<T: Element + Limits>(op: &'static str, v: f64) -> Result<T> {
+    let is_float = T::DTYPE.is_float();
+    let fits = if v.is_nan() || v.is_infinite() {
+        is_float
+    } else {
+        (T::LOWEST..=T::MAX).contains(&v)
+    };
+    if !fits {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "value cannot be converted to type {} without overflow",
+                T::C_NAME
+            ),
+        ));
+    }
+    Ok(T::from_f64(v))
+}
+
+/// The range of an element type, and its C++ name in PyTorch's messages.
+pub(crate) trait Limits {
+    /// The lowest finite value.
+    const LOWEST: f64;
+    /// The largest finite value.
+    const MAX: f64;
+    /// The type's name in `c10`.
+    const C_NAME: &'static str;
+}
+
+macro_rules! limits {
+    ($($t:ty => $lo:expr, $hi:expr, $name:literal;)*) => {$(
+        impl Limits for $t {
+            const LOWEST: f64 = $lo;
+            const MAX: f64 = $hi;
+            const C_NAME: &'static str = $name;
+        }
+    )*};
+}
+limits! {
+    u8 => 0.0, u8::MAX as f64, "uint8_t";
+    i8 => i8::MIN as f64, i8::MAX as f64, "int8_t";
+    i16 => i16::MIN as f64, i16::MAX as f64, "int16_t";
+    i32 => i32::MIN as f64, i32::MAX as f64, "int";
+    i64 => i64::MIN as f64, i64::MAX as f64, "int64_t";
+    f16 => -65504.0, 65504.0, "at::Half";
+    bf16 => -3.3895313892515355e38, 3.3895313892515355e38, "at::BFloat16";
+    f32 => f32::MIN as f64, f32::MAX as f64, "float";
+    f64 => f64::MIN, f64::MAX, "double";
+}
+
+/// Integer elements, with the wrapping arithmetic of C++ on them.
+pub(crate) trait Int: Element + Ord + Limits {
+    fn wrapping_add(self, b: Self) -> Self;
+    fn wrapping_sub(self, b: Self) -> Self;
+    fn wrapping_mul(self, b: Self) -> Self;
+    fn wrapping_neg(self) -> Self;
+    fn wrapping_abs(self) -> Self;
+    /// Truncating division (`MIN / -1` wraps to `MIN`).
+    fn wrapping_div(self, b: Self) -> Self;
+    /// Truncating remainder (`MIN % -1` is 0).
+    fn wrapping_rem(self, b: Self) -> Self;
+    /// True below zero.
+    fn is_negative(self) -> bool;
+    /// The exponent's bits as a u64 (a non-negative value).
+    fn as_u64(self) -> u64;
+}
+
+macro_rules! int_impl {
+    ($($t:ty, $abs:expr;)*) => {$(
+        impl Int for $t {
+            #[inline(always)]
+            fn wrapping_add(self, b: Self) -> Self {
+                <$t>::wrapping_add(self, b)
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, b: Self) -> Self {
+                <$t>::wrapping_sub(self, b)
+            }
+            #[inline(always)]
+            fn wrapping_mul(self, b: Self) -> Self {
+                <$t>::wrapping_mul(self, b)
+            }
+            #[inline(always)]
+            fn wrapping_neg(self) -> Self {
+                <$t>::wrapping_neg(self)
+            }
+            #[inline(always)]
+            fn wrapping_abs(self) -> Self {
+                $abs(self)
+            }
+            #[inline(always)]
+            fn wrapping_div(self, b: Self) -> Self {
+                <$t>::wrapping_div(self, b)
+            }
+            #[inline(always)]
+            fn wrapping_rem(self, b: Self) -> Self {
+                <$t>::wrapping_rem(self, b)
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn is_negative(self) -> bool {
+                self < 0
+            }
+            #[inline(always)]
+            fn as_u64(self) -> u64 {
+                self as u64
+            }
+        }
+    )*};
+}
+int_impl! {
+    u8, |x: u8| x;
+    i8, i8::wrapping_abs;
+    i16, i16::wrapping_abs;
+    i32, i32::wrapping_abs;
+    i64, i64::wrapping_abs;
+}
+
+/// `(0 < x) − (x < 0)`.
+#[inline(always)]
+pub(crate) fn int_sign<I: Int>(x: I) -> I {
+    let pos = if I::ZERO < x { I::ONE } else { I::ZERO };
+    let neg = if x.is_negative() { I::ONE } else { I::ZERO };
+    pos.wrapping_sub(neg)
+}
+
+/// Floor division (`c10::div_floor_integer`); `b` is not 0.
+#[inline(always)]
+pub(crate) fn int_floor_divide<I: Int>(a: I, b: I) -> I {
+    let q = a.wrapping_div(b);
+    if a.is_negative() != b.is_negative() && a.wrapping_rem(b) != I::ZERO {
+        q.wrapping_sub(I::ONE)
+    } else {
+        q
+    }
+}
+
+/// Python's `a % b` on integers; `b` is not 0.
+#[inline(always)]
+pub(crate) fn int_remainder<I: Int>(a: I, b: I) -> I {
+    let r = a.wrapping_rem(b);
+    if r != I::ZERO && r.is_negative() != b.is_negative() {
+        r.wrapping_add(b)
+    } else {
+        r
+    }
+}
+
+/// `aᵇ` by squaring, wrapping; `b` is not negative.
+#[inline(always)]
+pub(crate) fn int_pow<I: Int>(a: I, b: I) -> I {
+    let (mut base, mut e, mut acc) = (a, b.as_u64(), I::ONE);
+    while e != 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
+}
+
+/// Runs the arm of a runtime dtype's family, with `$F` or `$I` bound to its
+/// element type: float (f32, f64, f16, bf16), integer or bool.
+macro_rules! by_kind {
+    ($dtype:expr, float $F:ident => $float:expr, int $I:ident => $int:expr, bool => $bool:expr) => {
+        match $dtype {
+            $crate::DType::F32 => {
+                type $F = f32;
+                $float
+            }
+            $crate::DType::F64 => {
+                type $F = f64;
+                $float
+            }
+            $crate::DType::F16 => {
+                type $F = half::f16;
+                $float
+            }
+            $crate::DType::BF16 => {
+                type $F = half::bf16;
+                $float
+            }
+            $crate::DType::U8 => {
+                type $I = u8;
+                $int
+            }
+            $crate::DType::I8 => {
+                type $I = i8;
+                $int
+            }
+            $crate::DType::I16 => {
+                type $I = i16;
+                $int
+            }
+            $crate::DType::I32 => {
+                type $I = i32;
+                $int
+            }
+            $crate::DType::I64 => {
+                type $I = i64;
+                $int
+            }
+            $crate::DType::Bool => $bool,
+        }
+    };
+}
+pub(crate) use by_kind;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_division_and_remainder_follow_python() {
+        assert_eq!(int_floor_divide(-7i32, 2), -4);
+        assert_eq!(int_floor_divide(7i32, -2), -4);
+        assert_eq!(int_floor_divide(-8i32, 2), -4);
+        assert_eq!(int_floor_divide(i8::MIN, -1), i8::MIN);
+        assert_eq!(int_remainder(-7i64, 2), 1);
+        assert_eq!(int_remainder(7i64, -2), -1);
+        assert_eq!(int_remainder(i16::MIN, -1), 0);
+        assert_eq!(floor_divide(-7.0f32, 2.0), -4.0);
+        assert_eq!(floor_divide(7.5f64, -2.0), -4.0);
+        assert_eq!(floor_divide(1.0f32, 0.0), f32::INFINITY);
+        assert!(floor_divide(-0.5f64, 2.0).is_sign_negative());
+        assert_eq!(remainder(-7.0f32, 2.0), 1.0);
+        assert_eq!(remainder(5.5f64, -2.0), -0.5);
+        assert!(remainder(1.0f32, 0.0).is_nan());
+    }
+
+    #[test]
+    fn integer_power_wraps() {
+        assert_eq!(int_pow(3i8, 5), 3i8.wrapping_pow(5));
+        assert_eq!(int_pow(2u8, 9), 0);
+        assert_eq!(int_pow(-2i64, 63), i64::MIN);
+        assert_eq!(int_pow(7i32, 0), 1);
+    }
+
+    #[test]
+    fn sign_and_extrema_handle_nan_like_pytorch() {
+        assert_eq!(sign(f32::NAN), 0.0);
+        assert_eq!(sign(-0.0f64).to_bits(), 0.0f64.to_bits());
+        assert_eq!(int_sign(-5i8), -1);
+        assert_eq!(int_sign(200u8), 1);
+        assert!(maximum(1.0f32, f32::NAN).is_nan());
+        assert!(minimum(f64::NAN, 1.0).is_nan());
+        assert!(relu(f32::NAN).is_nan());
+        assert!(relu(-0.0f32).is_sign_negative());
+    }
+
+    #[test]
+    fn scalars_out_of_range_are_refused() {
+        assert_eq!(checked_scalar::<u8>("clamp", 255.0).unwrap(), 255);
+        assert_eq!(
+            checked_scalar::<u8>("clamp", -1.0).unwrap_err().to_string(),
+            "clamp: value cannot be converted to type uint8_t without overflow"
+        );
+        assert!(checked_scalar::<f16>("clamp", 1e5).is_err());
+        assert!(checked_scalar::<f32>("clamp", f64::INFINITY).is_ok());
+        assert!(checked_scalar::<i32>("clamp", f64::NAN).is_err());
+    }
+}

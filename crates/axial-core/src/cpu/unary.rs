@@ -1,0 +1,190 @@
+//! Unary ops: `dst = op(src)` for every [`UnaryOp`] and dtype PyTorch has it for.
+
+use super::map::apply1;
+use super::math::{
+    self, Float, FloatElem, Int, Limits, by_kind, checked_scalar, int_pow, int_sign,
+};
+use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
+
+/// `dst = op(src)`; `src` and `dst` share a dtype, except for `logical_not`
+/// (bool output).
+pub(crate) fn unary(op: UnaryOp, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>) -> Result<()> {
+    let (src, dst) = (&src, &mut dst);
+    if op == UnaryOp::LogicalNot {
+        return with_dtype!(src.dtype, T => apply1(op.name(), src, dst, |x: T| {
+            Bool::from(!x.is_nonzero())
+        }));
+    }
+    by_kind!(src.dtype,
+        float F => float_unary::<F>(op, src, dst),
+        int I => int_unary::<I>(op, src, dst),
+        bool => bool_unary(op, src, dst))
+}
+
+/// `dst = f(src)` computed in the float type's compute type.
+fn lift<E: FloatElem>(
+    op: UnaryOp,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(E::F) -> E::F + Sync,
+) -> Result<()> {
+    apply1(op.name(), src, dst, move |x: E| E::store(f(x.load())))
+}
+
+fn float_unary<E: FloatElem + Limits>(
+    op: UnaryOp,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+) -> Result<()> {
+    use UnaryOp::*;
+    let (s, d) = (src, dst);
+    match op {
+        Neg => lift::<E>(op, s, d, |x| -x),
+        Abs => lift::<E>(op, s, d, Float::abs),
+        Sqrt => lift::<E>(op, s, d, Float::sqrt),
+        Rsqrt => lift::<E>(op, s, d, math::rsqrt),
+        Exp => lift::<E>(op, s, d, Float::exp),
+        Log => lift::<E>(op, s, d, Float::ln),
+        Log1p => lift::<E>(op, s, d, Float::ln_1p),
+        Expm1 => lift::<E>(op, s, d, Float::exp_m1),
+        Sin => lift::<E>(op, s, d, Float::sin),
+        Cos => lift::<E>(op, s, d, Float::cos),
+        Tan => lift::<E>(op, s, d, Float::tan),
+        Tanh => lift::<E>(op, s, d, Float::tanh),
+        Sigmoid => lift::<E>(op, s, d, math::sigmoid),
+        Relu => lift::<E>(op, s, d, math::relu),
+        Gelu => lift::<E>(op, s, d, math::gelu),
+        Silu => lift::<E>(op, s, d, math::silu),
+        Erf => lift::<E>(op, s, d, Float::erf),
+        Floor => lift::<E>(op, s, d, Float::floor),
+        Ceil => lift::<E>(op, s, d, Float::ceil),
+        Round => lift::<E>(op, s, d, Float::round_ties_even),
+        Trunc => lift::<E>(op, s, d, Float::trunc),
+        Sign => lift::<E>(op, s, d, math::sign),
+        Reciprocal => lift::<E>(op, s, d, |x| E::F::ONE / x),
+        Square => lift::<E>(op, s, d, |x| x * x),
+        PowScalar(p) => lift::<E>(op, s, d, math::pow_scalar::<E::F>(p)),
+        Clamp { min, max } => float_clamp::<E>(op, s, d, min, max),
+        _ => Err(unsupported(op, s.dtype)),
+    }
+}
+
+/// `clamp` on floats: the bounds are rounded to the element type first; with
+/// both bounds and either NaN every element is NaN (PyTorch's `clamp_out`).
+fn float_clamp<E: FloatElem + Limits>(
+    op: UnaryOp,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    min: Option<f64>,
+    max: Option<f64>,
+) -> Result<()> {
+    let bound = |v: f64| checked_scalar::<E>(op.name(), v).map(E::load);
+    match (min, max) {
+        (Some(lo), Some(hi)) if lo.is_nan() || hi.is_nan() => {
+            bound(lo)?;
+            bound(hi)?;
+            lift::<E>(op, src, dst, |_| E::F::NAN)
+        }
+        (Some(lo), Some(hi)) => {
+            let (lo, hi) = (bound(lo)?, bound(hi)?);
+            lift::<E>(op, src, dst, move |x| min_of(max_of(x, lo), hi))
+        }
+        (Some(lo), None) => {
+            let lo = bound(lo)?;
+            lift::<E>(op, src, dst, move |x| max_of(x, lo))
+        }
+        (None, Some(hi)) => {
+            let hi = bound(hi)?;
+            lift::<E>(op, src, dst, move |x| min_of(x, hi))
+        }
+        (None, None) => Err(no_clamp_bounds()),
+    }
+}
+
+/// `std::max(a, b)`: `b` only when `a < b`, so a NaN `a` passes through.
+#[inline(always)]
+fn max_of<T: PartialOrd>(a: T, b: T) -> T {
+    if a < b { b } else { a }
+}
+
+/// `std::min(a, b)`: `b` only when `b < a`, so a NaN `a` passes through.
+#[inline(always)]
+fn min_of<T: PartialOrd>(a: T, b: T) -> T {
+    if b < a { b } else { a }
+}
+
+fn no_clamp_bounds() -> Error {
+    Error::invalid(
+        "clamp",
+        "torch.clamp: At least one of 'min' or 'max' must not be None",
+    )
+}
+
+fn unsupported(op: UnaryOp, dtype: DType) -> Error {
+    Error::Unsupported {
+        op: op.name(),
+        dtype,
+    }
+}
+
+fn negative_power() -> Error {
+    Error::invalid(
+        "pow",
+        "Integers to negative integer powers are not allowed.",
+    )
+}
+
+fn int_unary<I: Int>(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Result<()> {
+    use UnaryOp::*;
+    let name = op.name();
+    match op {
+        Neg => apply1(name, src, dst, I::wrapping_neg),
+        Abs => apply1(name, src, dst, I::wrapping_abs),
+        Relu => apply1(name, src, dst, |x: I| max_of(x, I::ZERO)),
+        Floor | Ceil | Round | Trunc => apply1(name, src, dst, |x: I| x),
+        Sign => apply1(name, src, dst, int_sign::<I>),
+        Square => apply1(name, src, dst, |x: I| x.wrapping_mul(x)),
+        PowScalar(p) => {
+            if p < 0.0 {
+                return Err(negative_power());
+            }
+            let p = checked_scalar::<I>(name, p)?;
+            apply1(name, src, dst, move |x: I| int_pow(x, p))
+        }
+        Clamp { min, max } => {
+            let bound = |v: Option<f64>| v.map(|v| checked_scalar::<I>(name, v)).transpose();
+            match (bound(min)?, bound(max)?) {
+                (Some(lo), Some(hi)) => {
+                    apply1(name, src, dst, move |x: I| min_of(max_of(x, lo), hi))
+                }
+                (Some(lo), None) => apply1(name, src, dst, move |x: I| max_of(x, lo)),
+                (None, Some(hi)) => apply1(name, src, dst, move |x: I| min_of(x, hi)),
+                (None, None) => Err(no_clamp_bounds()),
+            }
+        }
+        _ => Err(unsupported(op, src.dtype)),
+    }
+}
+
+/// The few unary ops bool has: `sign` is the identity, `square` and a
+/// non-negative power are the identity too (`x·x = x` for 0 and 1).
+fn bool_unary(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Result<()> {
+    use UnaryOp::*;
+    let name = op.name();
+    let identity = |x: Bool| Bool::from(x.get());
+    match op {
+        Sign | Square => apply1(name, src, dst, identity),
+        PowScalar(p) if p < 0.0 => Err(negative_power()),
+        PowScalar(p) if p == 0.0 => apply1(name, src, dst, |_: Bool| Bool::TRUE),
+        PowScalar(_) => apply1(name, src, dst, identity),
+        Neg => Err(Error::invalid(
+            "neg",
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
+        )),
+        Relu => Err(Error::invalid(
+            "relu",
+            "Boolean inputs not supported for relu",
+        )),
+        _ => Err(unsupported(op, DType::Bool)),
+    }
+}
