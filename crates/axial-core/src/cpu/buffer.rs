@@ -15,6 +15,10 @@ use crate::{Error, Result};
 
 /// Alignment of every host buffer (a cache line; enough for any SIMD load).
 pub const ALIGN: usize = 64;
+/// A type of [`ALIGN`]-byte alignment, for the dangling pointer of an empty buffer.
+#[repr(C, align(64))]
+struct AlignedBlock([u8; ALIGN]);
+
 /// Smallest block the pool keeps.
 pub(crate) const POOL_MIN_BYTES: usize = 1 << 20;
 /// Most bytes the pool holds at once.
@@ -50,7 +54,8 @@ impl CpuBuffer {
     pub fn new(len: usize, zeroed: bool) -> Result<Self> {
         if len == 0 {
             return Ok(CpuBuffer {
-                ptr: NonNull::dangling(),
+                // Aligned like every other buffer, so an empty one views as any type.
+                ptr: NonNull::<AlignedBlock>::dangling().cast(),
                 len: 0,
                 cap: 0,
             });
@@ -196,5 +201,11 @@ mod tests {
     #[test]
     fn empty_buffers_have_address_zero() {
         assert_eq!(CpuBuffer::new(0, true).unwrap().addr(), 0);
+    }
+
+    #[test]
+    fn empty_buffers_view_as_any_element_type() {
+        let b = CpuBuffer::new(0, false).unwrap();
+        assert!(bytemuck::try_cast_slice::<u8, f64>(b.as_bytes()).is_ok());
     }
 }

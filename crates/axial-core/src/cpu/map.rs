@@ -103,7 +103,7 @@ fn out_base(dst: &mut Output<'_, Cpu>) -> Result<SendPtr<u8>> {
 /// the output.
 #[inline(always)]
 fn same_address<A, O>(o: *mut O, a: *const A) -> bool {
-    o as usize == a as usize && size_of::<A>() == size_of::<O>()
+    std::ptr::eq(o.cast_const().cast::<u8>(), a.cast::<u8>()) && size_of::<A>() == size_of::<O>()
 }
 
 /// `out[i] = f(a[i])` for every element.

@@ -144,6 +144,7 @@ fn int_unary<I: Int>(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu
         Floor | Ceil | Round | Trunc => apply1(name, src, dst, |x: I| x),
         Sign => apply1(name, src, dst, int_sign::<I>),
         Square => apply1(name, src, dst, |x: I| x.wrapping_mul(x)),
+        PowScalar(p) if p.fract() != 0.0 || p.is_nan() => Err(unsupported(op, src.dtype)),
         PowScalar(p) => {
             if p < 0.0 {
                 return Err(negative_power());
@@ -167,15 +168,16 @@ fn int_unary<I: Int>(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu
 }
 
 /// The few unary ops bool has: `sign` is the identity, `square` and a
-/// non-negative power are the identity too (`x·x = x` for 0 and 1).
+/// positive integer power are the identity too (`x·x = x` for 0 and 1).
 fn bool_unary(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Result<()> {
     use UnaryOp::*;
     let name = op.name();
     let identity = |x: Bool| Bool::from(x.get());
     match op {
         Sign | Square => apply1(name, src, dst, identity),
+        PowScalar(p) if p.fract() != 0.0 || p.is_nan() => Err(unsupported(op, DType::Bool)),
         PowScalar(p) if p < 0.0 => Err(negative_power()),
-        PowScalar(p) if p == 0.0 => apply1(name, src, dst, |_: Bool| Bool::TRUE),
+        PowScalar(0.0) => apply1(name, src, dst, |_: Bool| Bool::TRUE),
         PowScalar(_) => apply1(name, src, dst, identity),
         Neg => Err(Error::invalid(
             "neg",
