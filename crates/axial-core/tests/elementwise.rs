@@ -329,36 +329,53 @@ fn nan_handling_of_extrema_and_clamp() -> Result<()> {
     assert!(r[1].is_nan());
     // min > max gives max everywhere but NaN.
     assert_eq!(clamp(Some(5.0), Some(4.0))?[0], 4.0);
-    // Both bounds with a NaN: every element is NaN; one NaN bound alone is a no-op.
+    // A NaN bound, alone or not, makes every element NaN.
     assert!(clamp(Some(f64::NAN), Some(1.0))?.iter().all(|x| x.is_nan()));
-    let r = clamp(Some(f64::NAN), None)?;
-    assert_eq!((r[0], r[2]), (1.0, 3.0));
-    assert!(
-        a.view()
-            .unary(UnaryOp::Clamp {
-                min: None,
-                max: None
-            })
-            .is_err()
+    assert!(clamp(Some(f64::NAN), None)?.iter().all(|x| x.is_nan()));
+    assert!(clamp(None, Some(f64::NAN))?.iter().all(|x| x.is_nan()));
+    assert_eq!(
+        error_of(a.view().unary(UnaryOp::Clamp {
+            min: None,
+            max: None
+        }))
+        .to_string(),
+        "clamp: torch.clamp: At least one of 'min' or 'max' must not be None"
     );
+    let half = v1(&[f16::ONE]);
+    assert_eq!(
+        error_of(half.view().unary(UnaryOp::Clamp {
+            min: None,
+            max: Some(1e5)
+        }))
+        .to_string(),
+        "clamp: value cannot be converted to type c10::Half without overflow"
+    );
+    Ok(())
+}
+
+#[test]
+fn integer_clamp_bounds_beyond_the_type() -> Result<()> {
+    let clamp = |x: &RawTensor, min, max| x.view().unary(UnaryOp::Clamp { min, max });
     let i = v1(&[-5i32, 0, 7]);
     assert_eq!(
-        unary::<i32>(
-            &i,
-            UnaryOp::Clamp {
-                min: Some(-1.0),
-                max: Some(3.0)
-            }
-        )?,
+        clamp(&i, Some(-1.0), Some(3.0))?.to_vec::<i32>()?,
         vec![-1, 0, 3]
     );
-    let err = error_of(v1(&[1u8]).view().unary(UnaryOp::Clamp {
-        min: Some(-1.0),
-        max: None,
-    }));
+    // A bound that cannot bind is dropped; one that would bind everything is refused.
+    let u = v1(&[1u8, 200]);
+    assert_eq!(clamp(&u, Some(-1.0), None)?.to_vec::<u8>()?, vec![1, 200]);
+    assert_eq!(clamp(&u, None, Some(300.0))?.to_vec::<u8>()?, vec![1, 200]);
     assert_eq!(
-        err.to_string(),
-        "clamp: value cannot be converted to type uint8_t without overflow"
+        error_of(clamp(&u, None, Some(-1.0))).to_string(),
+        "clamp: Clamp max value -1 is outside the representable range of Byte"
+    );
+    assert_eq!(
+        error_of(clamp(&v1(&[1i8]), Some(1000.0), None)).to_string(),
+        "clamp: Clamp min value 1000 is outside the representable range of Char"
+    );
+    assert_eq!(
+        error_of(clamp(&v1(&bools(&[true])), Some(0.0), None)).to_string(),
+        "\"clamp_min_scalar_cpu\" not implemented for 'Bool'"
     );
     Ok(())
 }
@@ -471,13 +488,23 @@ fn bool_arithmetic() -> Result<()> {
         binary::<Bool>(&a, BinaryOp::Maximum, &b)?,
         bools(&[true, true, false])
     );
-    assert!(matches!(
-        a.view().binary(BinaryOp::FloorDiv, &b.view()),
-        Err(Error::Unsupported {
-            dtype: DType::Bool,
-            ..
-        })
-    ));
+    let refusal = |r: Result<RawTensor>| error_of(r).to_string();
+    assert_eq!(
+        refusal(a.view().binary(BinaryOp::FloorDiv, &b.view())),
+        "\"div_floor_cpu\" not implemented for 'Bool'"
+    );
+    assert_eq!(
+        refusal(a.view().binary(BinaryOp::Rem, &b.view())),
+        "\"remainder_cpu\" not implemented for 'Bool'"
+    );
+    assert_eq!(
+        refusal(a.view().unary(UnaryOp::Abs)),
+        "\"abs_cpu\" not implemented for 'Bool'"
+    );
+    assert_eq!(
+        refusal(a.view().unary(UnaryOp::Floor)),
+        "\"floor_vml_cpu\" not implemented for 'Bool'"
+    );
     assert!(a.view().binary(BinaryOp::Sub, &b.view()).is_err());
     Ok(())
 }

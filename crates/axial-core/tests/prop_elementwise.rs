@@ -274,18 +274,42 @@ fn bound<T: Element>(v: f64) -> Option<T> {
     (float_ok || (lo..=hi).contains(&v)).then(|| T::from_f64(v))
 }
 
-/// `clamp` on any dtype but bool: bounds converted to `T`, NaN bounds as PyTorch.
-fn clamp_ref<T: Element>(min: Option<f64>, max: Option<f64>) -> UnaryRef<T> {
-    if min.is_none() && max.is_none() {
-        return None;
-    }
+/// `clamp` on floats: bounds rounded to `T` (refused beyond its range); a
+/// NaN bound makes every element NaN.
+fn float_clamp_ref<T: Element>(min: Option<f64>, max: Option<f64>) -> UnaryRef<T> {
     let lo = min.map(bound::<T>).map_or(Some(None), |b| b.map(Some))?;
     let hi = max.map(bound::<T>).map_or(Some(None), |b| b.map(Some))?;
-    let is_float = T::KIND == Kind::Float;
-    if is_float && lo.is_some() && hi.is_some() && min.unwrap().is_nan() | max.unwrap().is_nan() {
+    if min.is_some_and(f64::is_nan) || max.is_some_and(f64::is_nan) {
         return Some(Box::new(|_| Some((T::from_f64(f64::NAN), Check::Bits))));
     }
-    // Compared as f64: exact for every value of these dtypes in the tests.
+    clamp_ref(lo, hi)
+}
+
+/// `clamp` on integers: a bound beyond the range that cannot bind is
+/// dropped; one that would bind every element is refused.
+fn int_clamp_ref<T: Element>(min: Option<f64>, max: Option<f64>) -> UnaryRef<T> {
+    let (lowest, highest) = limits(T::DTYPE);
+    let lo = match min {
+        Some(v) if v < lowest => None,
+        Some(v) => Some(bound::<T>(v)?),
+        None => None,
+    };
+    let hi = match max {
+        Some(v) if v > highest => None,
+        Some(v) => Some(bound::<T>(v)?),
+        None => None,
+    };
+    if lo.is_none() && hi.is_none() {
+        return (min.is_some() || max.is_some())
+            .then(|| -> Box<dyn Fn(T) -> Expected<T>> { Box::new(|x| Some((x, Check::Bits))) });
+    }
+    clamp_ref(lo, hi)
+}
+
+/// `x` clamped to the bounds present (compared as f64: exact for every
+/// value of these dtypes in the tests).
+fn clamp_ref<T: Element>(lo: Option<T>, hi: Option<T>) -> UnaryRef<T> {
+    lo.or(hi)?;
     Some(Box::new(move |x: T| {
         let mut y = x;
         if let Some(lo) = lo {
@@ -302,9 +326,35 @@ fn clamp_ref<T: Element>(min: Option<f64>, max: Option<f64>) -> UnaryRef<T> {
     }))
 }
 
+/// `pow` by a scalar where its dtype departs from f32's special cases: f16
+/// has none (it is `pow` in f32), bf16 rounds the square of `x³` and `x⁻²`.
+fn half_pow_ref<T: Element>(p: f64) -> UnaryRef<T> {
+    let round = |v: f32| T::from_f32(v).to_f32();
+    match (T::DTYPE, p) {
+        (_, 0.0 | 1.0) => None,
+        (DType::F16, _) => Some(Box::new(move |x: T| {
+            Some((T::from_f64(x.to_f64().powf(p)), Check::Near))
+        })),
+        (DType::BF16, 3.0) => Some(Box::new(move |x: T| {
+            let x = x.to_f32();
+            Some((T::from_f32(round(x * x) * x), Check::Bits))
+        })),
+        (DType::BF16, -2.0) => Some(Box::new(move |x: T| {
+            let x = x.to_f32();
+            Some((T::from_f32(1.0 / round(x * x)), Check::Bits))
+        })),
+        _ => None,
+    }
+}
+
 fn float_unary_ref<T: Element>(op: UnaryOp) -> UnaryRef<T> {
     if let UnaryOp::Clamp { min, max } = op {
-        return clamp_ref::<T>(min, max);
+        return float_clamp_ref::<T>(min, max);
+    }
+    if let UnaryOp::PowScalar(p) = op {
+        if let Some(r) = half_pow_ref::<T>(p) {
+            return Some(r);
+        }
     }
     if let (Some(f32_op), Some(f64_op)) = (exact_unary::<f32>(op), exact_unary::<f64>(op)) {
         return Some(in_compute_type::<T>(f32_op, f64_op, Check::Bits));
@@ -341,7 +391,7 @@ fn int_unary_ref<T: Element>(op: UnaryOp) -> UnaryRef<T> {
                 Some((wrap((x.to_i64() as i128).wrapping_pow(e)), Check::Bits))
             }))
         }
-        Clamp { min, max } => clamp_ref::<T>(min, max),
+        Clamp { min, max } => int_clamp_ref::<T>(min, max),
         _ => None,
     }
 }

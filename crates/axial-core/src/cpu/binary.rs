@@ -122,7 +122,14 @@ fn bool_binary(
             "sub",
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
         )),
-        _ => Err(unsupported(op, DType::Bool)),
+        _ => Err(Error::Unsupported {
+            op: match op {
+                FloorDiv => "div_floor_cpu",
+                Rem => "remainder_cpu",
+                _ => name,
+            },
+            dtype: DType::Bool,
+        }),
     }
 }
 

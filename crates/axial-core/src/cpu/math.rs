@@ -10,7 +10,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 use half::{bf16, f16};
 
 use super::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-use crate::{Element, Error, Result};
+use crate::{DType, Element, Error, Result};
 
 /// f32 or f64: the types float kernels compute in.
 pub(crate) trait Float:
@@ -54,6 +54,8 @@ pub(crate) trait Float:
     fn atan2(self, x: Self) -> Self;
     /// `selfᵉ` for an exponent given as an f64, as `std::pow(scalar_t, double)`.
     fn pow_f64(self, e: f64) -> Self;
+    /// `selfᵉ` computed in f32, as `std::pow(float, float)`.
+    fn pow_f32(self, e: f32) -> Self;
 }
 
 macro_rules! float_impl {
@@ -148,6 +150,10 @@ macro_rules! float_impl {
             #[inline(always)]
             fn pow_f64(self, e: f64) -> Self {
                 (self as f64).powf(e) as $t
+            }
+            #[inline(always)]
+            fn pow_f32(self, e: f32) -> Self {
+                (self as f32).powf(e) as $t
             }
         }
     };
@@ -282,10 +288,13 @@ pub(crate) fn minimum<F: Float>(a: F, b: F) -> F {
     }
 }
 
-/// `xᵖ` for a scalar exponent, with PyTorch's special cases (`pow_tensor_scalar`):
-/// 0 and 1 exactly, ½ and −½ as `sqrt`/`rsqrt`, −1 as a reciprocal, 2, 3 and −2
-/// as products; else `pow` in f64.
-pub(crate) fn pow_scalar<F: Float>(p: f64) -> impl Fn(F) -> F + Copy + Sync {
+/// `xᵖ` for a scalar exponent, as PyTorch's `pow_tensor_scalar` computes it
+/// for the element type `E`: 0 and 1 exactly for every type; for f32, f64
+/// and bf16, ½ and −½ as `sqrt`/`rsqrt`, −1 as a reciprocal, 2, 3 and −2 as
+/// products (bf16 rounding the square first, as its own arithmetic does),
+/// else `pow` (f32 and f64 in f64; f16 and bf16 in f32 with the exponent
+/// rounded to the element type first).
+pub(crate) fn pow_scalar<E: FloatElem>(p: f64) -> impl Fn(E::F) -> E::F + Copy + Sync {
     #[derive(Copy, Clone)]
     enum Kind {
         One,
@@ -296,29 +305,35 @@ pub(crate) fn pow_scalar<F: Float>(p: f64) -> impl Fn(F) -> F + Copy + Sync {
         Square,
         Cube,
         InverseSquare,
-        General(f64),
+        InF64(f64),
+        InF32(f32),
     }
+    let specialised = E::DTYPE != DType::F16;
     let kind = match p {
         0.0 => Kind::One,
         1.0 => Kind::Identity,
-        0.5 => Kind::Sqrt,
-        -0.5 => Kind::Rsqrt,
-        -1.0 => Kind::Reciprocal,
-        2.0 => Kind::Square,
-        3.0 => Kind::Cube,
-        -2.0 => Kind::InverseSquare,
-        _ => Kind::General(p),
+        0.5 if specialised => Kind::Sqrt,
+        -0.5 if specialised => Kind::Rsqrt,
+        -1.0 if specialised => Kind::Reciprocal,
+        2.0 if specialised => Kind::Square,
+        3.0 if specialised => Kind::Cube,
+        -2.0 if specialised => Kind::InverseSquare,
+        _ if E::DTYPE.size() == 2 => Kind::InF32(E::from_f64(p).to_f32()),
+        _ => Kind::InF64(p),
     };
-    move |x: F| match kind {
-        Kind::One => F::ONE,
+    // The square as an element: bf16 rounds it before the next operation.
+    let square = |x: E::F| E::store(x * x).load();
+    move |x: E::F| match kind {
+        Kind::One => E::F::ONE,
         Kind::Identity => x,
         Kind::Sqrt => x.sqrt(),
         Kind::Rsqrt => rsqrt(x),
-        Kind::Reciprocal => F::ONE / x,
+        Kind::Reciprocal => E::F::ONE / x,
         Kind::Square => x * x,
-        Kind::Cube => x * x * x,
-        Kind::InverseSquare => F::ONE / (x * x),
-        Kind::General(p) => x.pow_f64(p),
+        Kind::Cube => square(x) * x,
+        Kind::InverseSquare => E::F::ONE / square(x),
+        Kind::InF64(p) => x.pow_f64(p),
+        Kind::InF32(p) => x.pow_f32(p),
     }
 }
 
@@ -369,8 +384,8 @@ limits! {
     i16 => i16::MIN as f64, i16::MAX as f64, "int16_t";
     i32 => i32::MIN as f64, i32::MAX as f64, "int";
     i64 => i64::MIN as f64, i64::MAX as f64, "int64_t";
-    f16 => -65504.0, 65504.0, "at::Half";
-    bf16 => -3.3895313892515355e38, 3.3895313892515355e38, "at::BFloat16";
+    f16 => -65504.0, 65504.0, "c10::Half";
+    bf16 => -3.3895313892515355e38, 3.3895313892515355e38, "c10::BFloat16";
     f32 => f32::MIN as f64, f32::MAX as f64, "float";
     f64 => f64::MIN, f64::MAX, "double";
 }

@@ -63,14 +63,36 @@ fn float_unary<E: FloatElem + Limits>(
         Sign => lift::<E>(op, s, d, math::sign),
         Reciprocal => lift::<E>(op, s, d, |x| E::F::ONE / x),
         Square => lift::<E>(op, s, d, |x| x * x),
-        PowScalar(p) => lift::<E>(op, s, d, math::pow_scalar::<E::F>(p)),
+        PowScalar(p) => lift::<E>(op, s, d, math::pow_scalar::<E>(p)),
         Clamp { min, max } => float_clamp::<E>(op, s, d, min, max),
         _ => Err(unsupported(op, s.dtype)),
     }
 }
 
-/// `clamp` on floats: the bounds are rounded to the element type first; with
-/// both bounds and either NaN every element is NaN (PyTorch's `clamp_out`).
+/// Clamps with the bounds present: binds `$f` to the clamp of one element
+/// and evaluates `$run` (which lifts it into a kernel).
+macro_rules! clamp_by_bounds {
+    ($lo:expr, $hi:expr, |$f:ident| $run:expr) => {
+        match ($lo, $hi) {
+            (Some(lo), Some(hi)) => {
+                let $f = move |x| min_of(max_of(x, lo), hi);
+                $run
+            }
+            (Some(lo), None) => {
+                let $f = move |x| max_of(x, lo);
+                $run
+            }
+            (None, Some(hi)) => {
+                let $f = move |x| min_of(x, hi);
+                $run
+            }
+            (None, None) => Err(no_clamp_bounds()),
+        }
+    };
+}
+
+/// `clamp` on floats: the bounds are rounded to the element type first (and
+/// refused beyond its range); a NaN bound makes every element NaN.
 fn float_clamp<E: FloatElem + Limits>(
     op: UnaryOp,
     src: &Input<'_, Cpu>,
@@ -78,26 +100,54 @@ fn float_clamp<E: FloatElem + Limits>(
     min: Option<f64>,
     max: Option<f64>,
 ) -> Result<()> {
-    let bound = |v: f64| checked_scalar::<E>(op.name(), v).map(E::load);
-    match (min, max) {
-        (Some(lo), Some(hi)) if lo.is_nan() || hi.is_nan() => {
-            bound(lo)?;
-            bound(hi)?;
-            lift::<E>(op, src, dst, |_| E::F::NAN)
-        }
-        (Some(lo), Some(hi)) => {
-            let (lo, hi) = (bound(lo)?, bound(hi)?);
-            lift::<E>(op, src, dst, move |x| min_of(max_of(x, lo), hi))
-        }
-        (Some(lo), None) => {
-            let lo = bound(lo)?;
-            lift::<E>(op, src, dst, move |x| max_of(x, lo))
-        }
-        (None, Some(hi)) => {
-            let hi = bound(hi)?;
-            lift::<E>(op, src, dst, move |x| min_of(x, hi))
-        }
-        (None, None) => Err(no_clamp_bounds()),
+    let bound = |v: Option<f64>| {
+        v.map(|v| checked_scalar::<E>(op.name(), v).map(E::load))
+            .transpose()
+    };
+    let (lo, hi) = (bound(min)?, bound(max)?);
+    if min.is_some_and(f64::is_nan) || max.is_some_and(f64::is_nan) {
+        return lift::<E>(op, src, dst, |_| E::F::NAN);
+    }
+    clamp_by_bounds!(lo, hi, |f| lift::<E>(op, src, dst, f))
+}
+
+/// `clamp` on integers: a bound beyond the type's range on the side that
+/// cannot bind is dropped; on the other side PyTorch refuses it.
+fn int_clamp<I: Int>(
+    op: UnaryOp,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    min: Option<f64>,
+    max: Option<f64>,
+) -> Result<()> {
+    let name = op.name();
+    let out_of_range = |which: &str, v: f64| {
+        Error::invalid(
+            name,
+            format!(
+                "Clamp {which} value {v} is outside the representable range of {}",
+                src.dtype.scalar_type_name()
+            ),
+        )
+    };
+    let lo = match min {
+        Some(v) if v < I::LOWEST => None,
+        Some(v) if v > I::MAX => return Err(out_of_range("min", v)),
+        Some(v) => Some(checked_scalar::<I>(name, v)?),
+        None => None,
+    };
+    let hi = match max {
+        Some(v) if v > I::MAX => None,
+        Some(v) if v < I::LOWEST => return Err(out_of_range("max", v)),
+        Some(v) => Some(checked_scalar::<I>(name, v)?),
+        None => None,
+    };
+    if min.is_none() && max.is_none() {
+        return Err(no_clamp_bounds());
+    }
+    match (lo, hi) {
+        (None, None) => apply1(name, src, dst, |x: I| x),
+        (lo, hi) => clamp_by_bounds!(lo, hi, |f| apply1(name, src, dst, f)),
     }
 }
 
@@ -118,6 +168,28 @@ fn no_clamp_bounds() -> Error {
         "clamp",
         "torch.clamp: At least one of 'min' or 'max' must not be None",
     )
+}
+
+/// The name of PyTorch's CPU kernel that refuses bool, as its error gives it.
+fn bool_kernel_name(op: UnaryOp) -> &'static str {
+    use UnaryOp::*;
+    match op {
+        Abs => "abs_cpu",
+        Floor => "floor_vml_cpu",
+        Ceil => "ceil_vml_cpu",
+        Round => "round_vml_cpu",
+        Trunc => "trunc_vml_cpu",
+        Clamp {
+            min: Some(_),
+            max: None,
+        } => "clamp_min_scalar_cpu",
+        Clamp {
+            min: None,
+            max: Some(_),
+        } => "clamp_max_scalar_cpu",
+        Clamp { .. } => "clamp_scalar_cpu",
+        _ => op.name(),
+    }
 }
 
 fn unsupported(op: UnaryOp, dtype: DType) -> Error {
@@ -152,17 +224,7 @@ fn int_unary<I: Int>(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu
             let p = checked_scalar::<I>(name, p)?;
             apply1(name, src, dst, move |x: I| int_pow(x, p))
         }
-        Clamp { min, max } => {
-            let bound = |v: Option<f64>| v.map(|v| checked_scalar::<I>(name, v)).transpose();
-            match (bound(min)?, bound(max)?) {
-                (Some(lo), Some(hi)) => {
-                    apply1(name, src, dst, move |x: I| min_of(max_of(x, lo), hi))
-                }
-                (Some(lo), None) => apply1(name, src, dst, move |x: I| max_of(x, lo)),
-                (None, Some(hi)) => apply1(name, src, dst, move |x: I| min_of(x, hi)),
-                (None, None) => Err(no_clamp_bounds()),
-            }
-        }
+        Clamp { min, max } => int_clamp::<I>(op, src, dst, min, max),
         _ => Err(unsupported(op, src.dtype)),
     }
 }
@@ -187,6 +249,9 @@ fn bool_unary(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> R
             "relu",
             "Boolean inputs not supported for relu",
         )),
-        _ => Err(unsupported(op, DType::Bool)),
+        _ => Err(Error::Unsupported {
+            op: bool_kernel_name(op),
+            dtype: DType::Bool,
+        }),
     }
 }
