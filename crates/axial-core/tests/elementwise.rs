@@ -436,7 +436,7 @@ fn casts_round_to_nearest_even_and_keep_nan() -> Result<()> {
     assert_eq!(bf[1].to_f32(), 1.0 + 4.0 / 256.0);
     assert!(bf[2].is_nan());
     let half = x.view().to_dtype(DType::F16)?.to_vec::<f16>()?;
-    assert_eq!(half[0], f16::from_f32(1.00390625));
+    assert_eq!(half[0], f16::from_f32(1.0 + 1.0 / 256.0));
     assert!(half[2].is_nan());
     assert_eq!(half[4], f16::INFINITY);
     assert_eq!(x.view().to_dtype(DType::I32)?.to_vec::<i32>()?[3], -2);

@@ -312,15 +312,15 @@ fn clamp_ref<T: Element>(lo: Option<T>, hi: Option<T>) -> UnaryRef<T> {
     lo.or(hi)?;
     Some(Box::new(move |x: T| {
         let mut y = x;
-        if let Some(lo) = lo {
-            if y.to_f64() < lo.to_f64() {
-                y = lo;
-            }
+        if let Some(lo) = lo
+            && y.to_f64() < lo.to_f64()
+        {
+            y = lo;
         }
-        if let Some(hi) = hi {
-            if y.to_f64() > hi.to_f64() {
-                y = hi;
-            }
+        if let Some(hi) = hi
+            && y.to_f64() > hi.to_f64()
+        {
+            y = hi;
         }
         Some((y, Check::Bits))
     }))
@@ -351,10 +351,10 @@ fn float_unary_ref<T: Element>(op: UnaryOp) -> UnaryRef<T> {
     if let UnaryOp::Clamp { min, max } = op {
         return float_clamp_ref::<T>(min, max);
     }
-    if let UnaryOp::PowScalar(p) = op {
-        if let Some(r) = half_pow_ref::<T>(p) {
-            return Some(r);
-        }
+    if let UnaryOp::PowScalar(p) = op
+        && let Some(r) = half_pow_ref::<T>(p)
+    {
+        return Some(r);
     }
     if let (Some(f32_op), Some(f64_op)) = (exact_unary::<f32>(op), exact_unary::<f64>(op)) {
         return Some(in_compute_type::<T>(f32_op, f64_op, Check::Bits));

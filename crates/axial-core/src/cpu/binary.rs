@@ -33,7 +33,7 @@ fn lift2<E: FloatElem>(
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
-    f: impl Fn(E::F, E::F) -> E::F + Sync,
+    f: impl Fn(E::F, E::F) -> E::F + Copy + Sync,
 ) -> Result<()> {
     apply2(op.name(), lhs, rhs, dst, move |a: E, b: E| {
         E::store(f(a.load(), b.load()))

@@ -60,7 +60,7 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
 fn convert<S: Element, O: Element>(
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
-    f: impl Fn(S) -> O + Sync,
+    f: impl Fn(S) -> O + Copy + Sync,
 ) -> Result<()> {
     if (src.dtype, dst.dtype) != (S::DTYPE, O::DTYPE) {
         return Err(Error::DTypeMismatch {
@@ -128,7 +128,7 @@ unsafe fn walk<S: Copy, O: Element>(
     ps: SendPtr<S>,
     src: &Input<'_, Cpu>,
     dst: &Output<'_, Cpu>,
-    f: impl Fn(S) -> O + Sync,
+    f: impl Fn(S) -> O + Copy + Sync,
 ) {
     if is_transposition(plan) {
         // SAFETY: forwarded.
@@ -164,7 +164,7 @@ unsafe fn tiled<S: Copy, O: Element>(
     plan: &Plan<2>,
     po: SendPtr<O>,
     ps: SendPtr<S>,
-    f: impl Fn(S) -> O + Sync,
+    f: impl Fn(S) -> O + Copy + Sync,
 ) {
     let cols = plan.inner_len();
     let [so_col, si_col] = plan.inner_strides();

@@ -26,7 +26,7 @@ fn lift<E: FloatElem>(
     op: UnaryOp,
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
-    f: impl Fn(E::F) -> E::F + Sync,
+    f: impl Fn(E::F) -> E::F + Copy + Sync,
 ) -> Result<()> {
     apply1(op.name(), src, dst, move |x: E| E::store(f(x.load())))
 }
