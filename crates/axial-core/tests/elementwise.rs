@@ -429,6 +429,20 @@ fn half_precision_computes_in_f32_and_rounds_to_nearest_even() -> Result<()> {
 }
 
 #[test]
+fn half_floor_division_rounds_every_step_as_pytorch() -> Result<()> {
+    // PyTorch 2.15 gives -101 here: a − fmod(a, b) and the quotient are
+    // rounded to bf16 before the correction (the exact floor is -100).
+    let a = v1(&[bf16::from_bits(0xc019)]);
+    let b = v1(&[bf16::from_bits(0x3cc4)]);
+    assert_eq!(a.view().get::<bf16>(&[0])?.to_f32(), -2.390625);
+    assert_eq!(
+        binary::<bf16>(&a, BinaryOp::FloorDiv, &b)?,
+        vec![bf16::from_f32(-101.0)]
+    );
+    Ok(())
+}
+
+#[test]
 fn casts_round_to_nearest_even_and_keep_nan() -> Result<()> {
     let x = v1(&[1.0f32 + 1.0 / 256.0, 1.0 + 3.0 / 256.0, f32::NAN, -2.7, 1e6]);
     let bf = x.view().to_dtype(DType::BF16)?.to_vec::<bf16>()?;

@@ -54,7 +54,7 @@ fn float_binary<E: FloatElem>(
         Mul => lift2::<E>(op, a, b, d, |x, y| x * y),
         Div => lift2::<E>(op, a, b, d, |x, y| x / y),
         Rem => lift2::<E>(op, a, b, d, math::remainder),
-        FloorDiv => lift2::<E>(op, a, b, d, math::floor_divide),
+        FloorDiv => lift2::<E>(op, a, b, d, math::floor_divide::<E>),
         Pow => lift2::<E>(op, a, b, d, Float::powf),
         Maximum => lift2::<E>(op, a, b, d, math::maximum),
         Minimum => lift2::<E>(op, a, b, d, math::minimum),

@@ -29,6 +29,7 @@ pub(crate) trait Float:
     const ONE: Self;
     const HALF: Self;
     const NAN: Self;
+    const INFINITY: Self;
     /// `1/√2`.
     const FRAC_1_SQRT_2: Self;
 
@@ -65,6 +66,7 @@ macro_rules! float_impl {
             const ONE: Self = 1.0;
             const HALF: Self = 0.5;
             const NAN: Self = $t::NAN;
+            const INFINITY: Self = $t::INFINITY;
             const FRAC_1_SQRT_2: Self = std::$t::consts::FRAC_1_SQRT_2;
 
             #[inline(always)]
@@ -169,6 +171,12 @@ pub(crate) trait FloatElem: Element {
     fn load(self) -> Self::F;
     /// Rounds back to the element type (to nearest even).
     fn store(v: Self::F) -> Self;
+    /// `v` rounded to the element type, kept in the compute type: what one
+    /// operation of the element type's own arithmetic gives.
+    #[inline(always)]
+    fn round(v: Self::F) -> Self::F {
+        Self::store(v).load()
+    }
 }
 
 macro_rules! float_elem {
@@ -242,26 +250,33 @@ pub(crate) fn remainder<F: Float>(a: F, b: F) -> F {
     }
 }
 
-/// Python's `a // b` (`c10::div_floor_floating`).
+/// Python's `a // b` as PyTorch's vectorised kernel computes it
+/// (`div_floor_floating_vec`), each step rounded to the element type: f16 and
+/// bf16 round every operation, as their `Vectorized` arithmetic does.
 #[inline(always)]
-pub(crate) fn floor_divide<F: Float>(a: F, b: F) -> F {
-    if b == F::ZERO {
-        return a / b;
-    }
-    let m = a.fmod(b);
-    let mut div = (a - m) / b;
-    if m != F::ZERO && ((b < F::ZERO) != (m < F::ZERO)) {
-        div = div - F::ONE;
-    }
-    if div == F::ZERO {
-        return F::ZERO.copysign(a / b);
-    }
-    let floor = div.floor();
-    if div - floor > F::HALF {
-        floor + F::ONE
+pub(crate) fn floor_divide<E: FloatElem>(a: E::F, b: E::F) -> E::F {
+    let (zero, one) = (E::F::ZERO, E::F::ONE);
+    let r = E::round;
+    let quotient = r(a / b);
+    let m = r(a.fmod(b));
+    // fmod is exact, so a − m is a multiple of b; when a / b overflows, a is.
+    let multiple = if quotient.abs() == E::F::INFINITY && a.abs() != E::F::INFINITY {
+        a
     } else {
-        floor
+        r(a - m)
+    };
+    let mut div = r(multiple / b);
+    if m != zero && ((b < zero) != (m < zero)) {
+        div = r(div - one);
     }
+    let mut floor = div.floor();
+    if r(div - floor) > E::F::HALF {
+        floor = r(floor + one);
+    }
+    if div == zero {
+        floor = zero.copysign(quotient);
+    }
+    if b == zero { quotient } else { floor }
 }
 
 /// The larger, NaN if either is (`std::max` otherwise: ties keep `a`).
@@ -562,10 +577,11 @@ mod tests {
         assert_eq!(int_remainder(-7i64, 2), 1);
         assert_eq!(int_remainder(7i64, -2), -1);
         assert_eq!(int_remainder(i16::MIN, -1), 0);
-        assert_eq!(floor_divide(-7.0f32, 2.0), -4.0);
-        assert_eq!(floor_divide(7.5f64, -2.0), -4.0);
-        assert_eq!(floor_divide(1.0f32, 0.0), f32::INFINITY);
-        assert!(floor_divide(-0.5f64, 2.0).is_sign_negative());
+        assert_eq!(floor_divide::<f32>(-7.0, 2.0), -4.0);
+        assert_eq!(floor_divide::<f64>(7.5, -2.0), -4.0);
+        assert_eq!(floor_divide::<f32>(1.0, 0.0), f32::INFINITY);
+        assert!(floor_divide::<f64>(-0.5, 2.0).is_sign_negative());
+        assert_eq!(floor_divide::<f32>(f32::MAX, 0.5), f32::INFINITY);
         assert_eq!(remainder(-7.0f32, 2.0), 1.0);
         assert_eq!(remainder(5.5f64, -2.0), -0.5);
         assert!(remainder(1.0f32, 0.0).is_nan());
