@@ -800,19 +800,59 @@ proptest! {
         src in prop::sample::select(DTYPES.to_vec()),
         dst in prop::sample::select(DTYPES.to_vec()),
     ) {
-        // A contiguous (cols·step, rows) base, every `step`-th row, transposed.
-        let base = Layout::contiguous(&[cols * step, rows]);
-        let layout = base.slice(0, None, None, step as isize).unwrap().t().unwrap();
-        let storage: Vec<f64> = (0..cols * step * rows).map(|i| (i % 251) as f64 - 125.0).collect();
-        let x = Case { shape: vec![rows, cols], layout, storage };
-        let out_storage = vec![0.0; rows * cols];
-        let out = Case { shape: vec![rows, cols], layout: Layout::contiguous(&[rows, cols]), storage: out_storage };
+        let (x, out) = transposed_case(rows, cols, step);
         with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
     }
 }
 
+/// A transposed (rows, cols) view of every `step`-th row of a contiguous
+/// (cols·step, rows) base, and a contiguous output of its shape.
+fn transposed_case(rows: usize, cols: usize, step: usize) -> (Case, Case) {
+    let base = Layout::contiguous(&[cols * step, rows]);
+    let layout = base
+        .slice(0, None, None, step as isize)
+        .unwrap()
+        .t()
+        .unwrap();
+    let storage: Vec<f64> = (0..cols * step * rows)
+        .map(|i| (i % 251) as f64 - 125.0)
+        .collect();
+    let shape = vec![rows, cols];
+    let x = Case {
+        shape: shape.clone(),
+        layout,
+        storage,
+    };
+    let out = Case {
+        layout: Layout::contiguous(&shape),
+        shape,
+        storage: vec![0.0; rows * cols],
+    };
+    (x, out)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
+
+    /// Copies of more than the threshold of plain ops (256K elements):
+    /// transposed (tiled on several threads) or contiguous (memmove pieces).
+    #[test]
+    fn big_copies_of_plain_layouts_run_in_parallel_like_reference(
+        rows in 512usize..640,
+        cols in 512usize..640,
+        transposed in any::<bool>(),
+        src in prop::sample::select(DTYPES.to_vec()),
+        dst in prop::sample::select(DTYPES.to_vec()),
+    ) {
+        let (x, out) = if transposed {
+            transposed_case(rows, cols, 1)
+        } else {
+            let (x, out) = transposed_case(cols, rows, 1);
+            let x = Case { layout: Layout::contiguous(&out.shape), shape: out.shape.clone(), ..x };
+            (x, out)
+        };
+        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
+    }
 
     #[test]
     fn big_unary_runs_in_parallel_like_reference((x, out) in big_unary_cases(), op in unary_op()) {

@@ -2,8 +2,9 @@
 //! has it for. Integer ops that can fail (division by zero, negative powers)
 //! read the divisor first, so nothing is written when they do.
 
-use super::map::{any, apply2};
+use super::map::{any, apply2, apply2_weighted};
 use super::math::{self, Float, FloatElem, Int, by_kind, int_floor_divide, int_pow, int_remainder};
+use super::strided::COSTLY;
 use crate::{BinaryOp, Bool, Cpu, DType, Element, Error, Input, Output, Result, with_dtype};
 
 /// `dst = op(lhs, rhs)`: all three share a dtype (bool `dst` for the logical ops).
@@ -35,9 +36,19 @@ fn lift2<E: FloatElem>(
     dst: &mut Output<'_, Cpu>,
     f: impl Fn(E::F, E::F) -> E::F + Copy + Sync,
 ) -> Result<()> {
-    apply2(op.name(), lhs, rhs, dst, move |a: E, b: E| {
+    apply2_weighted(op.name(), weight(op), lhs, rhs, dst, move |a: E, b: E| {
         E::store(f(a.load(), b.load()))
     })
+}
+
+/// Units of work of one element: ops that call a math function or divide
+/// integers weigh more.
+fn weight(op: BinaryOp) -> usize {
+    use BinaryOp::*;
+    match op {
+        Rem | FloorDiv | Pow | Atan2 => COSTLY,
+        _ => 1,
+    }
 }
 
 fn float_binary<E: FloatElem>(
@@ -83,9 +94,9 @@ fn int_binary<I: Int>(
                 return Err(Error::invalid(name, "ZeroDivisionError"));
             }
             if op == Rem {
-                apply2(name, a, b, d, int_remainder::<I>)
+                apply2_weighted(name, COSTLY, a, b, d, int_remainder::<I>)
             } else {
-                apply2(name, a, b, d, int_floor_divide::<I>)
+                apply2_weighted(name, COSTLY, a, b, d, int_floor_divide::<I>)
             }
         }
         Pow => {
@@ -95,7 +106,7 @@ fn int_binary<I: Int>(
                     "Integers to negative integer powers are not allowed.",
                 ));
             }
-            apply2(name, a, b, d, int_pow::<I>)
+            apply2_weighted(name, COSTLY, a, b, d, int_pow::<I>)
         }
         _ => Err(unsupported(op, a.dtype)),
     }

@@ -135,7 +135,7 @@ unsafe fn walk<S: Copy, O: Element>(
         unsafe { tiled(plan, po, ps, f) }
     } else {
         // SAFETY: forwarded.
-        unsafe { map1((po, &dst.layout), (ps, &src.layout), f) }
+        unsafe { map1((po, &dst.layout), (ps, &src.layout), 1, f) }
     }
 }
 

@@ -10,9 +10,21 @@ use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::strided::Plan;
 use crate::{Cpu, Element, Input, Layout, Output, Result};
 
-/// `dst[i] = f(src[i])`, after checking both operands.
+/// `dst[i] = f(src[i])`, after checking both operands; `f` is a plain op.
 pub(crate) fn apply1<A: Element, O: Element>(
     op: &'static str,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(A) -> O + Copy + Sync,
+) -> Result<()> {
+    apply1_weighted(op, 1, src, dst, f)
+}
+
+/// As [`apply1`], each element weighing `weight` units of work (see
+/// [`PARALLEL_THRESHOLD`](super::strided::PARALLEL_THRESHOLD)).
+pub(crate) fn apply1_weighted<A: Element, O: Element>(
+    op: &'static str,
+    weight: usize,
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
     f: impl Fn(A) -> O + Copy + Sync,
@@ -21,13 +33,25 @@ pub(crate) fn apply1<A: Element, O: Element>(
     let pa = in_ptr::<A>(op, src, dst, bytes(po))?;
     // SAFETY: both layouts were checked in bounds of their storages, and the
     // output is writable (the device-independent layer refuses overlap).
-    unsafe { map1((po, &dst.layout), (pa, &src.layout), f) };
+    unsafe { map1((po, &dst.layout), (pa, &src.layout), weight, f) };
     Ok(())
 }
 
-/// `dst[i] = f(lhs[i], rhs[i])`, after checking the operands.
+/// `dst[i] = f(lhs[i], rhs[i])`, after checking the operands; `f` is a plain op.
 pub(crate) fn apply2<A: Element, B: Element, O: Element>(
     op: &'static str,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(A, B) -> O + Copy + Sync,
+) -> Result<()> {
+    apply2_weighted(op, 1, lhs, rhs, dst, f)
+}
+
+/// As [`apply2`], each element weighing `weight` units of work.
+pub(crate) fn apply2_weighted<A: Element, B: Element, O: Element>(
+    op: &'static str,
+    weight: usize,
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
@@ -36,8 +60,16 @@ pub(crate) fn apply2<A: Element, B: Element, O: Element>(
     let po = out_ptr::<O>(op, dst)?;
     let pa = in_ptr::<A>(op, lhs, dst, bytes(po))?;
     let pb = in_ptr::<B>(op, rhs, dst, bytes(po))?;
-    // SAFETY: as in `apply1`.
-    unsafe { map2((po, &dst.layout), (pa, &lhs.layout), (pb, &rhs.layout), f) };
+    // SAFETY: as in `apply1_weighted`.
+    unsafe {
+        map2(
+            (po, &dst.layout),
+            (pa, &lhs.layout),
+            (pb, &rhs.layout),
+            weight,
+            f,
+        )
+    };
     Ok(())
 }
 
@@ -137,7 +169,7 @@ unsafe fn unit_loop_avx2(len: usize, mut body: impl FnMut(usize)) {
     }
 }
 
-/// `out[i] = f(a[i])` for every element.
+/// `out[i] = f(a[i])` for every element, each weighing `weight` units of work.
 ///
 /// # Safety
 /// `out`/`a` point to storages in which the layouts are in bounds (checked by
@@ -146,13 +178,14 @@ unsafe fn unit_loop_avx2(len: usize, mut body: impl FnMut(usize)) {
 pub(crate) unsafe fn map1<A: Copy, O: Copy>(
     out: (SendPtr<O>, &Layout),
     a: (SendPtr<A>, &Layout),
+    weight: usize,
     f: impl Fn(A) -> O + Copy + Sync,
 ) {
     let mut plan = Plan::new([out.1, a.1]);
     plan.restrict_aliasing((out.0.0 as usize, out.1), &[(a.0.0 as usize, a.1)]);
     let [so, sa] = plan.inner_strides();
     let (po, pa) = (out.0, a.0);
-    plan.par_for_runs(|[oo, oa], len| {
+    plan.par_for_runs_weighted(weight, |[oo, oa], len| {
         // SAFETY: offsets come from in-bounds layouts; runs of distinct calls
         // write disjoint output elements.
         unsafe {
@@ -182,7 +215,7 @@ pub(crate) unsafe fn map1<A: Copy, O: Copy>(
     });
 }
 
-/// `out[i] = f(a[i], b[i])` for every element.
+/// `out[i] = f(a[i], b[i])` for every element, each weighing `weight` units.
 ///
 /// # Safety
 /// As [`map1`], for both inputs.
@@ -190,6 +223,7 @@ pub(crate) unsafe fn map2<A: Copy, B: Copy, O: Copy>(
     out: (SendPtr<O>, &Layout),
     a: (SendPtr<A>, &Layout),
     b: (SendPtr<B>, &Layout),
+    weight: usize,
     f: impl Fn(A, B) -> O + Copy + Sync,
 ) {
     let mut plan = Plan::new([out.1, a.1, b.1]);
@@ -199,7 +233,7 @@ pub(crate) unsafe fn map2<A: Copy, B: Copy, O: Copy>(
     );
     let [so, sa, sb] = plan.inner_strides();
     let (po, pa, pb) = (out.0, a.0, b.0);
-    plan.par_for_runs(|[oo, oa, ob], len| {
+    plan.par_for_runs_weighted(weight, |[oo, oa, ob], len| {
         // SAFETY: as in `map1`.
         unsafe {
             let o = po.get().add(oo);

@@ -7,8 +7,14 @@ use smallvec::SmallVec;
 
 use crate::Layout;
 
-/// Elements below which kernels stay on one thread.
-pub const PARALLEL_THRESHOLD: usize = 1 << 15;
+/// Units of work below which a walk stays on one thread. An element of a
+/// plain op (a copy, an add, a comparison) is one unit; kernels weigh an
+/// element of a costlier op [`COSTLY`] units. Waking the pool costs about as
+/// much as a plain op on a quarter million elements already in cache.
+pub const PARALLEL_THRESHOLD: usize = 1 << 18;
+/// Units of work of one element of an op that calls a math function or
+/// divides: such walks share out from 32K elements.
+pub const COSTLY: usize = 8;
 /// Fewest elements of work a thread is given when a run is cut into pieces.
 const MIN_PIECE: usize = 1 << 13;
 /// Pieces of a run start at multiples of this many elements.
@@ -166,7 +172,19 @@ impl<const N: usize> Plan<N> {
     }
 
     /// As [`Plan::par_for_runs`], where each element walked stands for
-    /// `weight` elements of work (a walk over rows of `weight` columns).
+    /// `weight` units of work (an element of a costly op, or a row of
+    /// `weight` plain elements).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use axial_core::{cpu::strided::{Plan, COSTLY}, Layout};
+    /// let l = Layout::contiguous(&[1000, 1000]);
+    /// let seen = AtomicUsize::new(0);
+    /// Plan::new([&l]).par_for_runs_weighted(COSTLY, |_, len| {
+    ///     seen.fetch_add(len, Ordering::Relaxed);
+    /// });
+    /// assert_eq!(seen.into_inner(), 1_000_000);
+    /// ```
     pub fn par_for_runs_weighted(&self, weight: usize, f: impl Fn([usize; N], usize) + Sync) {
         let runs = self.runs();
         let threads = rayon::current_num_threads();
@@ -235,6 +253,17 @@ impl<const N: usize> Plan<N> {
 
     /// The walk without its innermost dim: each of its elements is the start
     /// of one run of this walk (for kernels that walk runs in blocks).
+    ///
+    /// ```
+    /// use axial_core::{cpu::strided::Plan, Layout};
+    /// let out = Layout::contiguous(&[4, 3]);
+    /// let input = Layout::contiguous(&[3, 4]).t()?;
+    /// let plan = Plan::new([&out, &input]);
+    /// assert_eq!(plan.shape(), &[4, 3]);
+    /// assert_eq!(plan.outer().shape(), &[4]);
+    /// assert_eq!(plan.outer().inner_strides(), [3, 1]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn outer(&self) -> Plan<N> {
         let keep = self.shape.len().saturating_sub(1);
         Plan {
@@ -259,6 +288,32 @@ mod tests {
             }
         });
         out
+    }
+
+    /// How many times the parallel walk visits each output offset.
+    fn visits(out: &Layout, input: &Layout, weight: usize) -> Vec<u8> {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        let p = Plan::new([out, input]);
+        let counts: Vec<AtomicU8> = (0..out.required_len()).map(|_| AtomicU8::new(0)).collect();
+        let [so, _] = p.inner_strides();
+        p.par_for_runs_weighted(weight, |[o, _], len| {
+            for i in 0..len {
+                counts[(o as isize + i as isize * so) as usize].fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        counts.into_iter().map(AtomicU8::into_inner).collect()
+    }
+
+    #[test]
+    fn parallel_pieces_cover_every_element_once() {
+        // One long run, cut into pieces; few long runs; many short ones.
+        for shape in [vec![1 << 20], vec![3, 100_003], vec![4099, 67]] {
+            let l = Layout::contiguous(&shape);
+            assert!(visits(&l, &l, 1).iter().all(|&c| c == 1), "{shape:?}");
+        }
+        let out = Layout::contiguous(&[70_001, 3]);
+        let input = Layout::contiguous(&[3, 70_001]).t().unwrap();
+        assert!(visits(&out, &input, COSTLY).iter().all(|&c| c == 1));
     }
 
     #[test]

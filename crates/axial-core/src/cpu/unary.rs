@@ -1,9 +1,10 @@
 //! Unary ops: `dst = op(src)` for every [`UnaryOp`] and dtype PyTorch has it for.
 
-use super::map::apply1;
+use super::map::{apply1, apply1_weighted};
 use super::math::{
     self, Float, FloatElem, Int, Limits, by_kind, checked_scalar, int_pow, int_sign,
 };
+use super::strided::COSTLY;
 use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
 
 /// `dst = op(src)`; `src` and `dst` share a dtype, except for `logical_not`
@@ -28,7 +29,19 @@ fn lift<E: FloatElem>(
     dst: &mut Output<'_, Cpu>,
     f: impl Fn(E::F) -> E::F + Copy + Sync,
 ) -> Result<()> {
-    apply1(op.name(), src, dst, move |x: E| E::store(f(x.load())))
+    apply1_weighted(op.name(), weight(op), src, dst, move |x: E| {
+        E::store(f(x.load()))
+    })
+}
+
+/// Units of work of one element: ops that call a math function weigh more.
+fn weight(op: UnaryOp) -> usize {
+    use UnaryOp::*;
+    match op {
+        Exp | Log | Log1p | Expm1 | Sin | Cos | Tan | Tanh | Sigmoid | Gelu | Silu | Erf
+        | PowScalar(_) => COSTLY,
+        _ => 1,
+    }
 }
 
 fn float_unary<E: FloatElem + Limits>(
