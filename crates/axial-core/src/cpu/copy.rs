@@ -118,7 +118,8 @@ fn plan<S, O>(
     plan
 }
 
-/// Walks `plan` in tiles when it is a transposition, else run by run.
+/// Walks `plan` in tiles when it is a transposition of independent
+/// operands, else run by run.
 ///
 /// # Safety
 /// The pointers come from `pointers` for these operands.
@@ -130,7 +131,10 @@ unsafe fn walk<S: Copy, O: Element>(
     dst: &Output<'_, Cpu>,
     f: impl Fn(S) -> O + Copy + Sync,
 ) {
-    if is_transposition(plan) {
+    // Blocks reorder the writes: only for outputs whose elements are distinct
+    // and inputs that do not read them.
+    let independent = src.storage.is_some() && dst.layout.is_non_overlapping();
+    if independent && is_transposition(plan) {
         // SAFETY: forwarded.
         unsafe { tiled(plan, po, ps, f) }
     } else {
@@ -159,7 +163,9 @@ fn is_transposition(plan: &Plan<2>) -> bool {
 /// strides that would map a whole column of a block to one cache set.
 ///
 /// # Safety
-/// As [`map1`]; the plan is a transposition (`is_transposition`).
+/// The pointers are in bounds for the plan's offsets (as for [`map1`]); the
+/// output's elements are distinct and the input does not alias them, so
+/// blocks may be written in any order and on any thread.
 unsafe fn tiled<S: Copy, O: Element>(
     plan: &Plan<2>,
     po: SendPtr<O>,

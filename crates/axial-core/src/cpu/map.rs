@@ -31,8 +31,7 @@ pub(crate) fn apply1_weighted<A: Element, O: Element>(
 ) -> Result<()> {
     let po = out_ptr::<O>(op, dst)?;
     let pa = in_ptr::<A>(op, src, dst, bytes(po))?;
-    // SAFETY: both layouts were checked in bounds of their storages, and the
-    // output is writable (the device-independent layer refuses overlap).
+    // SAFETY: both layouts were checked in bounds of their storages.
     unsafe { map1((po, &dst.layout), (pa, &src.layout), weight, f) };
     Ok(())
 }
@@ -173,8 +172,9 @@ unsafe fn unit_loop_avx2(len: usize, mut body: impl FnMut(usize)) {
 ///
 /// # Safety
 /// `out`/`a` point to storages in which the layouts are in bounds (checked by
-/// `access::{out_ptr, in_ptr}`); the output layout has no internal overlap;
-/// `a` either does not alias `out` or aliases it element for element.
+/// `access::{out_ptr, in_ptr}`). Overlap is allowed, within the output or
+/// between an input and the output: the [`Plan`] then keeps the walk on one
+/// thread, and each element is read before it is written, in walk order.
 pub(crate) unsafe fn map1<A: Copy, O: Copy>(
     out: (SendPtr<O>, &Layout),
     a: (SendPtr<A>, &Layout),
