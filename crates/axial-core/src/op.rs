@@ -50,7 +50,7 @@ pub enum UnaryOp {
     Round,
     /// Round toward 0.
     Trunc,
-    /// −1, 0 or 1 (NaN stays NaN).
+    /// −1, 0 or 1 (NaN gives 0, as in PyTorch's CPU kernel).
     Sign,
     /// `1/x`.
     Reciprocal,
