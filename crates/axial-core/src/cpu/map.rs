@@ -21,7 +21,7 @@ pub(crate) fn apply1<A: Element, O: Element>(
 }
 
 /// As [`apply1`], each element weighing `weight` units of work (see
-/// [`PARALLEL_THRESHOLD`](super::strided::PARALLEL_THRESHOLD)).
+/// [`PLAIN_PARALLEL_THRESHOLD`](super::strided::PLAIN_PARALLEL_THRESHOLD)).
 pub(crate) fn apply1_weighted<A: Element, O: Element>(
     op: &'static str,
     weight: usize,

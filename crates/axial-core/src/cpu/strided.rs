@@ -7,14 +7,16 @@ use smallvec::SmallVec;
 
 use crate::Layout;
 
-/// Units of work below which a walk stays on one thread. An element of a
-/// plain op (a copy, an add, a comparison) is one unit; kernels weigh an
-/// element of a costlier op [`COSTLY`] units. Waking the pool costs about as
-/// much as a plain op on a quarter million elements already in cache.
-pub const PARALLEL_THRESHOLD: usize = 1 << 18;
+/// Elements below which a kernel whose elements cost some work (a math
+/// function, a division, a reduction step) stays on one thread.
+pub const PARALLEL_THRESHOLD: usize = 1 << 15;
+/// Units of work below which a [`Plan`] walk stays on one thread. An element
+/// of a plain op (a copy, an add, a comparison) is one unit: waking the pool
+/// costs about as much as a plain op on a quarter million elements in cache.
+pub const PLAIN_PARALLEL_THRESHOLD: usize = 1 << 18;
 /// Units of work of one element of an op that calls a math function or
-/// divides: such walks share out from 32K elements.
-pub const COSTLY: usize = 8;
+/// divides: such walks share out from [`PARALLEL_THRESHOLD`] elements.
+pub const COSTLY: usize = PLAIN_PARALLEL_THRESHOLD / PARALLEL_THRESHOLD;
 /// Fewest elements of work a thread is given when a run is cut into pieces.
 const MIN_PIECE: usize = 1 << 13;
 /// Pieces of a run start at multiples of this many elements.
@@ -161,7 +163,7 @@ impl<const N: usize> Plan<N> {
     }
 
     /// Calls `f(offsets, len)` for every run, on several threads when the walk
-    /// has at least [`PARALLEL_THRESHOLD`] elements and operand 0 (the output)
+    /// has at least [`PLAIN_PARALLEL_THRESHOLD`] elements and operand 0 (the output)
     /// provably maps distinct elements to distinct memory; runs then write
     /// disjoint elements. `f` must be safe to call concurrently on disjoint runs.
     ///
@@ -189,7 +191,7 @@ impl<const N: usize> Plan<N> {
         let runs = self.runs();
         let threads = rayon::current_num_threads();
         let work = self.numel().saturating_mul(weight.max(1));
-        if !self.disjoint || work < PARALLEL_THRESHOLD || threads == 1 || runs == 0 {
+        if !self.disjoint || work < PLAIN_PARALLEL_THRESHOLD || threads == 1 || runs == 0 {
             self.for_runs(0, runs, f);
             return;
         }
