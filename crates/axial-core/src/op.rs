@@ -139,13 +139,20 @@ impl UnaryOp {
     /// assert_eq!(UnaryOp::Sqrt.output_dtype(DType::I64)?, DType::F32);
     /// assert_eq!(UnaryOp::Abs.output_dtype(DType::I32)?, DType::I32);
     /// assert!(UnaryOp::Neg.output_dtype(DType::Bool).is_err());
+    /// assert!(UnaryOp::Gelu.output_dtype(DType::I32).is_err());
+    /// assert_eq!(UnaryOp::Square.output_dtype(DType::Bool)?, DType::I64);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn output_dtype(self, dtype: DType) -> Result<DType> {
         use UnaryOp::*;
         match self {
             LogicalNot => Ok(DType::Bool),
+            Gelu | Silu if !dtype.is_float() => Err(Error::Unsupported {
+                op: self.name(),
+                dtype,
+            }),
             _ if self.is_float_op() && !dtype.is_float() => Ok(DType::F32),
+            Square if dtype == DType::Bool => Ok(DType::I64),
             Neg if dtype == DType::Bool => Err(Error::invalid(
                 "neg",
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",

@@ -156,6 +156,12 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     /// ```
     pub fn binary_scalar(&self, op: BinaryOp, s: Scalar) -> Result<RawTensor<D>> {
         let dtype = scalar_result_dtype(self.dtype, s);
+        if op == BinaryOp::Pow && dtype.is_float() && !matches!(s, Scalar::Bool(_)) {
+            // PyTorch's pow by a scalar has its own special cases (x**0.5 is sqrt, ...).
+            let x = converted(self, dtype)?;
+            let x = x.as_ref().map_or_else(|| self.clone(), |c| c.view());
+            return x.unary(UnaryOp::PowScalar(s.to_f64()));
+        }
         let scalar = RawTensor::full_on(self.storage.device(), &[], s, dtype)?;
         let x = converted(self, dtype)?;
         let x = x.as_ref().map_or_else(|| self.clone(), |c| c.view());
