@@ -260,3 +260,104 @@ pub trait NestsLike<Disp> {}
 )]
 pub trait ExtentFits<const K: usize, A, Disp> {}
 holds_or_unknown!(ExtentFits<A, Disp>, const K);
+
+/// Broadcasting pairs axes of one name from the right (`Self`: the right
+/// operand's axis, `A` the left's).
+#[diagnostic::on_unimplemented(
+    message = "cannot broadcast `{Left}` with `{Right}`: axis `{A}` meets `{Self}` at the same position from the right",
+    label = "names differ",
+    note = "line the axes up first with `align_as` or `align_to` (views), or `rename` one of them"
+)]
+pub trait BroadcastNames<A, Left, Right> {}
+
+/// Broadcasting pairs equal sizes or a size 1 (`Self`: the right operand's
+/// axis, `A` the left's).
+#[diagnostic::on_unimplemented(
+    message = "cannot broadcast `{Left}` with `{Right}`: axes `{A}` and `{Self}` have different sizes and neither is 1",
+    label = "sizes differ",
+    note = "axes pair up from the right; a `Dyn` size would defer this check to run time"
+)]
+pub trait BroadcastSizes<A, Left, Right> {}
+
+/// A name has one position from the right in both operands (`Self`:
+/// whether the broadcast result would name `A` twice).
+#[diagnostic::on_unimplemented(
+    message = "cannot broadcast `{Left}` with `{Right}`: axis `{A}` is at different positions from the right",
+    label = "`{A}` would appear twice in the result",
+    note = "line the axes up first with `align_as` or `align_to` (views)"
+)]
+pub trait BroadcastPlace<A, Left, Right> {}
+impl<A, Left, Right> BroadcastPlace<A, Left, Right> for B0 {}
+
+/// In place, the operand's axis has the output's name or none (`Self`:
+/// whether so; `B` the operand's axis, `A` self's).
+#[diagnostic::on_unimplemented(
+    message = "an in-place op keeps the shape `{Out}`, but `{Operand}` has axis `{B}` where it has `{A}`",
+    label = "names differ",
+    note = "the result of an in-place op has self's names and sizes: use the op that returns a new tensor, or `align_as` first"
+)]
+pub trait InPlaceNames<A, B, Out, Operand> {}
+impl<A, B, Out, Operand> InPlaceNames<A, B, Out, Operand> for B1 {}
+
+/// In place, the operand's axis has the output's size or 1.
+#[diagnostic::on_unimplemented(
+    message = "an in-place op keeps the shape `{Out}`, but axis `{B}` of `{Operand}` has neither the size of `{A}` nor 1",
+    label = "the broadcast result would not be self's shape",
+    note = "the result of an in-place op has self's names and sizes: use the op that returns a new tensor"
+)]
+pub trait InPlaceSize<A, B, Out, Operand> {}
+holds_or_unknown!(InPlaceSize<A, B, Out, Operand>);
+
+/// In place, the operand has no more axes than the output (`Self`: the
+/// axes left over).
+#[diagnostic::on_unimplemented(
+    message = "an in-place op keeps the shape `{Out}`, but `{Operand}` has more axes",
+    label = "more axes than self",
+    note = "the result of an in-place op has self's names and sizes: use the op that returns a new tensor"
+)]
+pub trait InPlaceRank<Out, Operand> {}
+
+/// A reduction takes each axis once (`Self`: whether the rest of the list
+/// names `A` again).
+#[diagnostic::on_unimplemented(
+    message = "cannot reduce over `{List}`: it names axis `{A}` twice",
+    label = "`{A}` named twice"
+)]
+pub trait ReducedOnce<A, List> {}
+impl<A, List> ReducedOnce<A, List> for B0 {}
+
+/// `matmul` contracts axes of one name, or an anonymous one (`Self`:
+/// whether so).
+#[diagnostic::on_unimplemented(
+    message = "cannot multiply `{Left}` by `{Right}`: the contracted axes `{A}` and `{B}` have different names",
+    label = "contracted axes differ",
+    note = "`matmul` contracts the last axis of the left operand with the second-to-last of the right; `align_to` or `rename` to line them up"
+)]
+pub trait ContractNames<A, B, Left, Right> {}
+impl<A, B, Left, Right> ContractNames<A, B, Left, Right> for B1 {}
+
+/// `matmul` contracts axes of one size.
+#[diagnostic::on_unimplemented(
+    message = "cannot multiply `{Left}` by `{Right}`: the contracted axes `{A}` and `{B}` have different sizes",
+    label = "contracted sizes differ",
+    note = "a `Dyn` size would defer this check to run time"
+)]
+pub trait ContractSizes<A, B, Left, Right> {}
+holds_or_unknown!(ContractSizes<A, B, Left, Right>);
+
+/// The product of `matmul` names each axis once (`Self`: whether the rest
+/// names `A` again).
+#[diagnostic::on_unimplemented(
+    message = "`matmul` of `{Left}` by `{Right}` would name axis `{A}` twice",
+    label = "`{A}` twice in the product",
+    note = "`rename::<Old, New>()` one of them first"
+)]
+pub trait MatMulNames<A, Left, Right> {}
+impl<A, Left, Right> MatMulNames<A, Left, Right> for B0 {}
+
+/// `matmul` needs an axis on each side (`Self`: the empty shape).
+#[diagnostic::on_unimplemented(
+    message = "cannot multiply `{Left}` by `{Right}`: both operands need at least one axis",
+    label = "a tensor without axes"
+)]
+pub trait MatMulRank<Left, Right> {}

@@ -4,10 +4,13 @@
 
 mod align;
 mod axis;
+mod broadcast;
 mod distinct;
 mod expand;
+mod matmul;
 mod output;
 mod realize;
+mod reduce;
 mod rename;
 mod reshape;
 mod sizes;
@@ -16,12 +19,15 @@ mod two;
 
 pub use align::{AlignAs, AlignTo, Permute};
 pub use axis::{HasAxis, IntoDyn, SelectAt, Squeeze, Unsqueeze};
+pub use broadcast::{BroadcastOutput, BroadcastWith, Broadcasted, InPlace};
 pub use distinct::Distinct;
 pub use expand::ExpandTo;
+pub use matmul::{MatMul, MatMulOut, MatMulOutput};
 pub use output::{
     AlignAsOutput, AlignOutput, Aligned, AlignedAs, MergeOutput, Merged, RefineOutput, Refined,
 };
 pub use realize::Realize;
+pub use reduce::{AxesList, Reduce, ReduceOutput, Reduced, ReducedKeep};
 pub use rename::{RefineNames, Rename};
 pub use reshape::{Merge, ReshapeTo, Split};
 pub use sizes::{DynSizes, ExtentIs, RankIs, StaticShape};
