@@ -28,6 +28,7 @@ mod device;
 mod float;
 mod meta;
 mod nested;
+mod ops;
 pub mod prelude;
 mod repr;
 mod tensor;
@@ -42,6 +43,7 @@ pub use device::SameDevice;
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested::Nested;
+pub use ops::{Number, Operand, Promote, Promoted, ResultTypes, SameDType};
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,

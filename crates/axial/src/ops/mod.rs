@@ -1,0 +1,15 @@
+//! Ops on typed tensors: elementwise (with broadcasting by name), in-place
+//! twins, comparisons and `where`, reductions by name, `matmul`, softmax.
+//! Each is an inherent method, with a `try_` twin that returns the run-time
+//! errors `Dyn` sizes leave (the plain method panics with the same message).
+
+mod arith;
+mod binary;
+mod dtype;
+mod operand;
+mod promote;
+mod unary;
+
+pub use dtype::{Number, ResultTypes, SameDType};
+pub use operand::Operand;
+pub use promote::{Promote, Promoted};

@@ -1,0 +1,125 @@
+//! The right-hand side of an elementwise op: a tensor (borrowed or owned) of
+//! any storage kind, or a scalar, which broadcasts as a tensor without axes.
+
+use axial_core::{Backend, DType, Device, Element, RawTensor, Result, Scalar, TensorRef};
+use axial_shape::{Nil, Shape};
+
+use crate::device::SameDevice;
+use crate::repr::Data;
+use crate::tensor::TensorBase;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What an elementwise op takes besides `self`: `&tensor`, a tensor by
+/// value, or a scalar of the element type. Its shape broadcasts with
+/// `self`'s; its device must be `D`.
+///
+/// # Example
+/// ```
+/// use axial::prelude::*;
+/// axes!(Rows, Cols);
+/// let m = Tensor::<f32, shape![Rows: 2, Cols: 2]>::ones();
+/// let row = Tensor::<f32, shape![Cols: 2]>::from_array([1.0, 2.0]);
+/// assert_eq!(m.add(&row).to_vec(), vec![2.0, 3.0, 2.0, 3.0]); // a tensor
+/// assert_eq!(m.add(1.0).to_vec(), vec![2.0; 4]); // a scalar
+/// ```
+pub trait Operand<D: Device>: sealed::Sealed {
+    /// The element type.
+    type Elem: Element;
+    /// The shape (`Nil` for a scalar).
+    type Shape: Shape;
+    /// The operand for the core's ops.
+    #[doc(hidden)]
+    fn value(&self) -> Result<Value<'_, D>>;
+}
+
+/// An operand as the core takes it.
+#[doc(hidden)]
+pub enum Value<'a, D: Device> {
+    /// A tensor.
+    Tensor(TensorRef<'a, D>),
+    /// A scalar.
+    Scalar(Scalar),
+}
+
+impl<T, S, D2: Device, R> sealed::Sealed for &TensorBase<T, S, D2, R> {}
+impl<T, S, D, D2, R> Operand<D> for &TensorBase<T, S, D2, R>
+where
+    T: Element,
+    S: Shape,
+    D: Device,
+    D2: SameDevice<D>,
+    R: Data<D2>,
+{
+    type Elem = T;
+    type Shape = S;
+
+    fn value(&self) -> Result<Value<'_, D>> {
+        tensor_value(self)
+    }
+}
+
+impl<T, S, D2: Device, R> sealed::Sealed for TensorBase<T, S, D2, R> {}
+impl<T, S, D, D2, R> Operand<D> for TensorBase<T, S, D2, R>
+where
+    T: Element,
+    S: Shape,
+    D: Device,
+    D2: SameDevice<D>,
+    R: Data<D2>,
+{
+    type Elem = T;
+    type Shape = S;
+
+    fn value(&self) -> Result<Value<'_, D>> {
+        tensor_value(self)
+    }
+}
+
+impl<T: Element> sealed::Sealed for T {}
+impl<T: Element, D: Device> Operand<D> for T {
+    type Elem = T;
+    type Shape = Nil;
+
+    fn value(&self) -> Result<Value<'_, D>> {
+        Ok(Value::Scalar(Scalar::of(*self)))
+    }
+}
+
+/// A tensor as the core's view, seen on `D` (it is there).
+fn tensor_value<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>>(
+    t: &TensorBase<T, S, D2, R>,
+) -> Result<Value<'_, D>> {
+    let storage = D2::on_same(t.data.storage());
+    TensorRef::new(storage, t.layout.clone(), T::DTYPE).map(Value::Tensor)
+}
+
+/// An operand as a tensor: a scalar made a tensor without axes.
+pub(crate) enum Held<'a, D: Device> {
+    /// A tensor operand.
+    Tensor(TensorRef<'a, D>),
+    /// A scalar operand, made a tensor.
+    Scalar(RawTensor<D>),
+}
+
+impl<'a, D: Backend> Value<'a, D> {
+    /// The operand as a tensor of `dtype` on `device` (a scalar's dtype).
+    pub(crate) fn held(self, device: &D, dtype: DType) -> Result<Held<'a, D>> {
+        match self {
+            Value::Tensor(t) => Ok(Held::Tensor(t)),
+            Value::Scalar(s) => RawTensor::full_on(device, &[], s, dtype).map(Held::Scalar),
+        }
+    }
+}
+
+impl<D: Device> Held<'_, D> {
+    /// A view of it.
+    pub(crate) fn view(&self) -> TensorRef<'_, D> {
+        match self {
+            Held::Tensor(t) => t.clone(),
+            Held::Scalar(t) => t.view(),
+        }
+    }
+}
