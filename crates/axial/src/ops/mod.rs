@@ -3,13 +3,20 @@
 //! Each is an inherent method, with a `try_` twin that returns the run-time
 //! errors `Dyn` sizes leave (the plain method panics with the same message).
 
+mod arg;
 mod arith;
 mod binary;
+mod compare;
 mod dtype;
+mod matmul;
 mod operand;
 mod promote;
+mod reduce;
+mod softmax;
 mod unary;
 
+pub use arg::WithIndices;
+pub use compare::{Chosen, Condition};
 pub use dtype::{Number, ResultTypes, SameDType};
 pub use operand::Operand;
 pub use promote::{Promote, Promoted};

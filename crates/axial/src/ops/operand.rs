@@ -89,11 +89,17 @@ impl<T: Element, D: Device> Operand<D> for T {
 }
 
 /// A tensor as the core's view, seen on `D` (it is there).
+pub(crate) fn tensor_on<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>>(
+    t: &TensorBase<T, S, D2, R>,
+) -> Result<TensorRef<'_, D>> {
+    TensorRef::new(D2::on_same(t.data.storage()), t.layout.clone(), T::DTYPE)
+}
+
+/// A tensor operand.
 fn tensor_value<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>>(
     t: &TensorBase<T, S, D2, R>,
 ) -> Result<Value<'_, D>> {
-    let storage = D2::on_same(t.data.storage());
-    TensorRef::new(storage, t.layout.clone(), T::DTYPE).map(Value::Tensor)
+    tensor_on(t).map(Value::Tensor)
 }
 
 /// An operand as a tensor: a scalar made a tensor without axes.

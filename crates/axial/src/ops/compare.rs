@@ -1,0 +1,174 @@
+//! Comparisons (`eq`, `ne`, `lt`, `le`, `gt`, `ge`), bool tensors with
+//! broadcasting by name, and `if_else`, PyTorch's `where`.
+
+use axial_core::{Backend, Bool, CmpOp, Element, Result};
+use axial_shape::{BroadcastWith, Broadcasted, Shape};
+
+use super::dtype::SameDType;
+use super::operand::Operand;
+use crate::access::owned;
+use crate::repr::Data;
+use crate::tensor::{Tensor, TensorBase};
+use crate::views::or_panic;
+
+impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+    /// `self op other` into a bool tensor of shape `Out`.
+    fn compare_op<Out, Rhs: Operand<D>>(&self, op: CmpOp, other: &Rhs) -> Result<Tensor<Bool, Out, D>> {
+        let lhs = self.raw()?;
+        let rhs = other.value()?.held(lhs.storage().device(), T::DTYPE)?;
+        lhs.compare(op, &rhs.view()).map(owned)
+    }
+}
+
+/// The twins of a comparison, with generated docs and examples.
+macro_rules! comparisons {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident, $try_name:ident: $op:ident => $expected:tt;
+    )*) => {$(
+        impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+            $(#[$doc])*
+            ///
+            /// # Errors
+            /// A `Dyn` size that does not broadcast, worded as PyTorch's, or a
+            /// failure of the device or the kernel.
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// axes!(Rows, Cols);
+            /// let a = Tensor::<i64, shape![Rows: 2, Cols: 2]>::from_array([[1, 2], [3, 4]]);
+            /// let b = Tensor::<i64, shape![Cols: Dyn]>::from_vec_dyn(vec![2, 3], 2);
+            #[doc = concat!("let got = a.", stringify!($try_name), "(&b)?.to_vec();")]
+            #[doc = concat!("assert_eq!(got.iter().map(|b| b.get()).collect::<Vec<_>>(), vec!", stringify!($expected), ");")]
+            /// # Ok::<(), axial::Error>(())
+            /// ```
+            pub fn $try_name<Rhs>(&self, other: Rhs) -> Result<Tensor<Bool, Broadcasted<S, Rhs::Shape>, D>>
+            where
+                Rhs: Operand<D>,
+                Rhs::Elem: SameDType<T>,
+                S: BroadcastWith<Rhs::Shape>,
+            {
+                self.compare_op(CmpOp::$op, &other)
+            }
+
+            $(#[$doc])*
+            ///
+            /// # Panics
+            #[doc = concat!("As [`", stringify!($try_name), "`](Self::", stringify!($try_name), "), with its message (a `Dyn` size that does not broadcast).")]
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// axes!(Rows, Cols);
+            /// let a = Tensor::<f32, shape![Rows: 2, Cols: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+            /// let b = Tensor::<f32, shape![Cols: 2]>::from_array([2.0, 3.0]);
+            #[doc = concat!("let got = a.", stringify!($name), "(&b).to_vec();")]
+            #[doc = concat!("assert_eq!(got.iter().map(|b| b.get()).collect::<Vec<_>>(), vec!", stringify!($expected), ");")]
+            #[doc = concat!("let _: Tensor<Bool, shape![Rows: 2, Cols: 2]> = a.", stringify!($name), "(2.5); // against a scalar")]
+            /// ```
+            #[track_caller]
+            pub fn $name<Rhs>(&self, other: Rhs) -> Tensor<Bool, Broadcasted<S, Rhs::Shape>, D>
+            where
+                Rhs: Operand<D>,
+                Rhs::Elem: SameDType<T>,
+                S: BroadcastWith<Rhs::Shape>,
+            {
+                or_panic(self.compare_op(CmpOp::$op, &other))
+            }
+        }
+    )*};
+}
+
+comparisons! {
+    /// `self == other` elementwise, with broadcasting: a bool tensor.
+    eq, try_eq: Eq => [false, true, false, false];
+    /// `self != other` elementwise, with broadcasting: a bool tensor.
+    ne, try_ne: Ne => [true, false, true, true];
+    /// `self < other` elementwise, with broadcasting: a bool tensor.
+    lt, try_lt: Lt => [true, true, false, false];
+    /// `self <= other` elementwise, with broadcasting: a bool tensor.
+    le, try_le: Le => [true, true, false, false];
+    /// `self > other` elementwise, with broadcasting: a bool tensor.
+    gt, try_gt: Gt => [false, false, true, true];
+    /// `self >= other` elementwise, with broadcasting: a bool tensor.
+    ge, try_ge: Ge => [false, true, true, true];
+}
+
+/// The condition of [`if_else`](TensorBase::if_else) is a bool tensor.
+///
+/// ```
+/// use axial::{Bool, Condition};
+/// fn condition<T: Condition>() {}
+/// condition::<Bool>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the condition of `if_else` must be a bool tensor, not a `{Self}` tensor",
+    label = "not a bool tensor",
+    note = "compare first (`x.gt(0.0)`), or convert with `.cast::<Bool>()`"
+)]
+pub trait Condition: Element {}
+impl Condition for Bool {}
+
+/// The shape `cond.if_else(&a, &b)` gives: the three broadcast.
+pub type Chosen<S, A, B> = Broadcasted<Broadcasted<S, A>, B>;
+
+impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+    /// PyTorch's `torch.where(self, a, b)`: `a` where `self` is true, else
+    /// `b`, all three broadcast by name; `a` and `b` are tensors or scalars
+    /// of one dtype.
+    ///
+    /// # Errors
+    /// A `Dyn` size that does not broadcast, or a failure of the device or
+    /// the kernel.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Rows, Cols);
+    /// let x = Tensor::<f32, shape![Rows: 2, Cols: 2]>::from_array([[1.0, -2.0], [-3.0, 4.0]]);
+    /// let relu = x.gt(0.0).try_if_else(&x, 0.0)?;
+    /// assert_eq!(relu.to_vec(), vec![1.0, 0.0, 0.0, 4.0]);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    #[doc(alias = "where")]
+    pub fn try_if_else<A, B>(&self, a: A, b: B) -> Result<Tensor<A::Elem, Chosen<S, A::Shape, B::Shape>, D>>
+    where
+        T: Condition,
+        A: Operand<D>,
+        B: Operand<D>,
+        B::Elem: SameDType<A::Elem>,
+        S: BroadcastWith<A::Shape>,
+        Broadcasted<S, A::Shape>: BroadcastWith<B::Shape>,
+    {
+        let cond = self.raw()?;
+        let device = cond.storage().device();
+        let a = a.value()?.held(device, <A::Elem as Element>::DTYPE)?;
+        let b = b.value()?.held(device, <A::Elem as Element>::DTYPE)?;
+        cond.where_(&a.view(), &b.view()).map(owned)
+    }
+
+    /// PyTorch's `torch.where(self, a, b)`: `a` where `self` is true, else `b`.
+    ///
+    /// # Panics
+    /// As [`try_if_else`](Self::try_if_else), with its message (a `Dyn` size
+    /// that does not broadcast).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Rows, Cols);
+    /// let mask = Tensor::<Bool, shape![Cols: 2]>::from_array([Bool::TRUE, Bool::FALSE]);
+    /// let a = Tensor::<i64, shape![Rows: 2, Cols: 2]>::from_array([[1, 2], [3, 4]]);
+    /// assert_eq!(mask.if_else(&a, -1).to_vec(), vec![1, -1, 3, -1]);
+    /// ```
+    #[doc(alias = "where")]
+    #[track_caller]
+    pub fn if_else<A, B>(&self, a: A, b: B) -> Tensor<A::Elem, Chosen<S, A::Shape, B::Shape>, D>
+    where
+        T: Condition,
+        A: Operand<D>,
+        B: Operand<D>,
+        B::Elem: SameDType<A::Elem>,
+        S: BroadcastWith<A::Shape>,
+        Broadcasted<S, A::Shape>: BroadcastWith<B::Shape>,
+    {
+        or_panic(self.try_if_else(a, b))
+    }
+}

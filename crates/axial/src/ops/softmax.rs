@@ -1,0 +1,119 @@
+//! `softmax` and `log_softmax` along an axis by name, composed from the
+//! core's ops with the maximum subtracted first, so large inputs do not
+//! overflow.
+
+use axial_core::{Backend, BinaryOp, RawTensor, ReduceOp, Result, TensorRef, UnaryOp};
+use axial_shape::{HasAxis, Shape};
+
+use crate::access::owned;
+use crate::float::Float;
+use crate::repr::Data;
+use crate::tensor::{Tensor, TensorBase};
+use crate::views::or_panic;
+
+/// `x - max(x)` along `dim` (kept as size 1), and `exp` of it.
+fn shifted<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<(RawTensor<D>, RawTensor<D>)> {
+    let max = x.reduce(ReduceOp::Max, &[dim], true)?;
+    let shifted = x.binary(BinaryOp::Sub, &max.view())?;
+    let exp = shifted.view().unary(UnaryOp::Exp)?;
+    Ok((shifted, exp))
+}
+
+impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+    /// `exp(x) / sum(exp(x))` along the axis `A` (PyTorch's `softmax(dim)`):
+    /// the same shape, each slice along `A` summing to 1.
+    ///
+    /// # Errors
+    /// A failure of the device or the kernel.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Batch, Classes);
+    /// let logits = Tensor::<f64, shape![Batch: 2, Classes: 2]>::from_array([[0.0, 0.0], [1000.0, 1000.0]]);
+    /// let p = logits.try_softmax::<Classes>()?;
+    /// assert_eq!(p.to_vec(), vec![0.5; 4]);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_softmax<A>(&self) -> Result<Tensor<T, S, D>>
+    where
+        S: HasAxis<A>,
+    {
+        let x = self.raw()?;
+        if x.numel() == 0 {
+            return x.to_owned().map(owned);
+        }
+        let dim = S::POS as isize;
+        let (_, mut exp) = shifted(&x, dim)?;
+        let sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
+        exp.view_mut().binary_(BinaryOp::Div, &sum.view())?;
+        Ok(owned(exp))
+    }
+
+    /// `exp(x) / sum(exp(x))` along the axis `A`.
+    ///
+    /// # Panics
+    /// As [`try_softmax`](Self::try_softmax), with its message.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Classes);
+    /// let p = Tensor::<f32, shape![Classes: 3]>::from_array([1.0, 1.0, 1.0]).softmax::<Classes>();
+    /// assert!(p.to_vec().iter().all(|&v| (v - 1.0 / 3.0).abs() < 1e-7));
+    /// ```
+    #[track_caller]
+    pub fn softmax<A>(&self) -> Tensor<T, S, D>
+    where
+        S: HasAxis<A>,
+    {
+        or_panic(self.try_softmax::<A>())
+    }
+
+    /// `x - log(sum(exp(x)))` along the axis `A` (PyTorch's
+    /// `log_softmax(dim)`), computed without forming the softmax.
+    ///
+    /// # Errors
+    /// A failure of the device or the kernel.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Classes);
+    /// let x = Tensor::<f64, shape![Classes: 2]>::from_array([500.0, 500.0]);
+    /// let l = x.try_log_softmax::<Classes>()?;
+    /// assert_eq!(l.to_vec(), vec![-std::f64::consts::LN_2; 2]);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_log_softmax<A>(&self) -> Result<Tensor<T, S, D>>
+    where
+        S: HasAxis<A>,
+    {
+        let x = self.raw()?;
+        if x.numel() == 0 {
+            return x.to_owned().map(owned);
+        }
+        let dim = S::POS as isize;
+        let (mut shifted, exp) = shifted(&x, dim)?;
+        let mut log_sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
+        log_sum.view_mut().unary_(UnaryOp::Log)?;
+        shifted.view_mut().binary_(BinaryOp::Sub, &log_sum.view())?;
+        Ok(owned(shifted))
+    }
+
+    /// `x - log(sum(exp(x)))` along the axis `A`.
+    ///
+    /// # Panics
+    /// As [`try_log_softmax`](Self::try_log_softmax), with its message.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Classes);
+    /// let x = Tensor::<f64, shape![Classes: 2]>::from_array([0.0, 0.0]);
+    /// assert_eq!(x.log_softmax::<Classes>().to_vec(), vec![-std::f64::consts::LN_2; 2]);
+    /// ```
+    #[track_caller]
+    pub fn log_softmax<A>(&self) -> Tensor<T, S, D>
+    where
+        S: HasAxis<A>,
+    {
+        or_panic(self.try_log_softmax::<A>())
+    }
+}
