@@ -273,7 +273,7 @@ pub trait BroadcastNames<A, Left, Right> {}
 /// Broadcasting pairs equal sizes or a size 1 (`Self`: the right operand's
 /// axis, `A` the left's).
 #[diagnostic::on_unimplemented(
-    message = "cannot broadcast `{Left}` with `{Right}`: axes `{A}` and `{Self}` have different sizes and neither is 1",
+    message = "cannot broadcast `{Left}` with `{Right}`: the sizes of `{A}` (left) and `{Self}` (right) differ and neither is 1",
     label = "sizes differ",
     note = "axes pair up from the right; a `Dyn` size would defer this check to run time"
 )]
@@ -292,7 +292,7 @@ impl<A, Left, Right> BroadcastPlace<A, Left, Right> for B0 {}
 /// In place, the operand's axis has the output's name or none (`Self`:
 /// whether so; `B` the operand's axis, `A` self's).
 #[diagnostic::on_unimplemented(
-    message = "an in-place op keeps the shape `{Out}`, but `{Operand}` has axis `{B}` where it has `{A}`",
+    message = "an in-place op keeps self's shape `{Out}`, but the operand `{Operand}` has axis `{B}` where self has `{A}`",
     label = "names differ",
     note = "the result of an in-place op has self's names and sizes: use the op that returns a new tensor, or `align_as` first"
 )]
@@ -301,7 +301,7 @@ impl<A, B, Out, Operand> InPlaceNames<A, B, Out, Operand> for B1 {}
 
 /// In place, the operand's axis has the output's size or 1.
 #[diagnostic::on_unimplemented(
-    message = "an in-place op keeps the shape `{Out}`, but axis `{B}` of `{Operand}` has neither the size of `{A}` nor 1",
+    message = "an in-place op keeps self's shape `{Out}`, but axis `{B}` of the operand `{Operand}` has neither the size of self's `{A}` nor 1",
     label = "the broadcast result would not be self's shape",
     note = "the result of an in-place op has self's names and sizes: use the op that returns a new tensor"
 )]
@@ -311,7 +311,7 @@ holds_or_unknown!(InPlaceSize<A, B, Out, Operand>);
 /// In place, the operand has no more axes than the output (`Self`: the
 /// axes left over).
 #[diagnostic::on_unimplemented(
-    message = "an in-place op keeps the shape `{Out}`, but `{Operand}` has more axes",
+    message = "an in-place op keeps self's shape `{Out}`, but the operand `{Operand}` has more axes",
     label = "more axes than self",
     note = "the result of an in-place op has self's names and sizes: use the op that returns a new tensor"
 )]
@@ -338,7 +338,7 @@ impl<A, B, Left, Right> ContractNames<A, B, Left, Right> for B1 {}
 
 /// `matmul` contracts axes of one size.
 #[diagnostic::on_unimplemented(
-    message = "cannot multiply `{Left}` by `{Right}`: the contracted axes `{A}` and `{B}` have different sizes",
+    message = "cannot multiply `{Left}` by `{Right}`: the contracted axes `{A}` (left) and `{B}` (right) have different sizes",
     label = "contracted sizes differ",
     note = "a `Dyn` size would defer this check to run time"
 )]

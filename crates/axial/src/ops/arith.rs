@@ -28,84 +28,93 @@ use half::{bf16, f16};
 use super::dtype::{Number, ResultTypes, SameDType};
 use super::operand::Operand;
 use crate::access::owned;
+use crate::device::SameDevice;
 use crate::float::Float;
 use crate::repr::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
 
-/// `tensor op rhs` for borrowed and owned tensors, by the method `$method`.
+/// `tensor op rhs` for borrowed and owned tensors, as the method `add` and
+/// its kin. The element bound is on the operand's type (equal to `T`),
+/// which makes rustc print its message instead of "cannot subtract".
 macro_rules! operator {
-    ($($Trait:ident $op:ident: $bound:ident => $out:ty;)*) => {$(
+    ($($Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty;)*) => {$(
         impl<T, S, D, R, Rhs> $Trait<Rhs> for &TensorBase<T, S, D, R>
         where
-            T: $bound,
+            T: ResultTypes,
             S: Shape + BroadcastWith<Rhs::Shape>,
             D: Backend,
             R: Data<D>,
             Rhs: Operand<D>,
-            Rhs::Elem: SameDType<T>,
+            Rhs::Elem: SameDType<T> + $bound,
+            Rhs::Device: SameDevice<D>,
         {
             type Output = Tensor<$out, Broadcasted<S, Rhs::Shape>, D>;
 
             #[track_caller]
             fn $op(self, rhs: Rhs) -> Self::Output {
-                TensorBase::$op(self, rhs)
+                or_panic(self.binary_op(BinaryOp::$bin, &rhs))
             }
         }
 
         impl<T, S, D, R, Rhs> $Trait<Rhs> for TensorBase<T, S, D, R>
         where
-            T: $bound,
+            T: ResultTypes,
             S: Shape + BroadcastWith<Rhs::Shape>,
             D: Backend,
             R: Data<D>,
             Rhs: Operand<D>,
-            Rhs::Elem: SameDType<T>,
+            Rhs::Elem: SameDType<T> + $bound,
+            Rhs::Device: SameDevice<D>,
         {
             type Output = Tensor<$out, Broadcasted<S, Rhs::Shape>, D>;
 
             #[track_caller]
             fn $op(self, rhs: Rhs) -> Self::Output {
-                TensorBase::$op(&self, rhs)
+                or_panic(self.binary_op(BinaryOp::$bin, &rhs))
             }
         }
     )*};
 }
 
 operator! {
-    Add add: Element => T;
-    Sub sub: Number => T;
-    Mul mul: Element => T;
-    Div div: ResultTypes => <T as ResultTypes>::Quotient;
-    Rem rem: Number => T;
+    Add add Add: Element => T;
+    Sub sub Sub: Number => T;
+    Mul mul Mul: Element => T;
+    Div div Div: Element => <T as ResultTypes>::Quotient;
+    Rem rem Rem: Number => T;
 }
 
-/// `tensor op= rhs` in place, by the method `$method`.
+/// `tensor op= rhs` in place, as the method `add_` and its kin.
+///
+/// The element bound is on the operand's type (equal to `T`), which makes
+/// rustc print its message instead of "cannot use `/=`".
 macro_rules! assign {
-    ($($Trait:ident $op:ident $method:ident: $bound:ident;)*) => {$(
+    ($($Trait:ident $op:ident $bin:ident: $bound:ident;)*) => {$(
         impl<T, S, D, R, Rhs> $Trait<Rhs> for TensorBase<T, S, D, R>
         where
-            T: $bound,
+            T: Element,
             S: Shape + InPlace<Rhs::Shape>,
             D: Backend,
             R: DataMut<D>,
             Rhs: Operand<D>,
-            Rhs::Elem: SameDType<T>,
+            Rhs::Elem: SameDType<T> + $bound,
+                Rhs::Device: SameDevice<D>,
         {
             #[track_caller]
             fn $op(&mut self, rhs: Rhs) {
-                self.$method(rhs);
+                or_panic(self.binary_op_(BinaryOp::$bin, &rhs));
             }
         }
     )*};
 }
 
 assign! {
-    AddAssign add_assign add_: Element;
-    SubAssign sub_assign sub_: Number;
-    MulAssign mul_assign mul_: Element;
-    DivAssign div_assign div_: Float;
-    RemAssign rem_assign rem_: Number;
+    AddAssign add_assign Add: Element;
+    SubAssign sub_assign Sub: Number;
+    MulAssign mul_assign Mul: Element;
+    DivAssign div_assign Div: Float;
+    RemAssign rem_assign Rem: Number;
 }
 
 impl<T: Number, S: Shape, D: Backend, R: Data<D>> Neg for &TensorBase<T, S, D, R> {

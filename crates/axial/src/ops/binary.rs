@@ -10,6 +10,7 @@ use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
 use super::dtype::{Number, ResultTypes, SameDType};
 use super::operand::{Operand, Value};
 use crate::access::owned;
+use crate::device::SameDevice;
 use crate::float::Float;
 use crate::repr::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
@@ -21,7 +22,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         &self,
         op: BinaryOp,
         other: &Rhs,
-    ) -> Result<Tensor<U, Out, D>> {
+    ) -> Result<Tensor<U, Out, D>>
+    where
+        Rhs::Device: SameDevice<D>,
+    {
         let lhs = self.raw()?;
         let raw = match other.value()? {
             Value::Tensor(rhs) => lhs.binary(op, &rhs)?,
@@ -34,6 +38,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     pub(crate) fn binary_op_<Rhs: Operand<D>>(&mut self, op: BinaryOp, other: &Rhs) -> Result<()>
     where
         R: DataMut<D>,
+        Rhs::Device: SameDevice<D>,
     {
         let rhs = other.value()?;
         let mut lhs = self.raw_mut()?;
@@ -78,6 +83,7 @@ macro_rules! binary_ops {
                 T: $bound,
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
+                Rhs::Device: SameDevice<D>,
                 S: BroadcastWith<Rhs::Shape>,
             {
                 self.binary_op(BinaryOp::$op, &other)
@@ -101,6 +107,7 @@ macro_rules! binary_ops {
                 T: $bound,
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
+                Rhs::Device: SameDevice<D>,
                 S: BroadcastWith<Rhs::Shape>,
             {
                 or_panic(self.binary_op(BinaryOp::$op, &other))
@@ -116,7 +123,7 @@ macro_rules! binary_ops_ {
         $name:ident, $try_name:ident: $op:ident, T: $bound:ident,
         $ty:ty: $a:tt, $b:tt => $expected:tt;
     )*) => {$(
-        impl<T: Element, S: Shape, D: Backend, R: DataMut<D>> TensorBase<T, S, D, R> {
+        impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
             $(#[$doc])*
             /// The other operand broadcasts to `self`'s shape and names
             /// ([`InPlace`]).
@@ -146,8 +153,10 @@ macro_rules! binary_ops_ {
             pub fn $try_name<Rhs>(&mut self, other: Rhs) -> Result<()>
             where
                 T: $bound,
+                R: DataMut<D>,
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
+                Rhs::Device: SameDevice<D>,
                 S: InPlace<Rhs::Shape>,
             {
                 self.binary_op_(BinaryOp::$op, &other)
@@ -172,8 +181,10 @@ macro_rules! binary_ops_ {
             pub fn $name<Rhs>(&mut self, other: Rhs)
             where
                 T: $bound,
+                R: DataMut<D>,
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
+                Rhs::Device: SameDevice<D>,
                 S: InPlace<Rhs::Shape>,
             {
                 or_panic(self.binary_op_(BinaryOp::$op, &other))

@@ -7,13 +7,17 @@ use axial_shape::{BroadcastWith, Broadcasted, Shape};
 use super::dtype::SameDType;
 use super::operand::Operand;
 use crate::access::owned;
+use crate::device::SameDevice;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `self op other` into a bool tensor of shape `Out`.
-    fn compare_op<Out, Rhs: Operand<D>>(&self, op: CmpOp, other: &Rhs) -> Result<Tensor<Bool, Out, D>> {
+    fn compare_op<Out, Rhs: Operand<D>>(&self, op: CmpOp, other: &Rhs) -> Result<Tensor<Bool, Out, D>>
+    where
+        Rhs::Device: SameDevice<D>,
+    {
         let lhs = self.raw()?;
         let rhs = other.value()?.held(lhs.storage().device(), T::DTYPE)?;
         lhs.compare(op, &rhs.view()).map(owned)
@@ -37,7 +41,7 @@ macro_rules! comparisons {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             /// let a = Tensor::<i64, shape![Rows: 2, Cols: 2]>::from_array([[1, 2], [3, 4]]);
-            /// let b = Tensor::<i64, shape![Cols: Dyn]>::from_vec_dyn(vec![2, 3], 2);
+            /// let b = Tensor::<i64, shape![Cols: Dyn]>::from_vec_dyn(vec![2, 2], 2);
             #[doc = concat!("let got = a.", stringify!($try_name), "(&b)?.to_vec();")]
             #[doc = concat!("assert_eq!(got.iter().map(|b| b.get()).collect::<Vec<_>>(), vec!", stringify!($expected), ");")]
             /// # Ok::<(), axial::Error>(())
@@ -46,6 +50,7 @@ macro_rules! comparisons {
             where
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
+                Rhs::Device: SameDevice<D>,
                 S: BroadcastWith<Rhs::Shape>,
             {
                 self.compare_op(CmpOp::$op, &other)
@@ -60,7 +65,7 @@ macro_rules! comparisons {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             /// let a = Tensor::<f32, shape![Rows: 2, Cols: 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
-            /// let b = Tensor::<f32, shape![Cols: 2]>::from_array([2.0, 3.0]);
+            /// let b = Tensor::<f32, shape![Cols: 2]>::from_array([2.0, 2.0]);
             #[doc = concat!("let got = a.", stringify!($name), "(&b).to_vec();")]
             #[doc = concat!("assert_eq!(got.iter().map(|b| b.get()).collect::<Vec<_>>(), vec!", stringify!($expected), ");")]
             #[doc = concat!("let _: Tensor<Bool, shape![Rows: 2, Cols: 2]> = a.", stringify!($name), "(2.5); // against a scalar")]
@@ -70,6 +75,7 @@ macro_rules! comparisons {
             where
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
+                Rhs::Device: SameDevice<D>,
                 S: BroadcastWith<Rhs::Shape>,
             {
                 or_panic(self.compare_op(CmpOp::$op, &other))
@@ -84,7 +90,7 @@ comparisons! {
     /// `self != other` elementwise, with broadcasting: a bool tensor.
     ne, try_ne: Ne => [true, false, true, true];
     /// `self < other` elementwise, with broadcasting: a bool tensor.
-    lt, try_lt: Lt => [true, true, false, false];
+    lt, try_lt: Lt => [true, false, false, false];
     /// `self <= other` elementwise, with broadcasting: a bool tensor.
     le, try_le: Le => [true, true, false, false];
     /// `self > other` elementwise, with broadcasting: a bool tensor.
@@ -135,6 +141,8 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         A: Operand<D>,
         B: Operand<D>,
         B::Elem: SameDType<A::Elem>,
+        A::Device: SameDevice<D>,
+        B::Device: SameDevice<D>,
         S: BroadcastWith<A::Shape>,
         Broadcasted<S, A::Shape>: BroadcastWith<B::Shape>,
     {
@@ -166,6 +174,8 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         A: Operand<D>,
         B: Operand<D>,
         B::Elem: SameDType<A::Elem>,
+        A::Device: SameDevice<D>,
+        B::Device: SameDevice<D>,
         S: BroadcastWith<A::Shape>,
         Broadcasted<S, A::Shape>: BroadcastWith<B::Shape>,
     {

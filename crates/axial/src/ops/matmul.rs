@@ -37,7 +37,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// let wide = Tensor::<f32, shape![Inner: 3, Cols: 1]>::ones();
     /// assert_eq!(
     ///     a.try_matmul(&wide).unwrap_err().to_string(),
-    ///     "mat1 and mat2 shapes cannot be multiplied (2x2 and 3x1)"
+    ///     "matmul: mat1 and mat2 shapes cannot be multiplied (2x2 and 3x1)"
     /// );
     /// # Ok::<(), axial::Error>(())
     /// ```

@@ -14,7 +14,9 @@ mod sealed {
 
 /// What an elementwise op takes besides `self`: `&tensor`, a tensor by
 /// value, or a scalar of the element type. Its shape broadcasts with
-/// `self`'s; its device must be `D`.
+/// `self`'s; its device must be `D` (the ops require
+/// `Rhs::Device: SameDevice<D>`, so a tensor elsewhere is a compile error
+/// naming both devices).
 ///
 /// # Example
 /// ```
@@ -30,9 +32,13 @@ pub trait Operand<D: Device>: sealed::Sealed {
     type Elem: Element;
     /// The shape (`Nil` for a scalar).
     type Shape: Shape;
+    /// The device (`D` for a scalar).
+    type Device: Device;
     /// The operand for the core's ops.
     #[doc(hidden)]
-    fn value(&self) -> Result<Value<'_, D>>;
+    fn value(&self) -> Result<Value<'_, D>>
+    where
+        Self::Device: SameDevice<D>;
 }
 
 /// An operand as the core takes it.
@@ -50,13 +56,17 @@ where
     T: Element,
     S: Shape,
     D: Device,
-    D2: SameDevice<D>,
+    D2: Device,
     R: Data<D2>,
 {
     type Elem = T;
     type Shape = S;
+    type Device = D2;
 
-    fn value(&self) -> Result<Value<'_, D>> {
+    fn value(&self) -> Result<Value<'_, D>>
+    where
+        D2: SameDevice<D>,
+    {
         tensor_value(self)
     }
 }
@@ -67,13 +77,17 @@ where
     T: Element,
     S: Shape,
     D: Device,
-    D2: SameDevice<D>,
+    D2: Device,
     R: Data<D2>,
 {
     type Elem = T;
     type Shape = S;
+    type Device = D2;
 
-    fn value(&self) -> Result<Value<'_, D>> {
+    fn value(&self) -> Result<Value<'_, D>>
+    where
+        D2: SameDevice<D>,
+    {
         tensor_value(self)
     }
 }
@@ -82,6 +96,7 @@ impl<T: Element> sealed::Sealed for T {}
 impl<T: Element, D: Device> Operand<D> for T {
     type Elem = T;
     type Shape = Nil;
+    type Device = D;
 
     fn value(&self) -> Result<Value<'_, D>> {
         Ok(Value::Scalar(Scalar::of(*self)))
