@@ -43,7 +43,9 @@ pub use device::SameDevice;
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested::Nested;
-pub use ops::{WithIndices, Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType};
+pub use ops::{
+    Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType, WithIndices,
+};
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,

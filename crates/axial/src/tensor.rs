@@ -100,6 +100,19 @@ impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         TensorMut::new(self.data.storage_mut(), self.layout.clone(), T::DTYPE)
     }
 
+    /// This tensor as the core's mutable view for an in-place op, refused
+    /// when two of its elements share memory (an `unfold` or `as_strided`
+    /// view): the result would depend on the order of the writes.
+    pub(crate) fn raw_mut_disjoint(&mut self) -> Result<TensorMut<'_, D>>
+    where
+        R: DataMut<D>,
+    {
+        if !self.layout.is_non_overlapping() {
+            return Err(axial_core::Error::InternalOverlap);
+        }
+        self.raw_mut()
+    }
+
     /// A mutable view of the whole tensor: writes through it (and through
     /// views of it) show in `self`. An `ArcTensor` shared with others is
     /// copied first.

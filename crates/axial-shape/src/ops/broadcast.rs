@@ -225,9 +225,7 @@ impl<SA, SB, A, B, Left, Right> SizeOf<SA, SB, A, B, Left, Right> for (Unknown, 
     type Out = SA;
 }
 /// Both `Dyn`.
-impl<SA, SB, A, B, Left, Right> SizeOf<SA, SB, A, B, Left, Right>
-    for (Unknown, Unknown, Unknown)
-{
+impl<SA, SB, A, B, Left, Right> SizeOf<SA, SB, A, B, Left, Right> for (Unknown, Unknown, Unknown) {
     type Out = SA;
 }
 

@@ -10,7 +10,7 @@ use crate::id::IdKind;
 use crate::logic::{Or, OrWith};
 use crate::name::{AxisName, SameName};
 use crate::report::{ContractNames, ContractSizes, MatMulNames, MatMulRank};
-use crate::shape::{Ax, Nil, Shape};
+use crate::shape::{Ax, Marker, Nil, Shape};
 use crate::size::SizeEq;
 
 /// `matmul` of a tensor of this shape by one of shape `S2`: the contracted
@@ -65,8 +65,7 @@ where
     <S2 as Reverse<Nil>>::Out: RightOperand<Disp<S1>, Disp<S2>>,
     Lhs<S1, S2>: Parts,
     Rhs<S1, S2>: Parts,
-    <Lhs<S1, S2> as Parts>::Inner:
-        Contracts<<Rhs<S1, S2> as Parts>::Inner, Disp<S1>, Disp<S2>>,
+    <Lhs<S1, S2> as Parts>::Inner: Contracts<<Rhs<S1, S2> as Parts>::Inner, Disp<S1>, Disp<S2>>,
     <Rhs<S1, S2> as Parts>::Batch: BroadcastOutput<<Lhs<S1, S2> as Parts>::Batch>,
     <Lhs<S1, S2> as Parts>::Outer: Append<<Rhs<S1, S2> as Parts>::Outer>,
     Broadcasted<<Lhs<S1, S2> as Parts>::Batch, <Rhs<S1, S2> as Parts>::Batch>:
@@ -88,7 +87,7 @@ pub trait Parts {
 }
 
 /// The parts of `(Batch, Outer, Inner)`.
-pub struct Cut<Batch, Outer, Inner>(core::marker::PhantomData<fn() -> (Batch, Outer, Inner)>);
+pub struct Cut<Batch, Outer, Inner>(Marker<(Batch, Outer, Inner)>);
 impl<Batch, Outer, Inner> Parts for Cut<Batch, Outer, Inner> {
     type Batch = Batch;
     type Outer = Outer;

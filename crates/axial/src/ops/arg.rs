@@ -14,13 +14,23 @@ pub type WithIndices<T, S, D> = (Tensor<T, S, D>, Tensor<i64, S, D>);
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `op` along `dim` (`None`: of the flattened tensor).
-    fn arg_reduce_at<Out>(&self, op: ArgReduceOp, dim: Option<usize>, keepdim: bool) -> Result<Tensor<i64, Out, D>> {
+    fn arg_reduce_at<Out>(
+        &self,
+        op: ArgReduceOp,
+        dim: Option<usize>,
+        keepdim: bool,
+    ) -> Result<Tensor<i64, Out, D>> {
         let dim = dim.map(|d| d as isize);
         self.raw()?.arg_reduce(op, dim, keepdim).map(owned)
     }
 
     /// Values and indices of `op` along `dim`.
-    fn max_min_at<Out>(&self, op: ArgReduceOp, dim: usize, keepdim: bool) -> Result<WithIndices<T, Out, D>> {
+    fn max_min_at<Out>(
+        &self,
+        op: ArgReduceOp,
+        dim: usize,
+        keepdim: bool,
+    ) -> Result<WithIndices<T, Out, D>> {
         let (values, indices) = self.raw()?.max_min_dim(op, dim as isize, keepdim)?;
         Ok((owned(values), owned(indices)))
     }

@@ -19,7 +19,9 @@
 //! assert_eq!(acc.get([1, 2]), 2.5);
 //! ```
 
-use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign};
+use std::ops::{
+    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
+};
 
 use axial_core::{Backend, BinaryOp, Element, RawTensor, Result, Scalar};
 use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};

@@ -41,7 +41,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         Rhs::Device: SameDevice<D>,
     {
         let rhs = other.value()?;
-        let mut lhs = self.raw_mut()?;
+        let mut lhs = self.raw_mut_disjoint()?;
         match rhs {
             Value::Tensor(rhs) => lhs.binary_(op, &rhs),
             Value::Scalar(s) => lhs.binary_scalar_(op, s),

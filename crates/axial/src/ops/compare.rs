@@ -14,7 +14,11 @@ use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `self op other` into a bool tensor of shape `Out`.
-    fn compare_op<Out, Rhs: Operand<D>>(&self, op: CmpOp, other: &Rhs) -> Result<Tensor<Bool, Out, D>>
+    fn compare_op<Out, Rhs: Operand<D>>(
+        &self,
+        op: CmpOp,
+        other: &Rhs,
+    ) -> Result<Tensor<Bool, Out, D>>
     where
         Rhs::Device: SameDevice<D>,
     {
@@ -135,7 +139,15 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// # Ok::<(), axial::Error>(())
     /// ```
     #[doc(alias = "where")]
-    pub fn try_if_else<A, B>(&self, a: A, b: B) -> Result<Tensor<A::Elem, Chosen<S, A::Shape, B::Shape>, D>>
+    #[expect(
+        clippy::type_complexity,
+        reason = "the output shape is spelled out for the docs"
+    )]
+    pub fn try_if_else<A, B>(
+        &self,
+        a: A,
+        b: B,
+    ) -> Result<Tensor<A::Elem, Chosen<S, A::Shape, B::Shape>, D>>
     where
         T: Condition,
         A: Operand<D>,
@@ -167,6 +179,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(mask.if_else(&a, -1).to_vec(), vec![1, -1, 3, -1]);
     /// ```
     #[doc(alias = "where")]
+    #[expect(
+        clippy::type_complexity,
+        reason = "the output shape is spelled out for the docs"
+    )]
     #[track_caller]
     pub fn if_else<A, B>(&self, a: A, b: B) -> Tensor<A::Elem, Chosen<S, A::Shape, B::Shape>, D>
     where

@@ -24,7 +24,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         R: DataMut<D>,
     {
-        self.raw_mut()?.unary_(op)
+        self.raw_mut_disjoint()?.unary_(op)
     }
 }
 
