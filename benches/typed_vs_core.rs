@@ -1,7 +1,8 @@
-//! The typed API against `axial-core` on the same ops and the same memory:
+//! The typed API against `axial-core` on the same ops and the same data:
 //! the typed layer should cost nothing. Each case is a criterion group with
-//! the functions `core` (the untyped call) and `typed` (the method a user of
-//! `axial` writes); both allocate their result. Large cases are those of
+//! the functions `core` (the call a user of `axial-core` writes on the
+//! tensors it holds, `a.view().binary(..)`) and `typed` (the method a user
+//! of `axial` writes); both allocate their result. Large cases are those of
 //! `versus_torch` (broadcast add of 4096² and 4096, sums along each axis,
 //! a 1024³ matmul); small ones (8×8) show the wrapper's own overhead.
 //!
@@ -12,10 +13,10 @@
 #![allow(missing_docs)]
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axial::prelude::*;
-use axial_core::{BinaryOp, Layout, RawTensor, ReduceOp, Result, TensorRef, UnaryOp};
+use axial_core::{BinaryOp, RawTensor, ReduceOp, Result, UnaryOp};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 axes!(Rows, Cols, Inner);
@@ -28,14 +29,16 @@ type Small = shape![Rows: 8, Cols: 8];
 type SmallRow = shape![Cols: 8];
 type SmallRight = shape![Cols: 8, Inner: 8];
 
-/// The core's view of a typed, contiguous tensor's memory.
-fn core_view<T: axial::Element, S: axial::Shape>(t: &Tensor<T, S>) -> TensorRef<'_, Cpu> {
-    let sizes = t.sizes();
-    TensorRef::new(t.untyped_storage(), Layout::contiguous(&sizes), T::DTYPE)
-        .expect("a contiguous tensor's own layout")
+/// The same elements as a core tensor, as a user of `axial-core` holds them.
+fn core_copy<S: axial::Shape>(t: &Tensor<f32, S>) -> RawTensor {
+    RawTensor::from_vec(t.to_vec(), &t.sizes()).expect("the tensor's own sizes")
 }
 
-/// Registers `core` and `typed` under the group `name`, if the core's op works.
+/// Registers `core` and `typed` under the group `name`, if the core's op
+/// works. `typed` is timed interleaved with the core's op, one call each in
+/// turn (in alternating order), so both see the same machine; the median ratio of their times over
+/// the samples is printed (`typed/core`), which a busy machine disturbs far
+/// less than two separate estimates.
 fn pair<X>(
     c: &mut Criterion,
     name: &str,
@@ -46,10 +49,59 @@ fn pair<X>(
         eprintln!("{name}: skipped ({err})");
         return;
     }
+    let mut ratios = Vec::new();
     let mut group = c.benchmark_group(name);
     group.bench_function("core", |b| b.iter(|| black_box(core().unwrap())));
-    group.bench_function("typed", |b| b.iter(|| black_box(typed())));
+    group.bench_function("typed", |b| {
+        b.iter_custom(|iters| {
+            let (mut core_time, mut typed_time) = (Duration::ZERO, Duration::ZERO);
+            for i in 0..iters {
+                // Alternate which goes first, so neither gains from the
+                // other's allocations or caches.
+                let start = Instant::now();
+                if i % 2 == 0 {
+                    black_box(core().unwrap());
+                } else {
+                    black_box(typed());
+                }
+                let middle = Instant::now();
+                if i % 2 == 0 {
+                    black_box(typed());
+                } else {
+                    black_box(core().unwrap());
+                }
+                let end = Instant::now();
+                let (first, second) = (middle - start, end - middle);
+                let (c, t) = if i % 2 == 0 {
+                    (first, second)
+                } else {
+                    (second, first)
+                };
+                core_time += c;
+                typed_time += t;
+            }
+            ratios.push(typed_time.as_secs_f64() / core_time.as_secs_f64());
+            typed_time
+        })
+    });
     group.finish();
+    report(name, &mut ratios);
+}
+
+/// Prints the median and quartiles of the ratios, if the case ran.
+fn report(name: &str, ratios: &mut [f64]) {
+    if ratios.is_empty() {
+        return;
+    }
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
+    eprintln!(
+        "{name}: typed/core = {:.3} (quartiles {:.3} to {:.3}, {} samples)",
+        at(0.5),
+        at(0.25),
+        at(0.75),
+        ratios.len()
+    );
 }
 
 /// `a + b` with `a` 4096² and `b` 4096 (broadcast over rows).
@@ -57,11 +109,11 @@ fn broadcast_add(c: &mut Criterion) {
     let mut rng = Generator::seed(3);
     let a = Tensor::<f32, Square>::rand(&mut rng);
     let b = Tensor::<f32, Line>::rand(&mut rng);
-    let (ca, cb) = (core_view(&a), core_view(&b));
+    let (ca, cb) = (core_copy(&a), core_copy(&b));
     pair(
         c,
         "broadcast_add",
-        || ca.binary(BinaryOp::Add, &cb),
+        || ca.view().binary(BinaryOp::Add, &cb.view()),
         || &a + &b,
     );
 }
@@ -69,17 +121,17 @@ fn broadcast_add(c: &mut Criterion) {
 /// `x.sum(dim)` of a 4096² f32, for each axis by name.
 fn sum_each_axis(c: &mut Criterion) {
     let a = Tensor::<f32, Square>::rand(&mut Generator::seed(5));
-    let ca = core_view(&a);
+    let ca = core_copy(&a);
     pair(
         c,
         "sum_axis0",
-        || ca.reduce(ReduceOp::Sum, &[0], false),
+        || ca.view().reduce(ReduceOp::Sum, &[0], false),
         || a.sum::<Rows>(),
     );
     pair(
         c,
         "sum_axis1",
-        || ca.reduce(ReduceOp::Sum, &[1], false),
+        || ca.view().reduce(ReduceOp::Sum, &[1], false),
         || a.sum::<Cols>(),
     );
 }
@@ -89,8 +141,13 @@ fn matmul(c: &mut Criterion) {
     let mut rng = Generator::seed(7);
     let a = Tensor::<f32, Left>::rand(&mut rng);
     let b = Tensor::<f32, Right>::rand(&mut rng);
-    let (ca, cb) = (core_view(&a), core_view(&b));
-    pair(c, "matmul", || ca.matmul(&cb), || a.matmul(&b));
+    let (ca, cb) = (core_copy(&a), core_copy(&b));
+    pair(
+        c,
+        "matmul",
+        || ca.view().matmul(&cb.view()),
+        || a.matmul(&b),
+    );
 }
 
 /// 8×8 ops, where the wrapper's work (views, proofs, result types) would show.
@@ -100,28 +157,38 @@ fn small(c: &mut Criterion) {
     let b = Tensor::<f32, Small>::rand(&mut rng);
     let row = Tensor::<f32, SmallRow>::rand(&mut rng);
     let m = Tensor::<f32, SmallRight>::rand(&mut rng);
-    let (ca, cb, crow, cm) = (core_view(&a), core_view(&b), core_view(&row), core_view(&m));
-    pair(c, "small_add", || ca.binary(BinaryOp::Add, &cb), || &a + &b);
+    let (ca, cb, crow, cm) = (core_copy(&a), core_copy(&b), core_copy(&row), core_copy(&m));
+    pair(
+        c,
+        "small_add",
+        || ca.view().binary(BinaryOp::Add, &cb.view()),
+        || &a + &b,
+    );
     pair(
         c,
         "small_broadcast_add",
-        || ca.binary(BinaryOp::Add, &crow),
+        || ca.view().binary(BinaryOp::Add, &crow.view()),
         || &a + &row,
     );
     pair(
         c,
         "small_scalar_mul",
-        || ca.binary_scalar(BinaryOp::Mul, 2.0.into()),
+        || ca.view().binary_scalar(BinaryOp::Mul, 2.0.into()),
         || &a * 2.0,
     );
-    pair(c, "small_exp", || ca.unary(UnaryOp::Exp), || a.exp());
+    pair(c, "small_exp", || ca.view().unary(UnaryOp::Exp), || a.exp());
     pair(
         c,
         "small_sum",
-        || ca.reduce(ReduceOp::Sum, &[1], false),
+        || ca.view().reduce(ReduceOp::Sum, &[1], false),
         || a.sum::<Cols>(),
     );
-    pair(c, "small_matmul", || ca.matmul(&cm), || a.matmul(&m));
+    pair(
+        c,
+        "small_matmul",
+        || ca.view().matmul(&cm.view()),
+        || a.matmul(&m),
+    );
 }
 
 fn config() -> Criterion {

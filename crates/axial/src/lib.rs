@@ -18,6 +18,23 @@
 //! # Ok::<(), axial::Error>(())
 //! ```
 //!
+//! Ops follow PyTorch's semantics, with names in the proofs: operands
+//! broadcast by name from the right, reductions and `matmul` take axes by
+//! name, dtypes are equal (no implicit promotion), and float-only ops exist
+//! only on floats. Each op is a method with a `try_` twin for what `Dyn`
+//! sizes leave to run time, and an in-place `_` twin where the dtype stays.
+//!
+//! ```
+//! use axial::prelude::*;
+//! axes!(Batch, Features, Classes);
+//! let x = Tensor::<f32, shape![Batch: 2, Features: 3]>::ones();
+//! let w = Tensor::<f32, shape![Features: 3, Classes: 4]>::full(0.5);
+//! let b = Tensor::<f32, shape![Classes: 4]>::zeros();
+//! let logits = x.matmul(&w) + &b; // (Batch, Classes): Features contracted by name
+//! let p = logits.softmax::<Classes>();
+//! assert_eq!(p.sum::<Classes>().to_vec(), vec![1.0, 1.0]);
+//! ```
+//!
 //! Mistakes PyTorch reports at run time are compile errors here, worded in
 //! names: `sum::<Height>()` on a tensor without that axis reads
 //! "tensor of shape `(Batch, Channels)` has no axis `Height`".

@@ -21,6 +21,11 @@ use crate::shape::{Ax, Cons, DisplayOf, Nil, Shape};
 /// let _: Option<<Rows as AxesList>::List> = None::<Cons<Rows, Nil>>;
 /// let _: Option<<names![Rows, Cols] as AxesList>::List> = None::<names![Rows, Cols]>;
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an axis name or a list of names",
+    label = "not the axes to reduce",
+    note = "reduce over one axis with `sum::<Name>()`, several with `sum::<names![A, B]>()`, every axis with `sum_all()`"
+)]
 pub trait AxesList {
     /// The names as a list.
     type List;
