@@ -39,7 +39,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         S: RankIs<N>,
     {
-        self.raw()?.get(&index)
+        self.raw().get(&index)
     }
 
     /// The element at `index`.
@@ -74,7 +74,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         S: OneElementShape,
     {
-        self.raw()?.item()
+        self.raw().item()
     }
 
     /// The one element of a one-element tensor.
@@ -107,7 +107,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// # Ok::<(), axial::Error>(())
     /// ```
     pub fn try_to_vec(&self) -> Result<Vec<T>> {
-        self.raw()?.to_vec()
+        self.raw().to_vec()
     }
 
     /// The elements in row-major order.
@@ -139,7 +139,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// # Ok::<(), axial::Error>(())
     /// ```
     pub fn try_to_owned(&self) -> Result<Tensor<T, S, D>> {
-        Ok(owned(self.raw()?.to_owned()?))
+        Ok(owned(self.raw().to_owned()?))
     }
 
     /// A copy in a new storage.
@@ -170,7 +170,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// # Ok::<(), axial::Error>(())
     /// ```
     pub fn try_cast<U: Element>(&self) -> Result<Tensor<U, S, D>> {
-        Ok(owned(self.raw()?.to_dtype(U::DTYPE)?))
+        Ok(owned(self.raw().to_dtype(U::DTYPE)?))
     }
 
     /// The elements converted to `U`.
@@ -200,7 +200,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// # Ok::<(), axial::Error>(())
     /// ```
     pub fn try_to_device<D2: Device>(&self, device: &D2) -> Result<Tensor<T, S, D2>> {
-        let host = self.raw()?.to_vec::<T>()?;
+        let host = self.raw().to_vec::<T>()?;
         let storage = Storage::from_host_slice(device, &host)?;
         Ok(TensorBase::from_parts(
             Owned(storage),
@@ -301,7 +301,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         R: DataMut<D>,
     {
-        self.raw_mut()?.fill_(Scalar::of(value))
+        self.raw_mut().fill_(Scalar::of(value))
     }
 
     /// Writes `value` to every element.

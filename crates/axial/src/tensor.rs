@@ -73,8 +73,8 @@ impl<T, S, D: Device, R> TensorBase<T, S, D, R> {
 
 impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// This tensor as the untyped core's view.
-    pub(crate) fn raw(&self) -> Result<TensorRef<'_, D>> {
-        TensorRef::new(self.data.storage(), self.layout.clone(), T::DTYPE)
+    pub(crate) fn raw(&self) -> TensorRef<'_, D> {
+        TensorRef::new_prechecked(self.data.storage(), self.layout.clone(), T::DTYPE)
     }
 
     /// A read-only view of the whole tensor (`self` stays usable).
@@ -93,11 +93,12 @@ impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
 
 impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// This tensor as the untyped core's mutable view.
-    pub(crate) fn raw_mut(&mut self) -> Result<TensorMut<'_, D>>
+    pub(crate) fn raw_mut(&mut self) -> TensorMut<'_, D>
     where
         R: DataMut<D>,
     {
-        TensorMut::new(self.data.storage_mut(), self.layout.clone(), T::DTYPE)
+        let layout = self.layout.clone();
+        TensorMut::new_prechecked(self.data.storage_mut(), layout, T::DTYPE)
     }
 
     /// This tensor as the core's mutable view for an in-place op, refused
@@ -110,7 +111,7 @@ impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         if !self.layout.is_non_overlapping() {
             return Err(axial_core::Error::InternalOverlap);
         }
-        self.raw_mut()
+        Ok(self.raw_mut())
     }
 
     /// A mutable view of the whole tensor: writes through it (and through

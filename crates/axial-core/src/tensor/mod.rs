@@ -224,6 +224,32 @@ impl<'a, D: Device> TensorRef<'a, D> {
         })
     }
 
+    /// A view over `storage` whose layout the caller has already checked
+    /// against it (a typed tensor keeps that invariant), so hot paths do not
+    /// check it again per op. Checked in debug builds; kernels check bounds
+    /// before they touch memory in any build, so a layout that does not fit
+    /// is an error there, never an access out of bounds.
+    ///
+    /// ```
+    /// # use axial_core::{DType, Layout, Storage, TensorRef};
+    /// let s = Storage::from_slice(&[1.0f32, 2.0]);
+    /// let v = TensorRef::new_prechecked(&s, Layout::contiguous(&[2]), DType::F32);
+    /// assert_eq!(v.to_vec::<f32>()?, vec![1.0, 2.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn new_prechecked(storage: &'a Storage<D>, layout: Layout, dtype: DType) -> Self {
+        debug_assert!(
+            layout
+                .check_bounds(storage.len_of(dtype), dtype.size())
+                .is_ok()
+        );
+        TensorRef {
+            storage,
+            layout,
+            dtype,
+        }
+    }
+
     /// The storage.
     pub fn storage(&self) -> &'a Storage<D> {
         self.storage
@@ -259,6 +285,29 @@ impl<'a, D: Device> TensorMut<'a, D> {
             layout,
             dtype,
         })
+    }
+
+    /// A mutable view over `storage` whose layout the caller has already
+    /// checked against it, as [`TensorRef::new_prechecked`].
+    ///
+    /// ```
+    /// # use axial_core::{DType, Layout, Storage, TensorMut};
+    /// let mut s = Storage::from_slice(&[1.0f32, 2.0]);
+    /// TensorMut::new_prechecked(&mut s, Layout::contiguous(&[2]), DType::F32).fill_(0.into())?;
+    /// assert_eq!(s.as_bytes(), &[0; 8]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn new_prechecked(storage: &'a mut Storage<D>, layout: Layout, dtype: DType) -> Self {
+        debug_assert!(
+            layout
+                .check_bounds(storage.len_of(dtype), dtype.size())
+                .is_ok()
+        );
+        TensorMut {
+            storage,
+            layout,
+            dtype,
+        }
     }
 
     /// A shorter-lived mutable view of the same elements.

@@ -21,7 +21,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         keepdim: bool,
     ) -> Result<Tensor<i64, Out, D>> {
         let dim = dim.map(|d| d as isize);
-        self.raw()?.arg_reduce(op, dim, keepdim).map(owned)
+        self.raw().arg_reduce(op, dim, keepdim).map(owned)
     }
 
     /// Values and indices of `op` along `dim`.
@@ -31,7 +31,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         dim: usize,
         keepdim: bool,
     ) -> Result<WithIndices<T, Out, D>> {
-        let (values, indices) = self.raw()?.max_min_dim(op, dim as isize, keepdim)?;
+        let (values, indices) = self.raw().max_min_dim(op, dim as isize, keepdim)?;
         Ok((owned(values), owned(indices)))
     }
 }

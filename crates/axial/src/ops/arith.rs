@@ -143,7 +143,7 @@ fn scalar_first<T: Element, U, S: Shape, D: Backend, R: Data<D>>(
     scalar: T,
     tensor: &TensorBase<T, S, D, R>,
 ) -> Result<Tensor<U, S, D>> {
-    let rhs = tensor.raw()?;
+    let rhs = tensor.raw();
     let lhs = RawTensor::full_on(rhs.storage().device(), &[], Scalar::of(scalar), T::DTYPE)?;
     lhs.view().binary(op, &rhs).map(owned)
 }

@@ -26,8 +26,8 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         Rhs::Device: SameDevice<D>,
     {
-        let lhs = self.raw()?;
-        let raw = match other.value()? {
+        let lhs = self.raw();
+        let raw = match other.value() {
             Value::Tensor(rhs) => lhs.binary(op, &rhs)?,
             Value::Scalar(s) => lhs.binary_scalar(op, s)?,
         };
@@ -40,7 +40,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         R: DataMut<D>,
         Rhs::Device: SameDevice<D>,
     {
-        let rhs = other.value()?;
+        let rhs = other.value();
         let mut lhs = self.raw_mut_disjoint()?;
         match rhs {
             Value::Tensor(rhs) => lhs.binary_(op, &rhs),

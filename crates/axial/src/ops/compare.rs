@@ -22,8 +22,8 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         Rhs::Device: SameDevice<D>,
     {
-        let lhs = self.raw()?;
-        let rhs = other.value()?.held(lhs.storage().device(), T::DTYPE)?;
+        let lhs = self.raw();
+        let rhs = other.value().held(lhs.storage().device(), T::DTYPE)?;
         lhs.compare(op, &rhs.view()).map(owned)
     }
 }
@@ -158,10 +158,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         S: BroadcastWith<A::Shape>,
         Broadcasted<S, A::Shape>: BroadcastWith<B::Shape>,
     {
-        let cond = self.raw()?;
+        let cond = self.raw();
         let device = cond.storage().device();
-        let a = a.value()?.held(device, <A::Elem as Element>::DTYPE)?;
-        let b = b.value()?.held(device, <A::Elem as Element>::DTYPE)?;
+        let a = a.value().held(device, <A::Elem as Element>::DTYPE)?;
+        let b = b.value().held(device, <A::Elem as Element>::DTYPE)?;
         cond.where_(&a.view(), &b.view()).map(owned)
     }
 

@@ -53,7 +53,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         D2: SameDevice<D>,
         R2: Data<D2>,
     {
-        self.raw()?.matmul(&tensor_on(other)?).map(owned)
+        self.raw().matmul(&tensor_on(other)).map(owned)
     }
 
     /// The matrix product (PyTorch's `torch.matmul`), contracting the last

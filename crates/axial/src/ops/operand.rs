@@ -36,7 +36,7 @@ pub trait Operand<D: Device>: sealed::Sealed {
     type Device: Device;
     /// The operand for the core's ops.
     #[doc(hidden)]
-    fn value(&self) -> Result<Value<'_, D>>
+    fn value(&self) -> Value<'_, D>
     where
         Self::Device: SameDevice<D>;
 }
@@ -63,7 +63,7 @@ where
     type Shape = S;
     type Device = D2;
 
-    fn value(&self) -> Result<Value<'_, D>>
+    fn value(&self) -> Value<'_, D>
     where
         D2: SameDevice<D>,
     {
@@ -84,7 +84,7 @@ where
     type Shape = S;
     type Device = D2;
 
-    fn value(&self) -> Result<Value<'_, D>>
+    fn value(&self) -> Value<'_, D>
     where
         D2: SameDevice<D>,
     {
@@ -98,23 +98,23 @@ impl<T: Element, D: Device> Operand<D> for T {
     type Shape = Nil;
     type Device = D;
 
-    fn value(&self) -> Result<Value<'_, D>> {
-        Ok(Value::Scalar(Scalar::of(*self)))
+    fn value(&self) -> Value<'_, D> {
+        Value::Scalar(Scalar::of(*self))
     }
 }
 
 /// A tensor as the core's view, seen on `D` (it is there).
 pub(crate) fn tensor_on<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>>(
     t: &TensorBase<T, S, D2, R>,
-) -> Result<TensorRef<'_, D>> {
-    TensorRef::new(D2::on_same(t.data.storage()), t.layout.clone(), T::DTYPE)
+) -> TensorRef<'_, D> {
+    TensorRef::new_prechecked(D2::on_same(t.data.storage()), t.layout.clone(), T::DTYPE)
 }
 
 /// A tensor operand.
 fn tensor_value<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>>(
     t: &TensorBase<T, S, D2, R>,
-) -> Result<Value<'_, D>> {
-    tensor_on(t).map(Value::Tensor)
+) -> Value<'_, D> {
+    Value::Tensor(tensor_on(t))
 }
 
 /// An operand as a tensor: a scalar made a tensor without axes.

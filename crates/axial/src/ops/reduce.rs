@@ -23,12 +23,12 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         let mut dims = GenericArray::<isize, S::Rank>::default();
         <S as Reduce<L>>::positions(&mut dims);
         let dims = &dims[..<S as Reduce<L>>::COUNT];
-        self.raw()?.reduce(op, dims, keepdim).map(owned)
+        self.raw().reduce(op, dims, keepdim).map(owned)
     }
 
     /// `op` over every axis.
     fn reduce_all<U>(&self, op: ReduceOp) -> Result<Tensor<U, Nil, D>> {
-        self.raw()?.reduce(op, &[], false).map(owned)
+        self.raw().reduce(op, &[], false).map(owned)
     }
 }
 

@@ -38,7 +38,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         S: HasAxis<A>,
     {
-        let x = self.raw()?;
+        let x = self.raw();
         if x.numel() == 0 {
             return x.to_owned().map(owned);
         }
@@ -86,7 +86,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         S: HasAxis<A>,
     {
-        let x = self.raw()?;
+        let x = self.raw();
         if x.numel() == 0 {
             return x.to_owned().map(owned);
         }

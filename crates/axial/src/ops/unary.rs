@@ -16,7 +16,7 @@ use crate::views::or_panic;
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `op(self)` into a new tensor of `U`.
     pub(crate) fn unary_op<U>(&self, op: UnaryOp) -> Result<Tensor<U, S, D>> {
-        self.raw()?.unary(op).map(owned)
+        self.raw().unary(op).map(owned)
     }
 
     /// `self = op(self)`.

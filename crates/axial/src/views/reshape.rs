@@ -382,7 +382,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
 
     /// A contiguous copy of the elements, laid out as `sizes`.
     fn copy_as<S2>(self, sizes: &[usize]) -> Result<TensorBase<T, S2, D, R::MaybeCopy>> {
-        let (storage, _, _) = self.raw()?.to_contiguous()?.into_parts();
+        let (storage, _, _) = self.raw().to_contiguous()?.into_parts();
         Ok(TensorBase::from_parts(
             R::copied(storage),
             Layout::contiguous(sizes),
