@@ -321,3 +321,24 @@ fn operators_take_owned_and_borrowed_operands() {
     let z = &view - view.clone();
     assert_eq!(z.to_vec(), vec![0.0; 4]);
 }
+
+#[test]
+fn copy_broadcasts_and_converts_into_self() {
+    let mut grid = Tensor::<i64, Grid>::zeros();
+    let column = Tensor::<f64, Column>::from_array([[1.9], [-2.9], [3.0]]);
+    grid.as_view_mut().narrow::<Cols>(1, 2).copy_(&column);
+    let expected: Vec<i64> = (0..12)
+        .map(|i| {
+            if (1..3).contains(&(i % 4)) {
+                [1, -2, 3][i / 4]
+            } else {
+                0
+            }
+        })
+        .collect();
+    assert_eq!(grid.to_vec(), expected);
+    let mut x = Tensor::<f32, shape![Cols: 5]>::zeros();
+    let mut windows = x.as_view_mut().unfold::<Cols, Win>(3, 1);
+    let src = Tensor::<f32, shape![Win: 3]>::ones();
+    assert!(windows.try_copy_(&src).is_err());
+}

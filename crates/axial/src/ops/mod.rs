@@ -7,6 +7,7 @@ mod arg;
 mod arith;
 mod binary;
 mod compare;
+mod copy;
 mod dtype;
 mod matmul;
 mod operand;
