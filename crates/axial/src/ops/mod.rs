@@ -1,5 +1,6 @@
 //! Ops on typed tensors: elementwise (with broadcasting by name), in-place
-//! twins, comparisons and `where`, reductions by name, `matmul`, softmax.
+//! twins and `copy_`, comparisons and `where` (`if_else`), reductions by
+//! name, `matmul`, softmax.
 //! Each is an inherent method, with a `try_` twin that returns the run-time
 //! errors `Dyn` sizes leave (the plain method panics with the same message).
 
