@@ -22,6 +22,7 @@
 //! [`report`] whose message names the axes and the shape.
 
 mod display;
+pub mod einops;
 mod find;
 mod id;
 mod logic;
@@ -32,6 +33,7 @@ mod shape;
 mod size;
 
 pub use display::Flat;
+pub use einops::{Length, Merged, Unnamed};
 pub use find::{Append, Concat, Contains, Find, ItemName, Remove, Replace};
 pub use logic::{And, AndWith, B0, B1, Not, NotBit, Or, OrWith, Truth, Unknown};
 pub use name::{Anon, AxisName, Ellipsis, Item, Keep, New, SameName};
