@@ -33,7 +33,7 @@ mod shape;
 mod size;
 
 pub use display::Flat;
-pub use einops::{Length, Merged, Unnamed};
+pub use einops::{Composed, Length, Unnamed};
 pub use find::{Append, Concat, Contains, Find, ItemName, Remove, Replace};
 pub use logic::{And, AndWith, B0, B1, Not, NotBit, Or, OrWith, Truth, Unknown};
 pub use name::{Anon, AxisName, Ellipsis, Item, Keep, New, SameName};

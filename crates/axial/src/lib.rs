@@ -22,9 +22,12 @@
 //! names: `sum::<Height>()` on a tensor without that axis reads
 //! "tensor of shape `(Batch, Channels)` has no axis `Height`".
 
+#[doc(hidden)]
+pub mod __private;
 mod access;
 mod create;
 mod device;
+mod einops;
 mod float;
 mod meta;
 mod nested;
@@ -35,7 +38,9 @@ mod views;
 
 pub use access::OneElementShape;
 pub use axial_core::{Bool, Cpu, DType, Device, Element, Error, Generator, Result};
-pub use axial_shape::{self as shape, Anon, AxisName, Dyn, GenericArray, New, Shape};
+pub use axial_shape::{
+    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, Length, New, Shape, Unnamed,
+};
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;
 pub use device::SameDevice;

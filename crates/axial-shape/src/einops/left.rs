@@ -10,7 +10,7 @@
 use typenum::U1;
 
 use super::group::Decompose;
-use super::report::{PatternAxis, PatternTooLong, PatternTooShort, PatternUnit};
+use super::report::{PatternAxis, PatternSize, PatternTooLong, PatternTooShort, PatternUnit};
 use crate::display::Flat;
 use crate::find::{Append, Concat};
 use crate::name::SameName;
@@ -19,6 +19,10 @@ use crate::size::SizeEq;
 
 /// A dim of the left side: the tensor's axis `A`.
 pub struct Axis<A>(Marker<A>);
+
+/// A dim of the left side: the tensor's axis `A`, whose size the call also
+/// gives (`Given`: a typenum number, or `Dyn` for a run-time value).
+pub struct SizedAxis<A, Given>(Marker<(A, Given)>);
 
 /// A dim of the left side: `1` or `()`, an axis of size 1, dropped.
 pub struct Unit;
@@ -116,6 +120,14 @@ pub trait MatchDim<N, Sz, Pat, Disp> {
 impl<A, N: SameName<A>, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Axis<A>
 where
     N::Out: PatternAxis<A, N, Pat, Disp>,
+{
+    type Out = Ax<N, Sz, Nil>;
+}
+
+impl<A, G: SizeEq<Sz>, N: SameName<A>, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for SizedAxis<A, G>
+where
+    N::Out: PatternAxis<A, N, Pat, Disp>,
+    G::Out: PatternSize<N, Pat, Disp>,
 {
     type Out = Ax<N, Sz, Nil>;
 }

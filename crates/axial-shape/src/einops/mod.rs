@@ -35,14 +35,15 @@ pub mod report;
 
 pub use group::{Decompose, Given, GivenSize, Infer, Part, Resolve, SizeDiv, SizeOr, Solve};
 pub use left::{
-    Around, Axis, Group, Lockstep, MatchDim, MatchDims, MatchLeft, Plain, Skip, SplitBack, Unit,
+    Around, Axis, Group, Lockstep, MatchDim, MatchDims, MatchLeft, Plain, SizedAxis, Skip,
+    SplitBack, Unit,
 };
 pub use names::{
-    IdCons, IdListEq, IdNil, Length, Merged, MergedId, MergedParts, Spelling, ThenTails, Unnamed,
-    UnnamedId,
+    Composed, ComposedId, ComposedParts, IdCons, IdListEq, IdNil, Length, Spelling, ThenTails,
+    Unnamed, UnnamedId,
 };
 pub use output::{
-    Build, Gather, MergedName, OutAxis, OutEllipsis, OutGroup, OutNew, PartAxis, PartEllipsis,
+    Build, ComposedName, Gather, OutAxis, OutEllipsis, OutGroup, OutNew, PartAxis, PartEllipsis,
     PartNew, Place,
 };
 

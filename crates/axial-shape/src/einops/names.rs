@@ -1,9 +1,9 @@
-//! The names einops patterns give axes: [`Merged`] for a group of the output
-//! (`(C H W)` is `Merged<(C, H, W)>`) and [`Unnamed`] for an axis the pattern
+//! The names einops patterns give axes: [`Composed`] for a group of the output
+//! (`(C H W)` is `Composed<(C, H, W)>`) and [`Unnamed`] for an axis the pattern
 //! writes without a name (a unit `1` or `()`, a length in `repeat`).
 //!
 //! Each has an identity of its own kind beside the `axes!` names and the
-//! anonymous `Anon<i>`: a merged name is the list of its parts' identities
+//! anonymous `Anon<i>`: a composed name is the list of its parts' identities
 //! (so two groups of the same axes are the same name, whichever pattern made
 //! them), an unnamed axis its number.
 
@@ -14,20 +14,20 @@ use crate::logic::{B0, B1, Truth};
 use crate::name::AxisName;
 use crate::shape::Marker;
 
-/// The axis a group of an einops output makes: `Merged<(C, H, W)>` for
+/// The axis a group of an einops output makes: `Composed<(C, H, W)>` for
 /// `(C H W)`, of the product of the parts' sizes. Its name prints as the
 /// group, `"(C H W)"`; two groups of the same parts in the same order are
 /// the same name. Groups of 2 to 12 axes (a group of one axis is that axis).
 ///
 /// # Example
 /// ```
-/// use axial_shape::{AxisName, Merged, SameName, Truth, axes};
+/// use axial_shape::{AxisName, Composed, SameName, Truth, axes};
 /// axes!(C, H, W);
-/// assert_eq!(<Merged<(C, H, W)>>::NAME, Some("(C H W)"));
-/// assert_eq!(<<Merged<(C, H)> as SameName<Merged<(C, H)>>>::Out as Truth>::VALUE, Some(true));
-/// assert_eq!(<<Merged<(C, H)> as SameName<Merged<(H, C)>>>::Out as Truth>::VALUE, Some(false));
+/// assert_eq!(<Composed<(C, H, W)>>::NAME, Some("(C H W)"));
+/// assert_eq!(<<Composed<(C, H)> as SameName<Composed<(C, H)>>>::Out as Truth>::VALUE, Some(true));
+/// assert_eq!(<<Composed<(C, H)> as SameName<Composed<(H, C)>>>::Out as Truth>::VALUE, Some(false));
 /// ```
-pub struct Merged<Parts>(Marker<Parts>);
+pub struct Composed<Parts>(Marker<Parts>);
 
 /// An axis an einops pattern makes without a name: a unit (`1`, `()`) or, in
 /// `repeat`, an anonymous length (`3`). `I` is the position of its dim on the
@@ -60,8 +60,8 @@ where
     type Id = UnnamedId<U<I>>;
 }
 
-/// The identity of [`Merged`]: the list of its parts' identities.
-pub struct MergedId<L>(Marker<L>);
+/// The identity of [`Composed`]: the list of its parts' identities.
+pub struct ComposedId<L>(Marker<L>);
 /// The identity of [`Unnamed`]: its number.
 pub struct UnnamedId<U>(Marker<U>);
 /// A list of identities, `H` in front of `T`.
@@ -102,7 +102,7 @@ impl<T1: IdListEq<T2>, T2> ThenTails<T1, T2> for B1 {
     type Out = T1::Out;
 }
 
-impl<L1: IdListEq<L2>, L2> IdEq<MergedId<L2>> for MergedId<L1> {
+impl<L1: IdListEq<L2>, L2> IdEq<ComposedId<L2>> for ComposedId<L1> {
     type Out = L1::Out;
 }
 impl<U: IsEqual<V>, V> IdEq<UnnamedId<V>> for UnnamedId<U>
@@ -124,20 +124,20 @@ macro_rules! unequal_kinds {
     )*};
 }
 unequal_kinds! {
-    [L, A] MergedId<L>, Named<A>;
-    [L, P] MergedId<L>, Pos<P>;
-    [L, V] MergedId<L>, UnnamedId<V>;
+    [L, A] ComposedId<L>, Named<A>;
+    [L, P] ComposedId<L>, Pos<P>;
+    [L, V] ComposedId<L>, UnnamedId<V>;
     [U, A] UnnamedId<U>, Named<A>;
     [U, P] UnnamedId<U>, Pos<P>;
 }
-impl<L> IdEq<Gone> for MergedId<L> {
+impl<L> IdEq<Gone> for ComposedId<L> {
     type Out = B0;
 }
 impl<U> IdEq<Gone> for UnnamedId<U> {
     type Out = B0;
 }
 
-impl<L> IdKind for MergedId<L> {
+impl<L> IdKind for ComposedId<L> {
     type Taken = B0;
     type Anon = B0;
 }
@@ -146,7 +146,7 @@ impl<U> IdKind for UnnamedId<U> {
     type Anon = B1;
 }
 
-/// The longest spelling of a merged name kept (longer ones are cut).
+/// The longest spelling of a composed name kept (longer ones are cut).
 const SPELLING_CAPACITY: usize = 512;
 
 /// A name spelled at compile time, in a fixed buffer.
@@ -196,7 +196,7 @@ impl Spelling {
     }
 }
 
-/// A part's name as a merged name prints it (`_` for an unnamed axis).
+/// A part's name as a composed name prints it (`_` for an unnamed axis).
 const fn part_name(name: Option<&'static str>) -> &'static str {
     match name {
         Some(name) => name,
@@ -204,8 +204,8 @@ const fn part_name(name: Option<&'static str>) -> &'static str {
     }
 }
 
-/// The parts of a merged name: its identity list and its spelling.
-pub trait MergedParts {
+/// The parts of a composed name: its identity list and its spelling.
+pub trait ComposedParts {
     /// The parts' identities.
     type Ids;
     /// `(A B C)`.
@@ -216,7 +216,7 @@ pub trait MergedParts {
 
 macro_rules! merged_parts {
     ($first:ident $(, $rest:ident)+) => {
-        impl<$first: AxisName $(, $rest: AxisName)+> MergedParts for ($first, $($rest),+) {
+        impl<$first: AxisName $(, $rest: AxisName)+> ComposedParts for ($first, $($rest),+) {
             type Ids = IdCons<$first::Id, merged_parts!(@ids $($rest),+)>;
             const SPELLING: Spelling = Spelling::EMPTY
                 .push("(")
@@ -240,9 +240,9 @@ merged_parts!(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10);
 merged_parts!(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11);
 merged_parts!(A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11, A12);
 
-impl<Parts: MergedParts + 'static> AxisName for Merged<Parts> {
+impl<Parts: ComposedParts + 'static> AxisName for Composed<Parts> {
     const NAME: Option<&'static str> = Parts::SPELLED.text();
-    type Id = MergedId<Parts::Ids>;
+    type Id = ComposedId<Parts::Ids>;
 }
 
 #[cfg(test)]
@@ -258,7 +258,9 @@ mod tests {
         let text = spelling.text().unwrap_or_default();
         assert_eq!(text.len(), SPELLING_CAPACITY);
         assert!(text.chars().all(|c| c == 'é'));
-        let odd = Spelling::EMPTY.push("a").push(&"é".repeat(SPELLING_CAPACITY));
+        let odd = Spelling::EMPTY
+            .push("a")
+            .push(&"é".repeat(SPELLING_CAPACITY));
         assert_eq!(odd.text().map(str::len), Some(SPELLING_CAPACITY - 1));
     }
 }

@@ -1,8 +1,8 @@
 //! The output side of a pattern as a shape: each dim an elementary axis
 //! found by name, a new axis, the axes of `...`, or a group merged into one
-//! axis named [`Merged`] of its parts (the product of their sizes).
+//! axis named [`Composed`] of its parts (the product of their sizes).
 
-use super::names::Merged;
+use super::names::Composed;
 use crate::display::Flat;
 use crate::find::{Append, Concat, Find};
 use crate::shape::{Ax, Cons, DisplayOf, Marker, Nil, Shape};
@@ -61,9 +61,9 @@ impl<E, Ell: Append<Rest>, Rest> Place<E, Ell, Rest> for OutEllipsis {
 }
 impl<Parts: Gather<E, Ell>, Empty, E, Ell, Rest> Place<E, Ell, Rest> for OutGroup<Parts, Empty>
 where
-    Parts::Out: Shape + MergedName<Empty>,
+    Parts::Out: Shape + ComposedName<Empty>,
 {
-    type Out = Ax<<Parts::Out as MergedName<Empty>>::Out, <Parts::Out as Shape>::Numel, Rest>;
+    type Out = Ax<<Parts::Out as ComposedName<Empty>>::Out, <Parts::Out as Shape>::Numel, Rest>;
 }
 
 /// The axes of an output group's parts, in order.
@@ -87,20 +87,20 @@ impl<T: Gather<E, Ell>, E, Ell: Append<T::Out>> Gather<E, Ell> for Cons<PartElli
 }
 
 /// The name of a group of these axes: `Empty` for none, the axis itself for
-/// one, [`Merged`] of their names for more.
-pub trait MergedName<Empty> {
+/// one, [`Composed`] of their names for more.
+pub trait ComposedName<Empty> {
     /// The name.
     type Out;
 }
-impl<Empty> MergedName<Empty> for Nil {
+impl<Empty> ComposedName<Empty> for Nil {
     type Out = Empty;
 }
-impl<A, Sz, Empty> MergedName<Empty> for Ax<A, Sz, Nil> {
+impl<A, Sz, Empty> ComposedName<Empty> for Ax<A, Sz, Nil> {
     type Out = A;
 }
-impl<A, SA, B, SB, T, Empty> MergedName<Empty> for Ax<A, SA, Ax<B, SB, T>>
+impl<A, SA, B, SB, T, Empty> ComposedName<Empty> for Ax<A, SA, Ax<B, SB, T>>
 where
     Self: Flat,
 {
-    type Out = Merged<DisplayOf<Self>>;
+    type Out = Composed<DisplayOf<Self>>;
 }

@@ -40,6 +40,16 @@ pub trait PatternUnit<Have, Pat, Disp> {}
 impl<Have, Pat, Disp> PatternUnit<Have, Pat, Disp> for B1 {}
 impl<Have, Pat, Disp> PatternUnit<Have, Pat, Disp> for Unknown {}
 
+/// A size given for an axis of the left side is its size.
+#[diagnostic::on_unimplemented(
+    message = "the size given for axis `{Have}` is not its size in the tensor of shape `{Disp}`",
+    label = "another size than `{Have}` has",
+    note = "the left side reads `{Pat}`"
+)]
+pub trait PatternSize<Have, Pat, Disp> {}
+impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for B1 {}
+impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
+
 /// A group on the left whose sizes are all given multiplies to its axis' size.
 #[diagnostic::on_unimplemented(
     message = "cannot decompose axis `{Have}` of `{Disp}` into `{Group}`: the given sizes do not multiply to its size",
