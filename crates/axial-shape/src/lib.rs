@@ -31,6 +31,7 @@ pub mod ops;
 pub mod report;
 mod shape;
 mod size;
+pub mod slicing;
 
 pub use display::Flat;
 pub use einops::{Composed, Length, Unnamed};

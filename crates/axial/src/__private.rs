@@ -5,6 +5,7 @@ pub use crate::einops::{
     EinsumCell, RecipeCell, rearrange, rearrange_view, reduce_mean, reduce_same, repeat,
     repeat_view,
 };
+pub use crate::slicing::{SliceArg, Slices, inclusive_end, to_isize};
 pub use axial_core::einops::{Operation, Reduction};
 pub use axial_macros::{
     einsum as einsum_impl, rearrange as rearrange_impl, reduce as reduce_impl,
@@ -16,6 +17,7 @@ pub use axial_shape::einops::{
     Around, Axis, Group, Infer, Length, OutAxis, OutEllipsis, OutGroup, OutNew, Part, PartAxis,
     PartEllipsis, PartNew, Plain, SizedAxis, Unit, Unnamed,
 };
+pub use axial_shape::slicing::{At, DynIndex, DynRange, FromEnd, Full, Index, Open, Range};
 pub use axial_shape::typenum::{B0, B1, UInt, UTerm, consts};
 pub use axial_shape::{Ax, Cons, Dyn, Ellipsis, Nil};
 

@@ -33,6 +33,7 @@ mod meta;
 mod nested;
 pub mod prelude;
 mod repr;
+mod slicing;
 mod tensor;
 mod views;
 
@@ -48,6 +49,7 @@ pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested::Nested;
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
+pub use slicing::Slices;
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
 };
