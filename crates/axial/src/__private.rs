@@ -2,8 +2,8 @@
 //! change in any release.
 
 pub use crate::einops::{
-    EinsumCell, RecipeCell, rearrange, rearrange_view, reduce_mean, reduce_same, repeat,
-    repeat_view,
+    EinsumCell, EinsumOperands, RecipeCell, einsum, rearrange, rearrange_view, reduce_mean,
+    reduce_same, repeat, repeat_view,
 };
 pub use crate::slicing::{SliceArg, Slices, inclusive_end, to_isize};
 pub use axial_core::einops::{Operation, Reduction};
@@ -14,8 +14,8 @@ pub use axial_macros::{
     try_repeat as try_repeat_impl,
 };
 pub use axial_shape::einops::{
-    Around, Axis, Group, Infer, Length, OutAxis, OutEllipsis, OutGroup, OutNew, Part, PartAxis,
-    PartEllipsis, PartNew, Plain, SizedAxis, Unit, Unnamed,
+    Around, Axis, Group, Infer, Length, Operand, OutAxis, OutEllipsis, OutGroup, OutNew, Part,
+    PartAxis, PartEllipsis, PartNew, Plain, SizedAxis, Unit, Unnamed,
 };
 pub use axial_shape::slicing::{At, DynIndex, DynRange, FromEnd, Full, Index, Open, Range};
 pub use axial_shape::typenum::{B0, B1, UInt, UTerm, consts};

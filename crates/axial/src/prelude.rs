@@ -11,4 +11,6 @@ pub use crate::{
     Anon, ArcTensor, Bool, Composed, Cpu, DType, Dyn, Error, Float, Generator, New, Tensor,
     TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names, shape,
 };
-pub use crate::{rearrange, reduce, repeat, s, try_rearrange, try_reduce, try_repeat};
+pub use crate::{
+    einsum, rearrange, reduce, repeat, s, try_einsum, try_rearrange, try_reduce, try_repeat,
+};

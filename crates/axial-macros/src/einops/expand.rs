@@ -319,7 +319,7 @@ impl Types<'_> {
         let text = checked.literal.value();
         let tensors = &checked.tensors;
         let call = quote_spanned! {self.span=>
-            #p::einsum::<#specs, #right, _, _, _>(&EINSUM, (#(&#tensors,)*))
+            #p::einsum::<#specs, #right, _>(&EINSUM, (#(&#tensors,)*))
         };
         let call = match fallible {
             true => call,

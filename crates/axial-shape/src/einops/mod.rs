@@ -27,12 +27,14 @@
 //! assert_eq!(sizes, [Some(2), Some(60)]);
 //! ```
 
+mod einsum;
 mod group;
 mod left;
 mod names;
 mod output;
 pub mod report;
 
+pub use einsum::{Agree, AgreeOn, EinsumOf, Operand, Operands, SameAxes, Widen};
 pub use group::{Decompose, Given, GivenSize, Infer, Part, Resolve, SizeDiv, SizeOr, Solve};
 pub use left::{
     Around, Axis, Group, Lockstep, MatchDim, MatchDims, MatchLeft, Plain, SizedAxis, Skip,

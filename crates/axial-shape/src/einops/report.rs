@@ -79,7 +79,8 @@ impl<Have, Group, Pat, Disp> PatternDivides<Have, Group, Pat, Disp> for Unknown 
 pub trait PatternOnce<A, Pat, Disp> {}
 impl<A, Pat, Disp> PatternOnce<A, Pat, Disp> for crate::logic::B0 {}
 
-/// The operands of `einsum!` agree on the size of a shared axis.
+/// The operands of `einsum!` agree on the size of a shared axis (`Left`:
+/// the axes of the operands before, `Right`: this operand's shape).
 #[diagnostic::on_unimplemented(
     message = "`einsum!` operands disagree on the size of axis `{A}`: `{Left}` and `{Right}`",
     label = "`{A}` has another size in `{Right}`"
@@ -87,3 +88,13 @@ impl<A, Pat, Disp> PatternOnce<A, Pat, Disp> for crate::logic::B0 {}
 pub trait EinsumSize<A, Left, Right> {}
 impl<A, Left, Right> EinsumSize<A, Left, Right> for B1 {}
 impl<A, Left, Right> EinsumSize<A, Left, Right> for Unknown {}
+
+/// The `...` of `einsum!` operands stand for the same axes where both stand
+/// for some (`Before`: those so far; `Disp`: this operand's shape).
+#[diagnostic::on_unimplemented(
+    message = "`einsum!` operands' `...` stand for different axes: `{Before}` and those of `{Disp}`",
+    label = "`...` differs between operands",
+    note = "by name, the axes `...` stands for are one set: align the operands first"
+)]
+pub trait EinsumEllipsis<Before, Disp> {}
+impl<Before, Disp> EinsumEllipsis<Before, Disp> for B1 {}

@@ -160,3 +160,50 @@ macro_rules! reduce {
 macro_rules! try_reduce {
     ($($tokens:tt)*) => { $crate::__private::try_reduce_impl!{ [$crate] $($tokens)* } };
 }
+
+/// einops' `einsum`, checked while the program compiles:
+/// `einsum!("Batch Rows Inner, Batch Inner Cols -> Batch Rows Cols", a, b)`.
+///
+/// The pattern comes first, then one tensor per input (borrowed; one element
+/// type and one device). Each input's names are the operand's axes in order
+/// (`...` for axes not named: the same axes in every operand that has
+/// some); a name shared by operands must have one size (proven when static,
+/// checked at run time with `Dyn`); the output names axes of the inputs, and
+/// the names missing from it are summed. The result is a new tensor, each
+/// contraction of two operands one batched matmul.
+///
+/// # Panics
+/// Sizes known only at run time that disagree: use [`try_einsum!`] for a
+/// `Result`.
+///
+/// # Example
+/// ```
+/// use axial::prelude::*;
+/// axes!(Batch, Rows, Inner, Cols);
+/// let a = Tensor::<f32, shape![Batch: 2, Rows: 2, Inner: 3]>::arange();
+/// let b = Tensor::<f32, shape![Batch: 2, Inner: 3, Cols: 1]>::ones();
+/// let c = einsum!("Batch Rows Inner, Batch Inner Cols -> Batch Rows Cols", a, b);
+/// assert_eq!(c.names().as_slice(), &[Some("Batch"), Some("Rows"), Some("Cols")]);
+/// assert_eq!(c.to_vec(), vec![3.0, 12.0, 21.0, 30.0]);
+/// ```
+#[macro_export]
+macro_rules! einsum {
+    ($($tokens:tt)*) => { $crate::__private::einsum_impl!{ [$crate] $($tokens)* } };
+}
+
+/// [`einsum!`] giving a `Result`.
+///
+/// # Errors
+/// Sizes known only at run time that disagree (PyTorch's message).
+///
+/// ```
+/// use axial::prelude::*;
+/// axes!(Rows, Inner);
+/// let a = Tensor::<f32, shape![Rows: 2, Inner: Dyn]>::zeros_dyn(3);
+/// let b = Tensor::<f32, shape![Inner: Dyn]>::zeros_dyn(4);
+/// assert!(try_einsum!("Rows Inner, Inner -> Rows", a, b).is_err());
+/// ```
+#[macro_export]
+macro_rules! try_einsum {
+    ($($tokens:tt)*) => { $crate::__private::try_einsum_impl!{ [$crate] $($tokens)* } };
+}

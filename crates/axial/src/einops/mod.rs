@@ -8,9 +8,11 @@
 //! naming the axes), and calls the functions here, which run einops' recipe
 //! (`axial_core::einops`) on the layout: views exactly where einops' are.
 
+mod einsum;
 mod macros;
 mod recipe;
 mod run;
 
+pub use einsum::{EinsumOperands, einsum};
 pub use recipe::{EinsumCell, RecipeCell};
 pub use run::{rearrange, rearrange_view, reduce_mean, reduce_same, repeat, repeat_view};
