@@ -2,7 +2,7 @@
 //! change in any release.
 
 pub use crate::einops::{
-    EinsumCell, EinsumOperands, RecipeCell, einsum, rearrange, rearrange_view, reduce_mean,
+    EinsumCell, EinsumOperands, Input, RecipeCell, einsum, rearrange, rearrange_view, reduce_mean,
     reduce_same, repeat, repeat_view,
 };
 pub use crate::slicing::{SliceArg, Slices, inclusive_end, to_isize};

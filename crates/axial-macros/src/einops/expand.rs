@@ -289,7 +289,7 @@ impl Types<'_> {
         let function = self.function();
         let tensor = &checked.tensors[0];
         let call = quote_spanned! {self.span=>
-            #p::#function::<#left, #right, #news, #shown, _, _, _, _>(#tensor, &RECIPE, &#values)
+            #p::#function::<#left, #right, #news, #shown, _>(#tensor, &RECIPE, &#values)
         };
         let call = match fallible {
             true => call,

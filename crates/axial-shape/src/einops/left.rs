@@ -13,11 +13,14 @@ use super::group::Decompose;
 use super::report::{PatternAxis, PatternSize, PatternTooLong, PatternTooShort, PatternUnit};
 use crate::display::Flat;
 use crate::find::{Append, Concat};
-use crate::name::SameName;
+use crate::id::IdKind;
+use crate::logic::{Or, OrWith};
+use crate::name::{AxisName, SameName};
 use crate::shape::{Ax, Cons, DisplayOf, Marker, Nil};
 use crate::size::SizeEq;
 
-/// A dim of the left side: the tensor's axis `A`.
+/// A dim of the left side: the tensor's axis `A` (an anonymous axis takes
+/// the name `A`).
 pub struct Axis<A>(Marker<A>);
 
 /// A dim of the left side: the tensor's axis `A`, whose size the call also

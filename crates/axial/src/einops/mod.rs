@@ -9,10 +9,12 @@
 //! (`axial_core::einops`) on the layout: views exactly where einops' are.
 
 mod einsum;
+mod input;
 mod macros;
 mod recipe;
 mod run;
 
 pub use einsum::{EinsumOperands, einsum};
+pub use input::Input;
 pub use recipe::{EinsumCell, RecipeCell};
 pub use run::{rearrange, rearrange_view, reduce_mean, reduce_same, repeat, repeat_view};

@@ -3,17 +3,27 @@
 //! layout, the result kept in the input's storage when einops' is a view.
 
 use axial_core::einops;
-use axial_core::{Backend, Element, Error, Layout, MaybeOwned, RawTensor, Result, Storage};
+use axial_core::{
+    Backend, Element, Error, Layout, MaybeOwned, RawTensor, Result, Storage, TensorRef,
+};
 use axial_shape::einops::Einops;
 
+use super::input::Input;
 use super::recipe::RecipeCell;
 use crate::access::owned;
 use crate::float::Float;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 
-/// The output shape of the pattern on the shape `S`.
-type Out<S, Left, Right, News, Pat> = <S as Einops<Left, Right, News, Pat>>::Output;
+/// The output shape of the pattern on the input `X`.
+type Out<X, Left, Right, News, Pat> =
+    <<X as Input>::Shape as Einops<Left, Right, News, Pat>>::Output;
+/// The tensor type of the input `X`.
+type Of<X, Out, Repr> = TensorBase<<X as Input>::Elem, Out, <X as Input>::Device, Repr>;
+/// The storage kind of the input `X`.
+type ReprOf<X> = <X as Input>::Repr;
+/// The device of the input `X`.
+type DeviceOf<X> = <X as Input>::Device;
 
 /// The result of the recipe: a layout over the input's storage, or a new tensor.
 enum Ran<D: Backend> {
@@ -57,17 +67,16 @@ fn storage<D: Backend>(copy: RawTensor<D>) -> (Storage<D>, Layout) {
 ///
 /// # Errors
 /// A run-time size that does not fit (einops' message).
-pub fn rearrange_view<Left, Right, News, Pat, T, S, D, R>(
-    x: TensorBase<T, S, D, R>,
+pub fn rearrange_view<Left, Right, News, Pat, X>(
+    x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<TensorBase<T, Out<S, Left, Right, News, Pat>, D, R>>
+) -> Result<Of<X, Out<X, Left, Right, News, Pat>, ReprOf<X>>>
 where
-    T: Element,
-    S: Einops<Left, Right, News, Pat>,
-    D: Backend,
-    R: Data<D>,
+    X: Input,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
+    let x = x.tensor()?;
     match run(&x, cell, sizes)? {
         Ran::View(layout) => Ok(x.relayout(layout)),
         Ran::Copy(_) => Err(not_a_view(cell)),
@@ -79,22 +88,21 @@ where
 /// # Errors
 /// A run-time size that does not fit (einops' message), or the device
 /// failed to copy.
-pub fn rearrange<Left, Right, News, Pat, T, S, D, R>(
-    x: TensorBase<T, S, D, R>,
+pub fn rearrange<Left, Right, News, Pat, X>(
+    x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<TensorBase<T, Out<S, Left, Right, News, Pat>, D, R::MaybeCopy>>
+) -> Result<Of<X, Out<X, Left, Right, News, Pat>, MaybeCopy<X>>>
 where
-    T: Element,
-    S: Einops<Left, Right, News, Pat>,
-    D: Backend,
-    R: Data<D>,
+    X: Input,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
+    let x = x.tensor()?;
     Ok(match run(&x, cell, sizes)? {
         Ran::View(layout) => TensorBase::from_parts(x.data.keep(), layout),
         Ran::Copy(copy) => {
             let (storage, layout) = storage(copy);
-            TensorBase::from_parts(R::copied(storage), layout)
+            TensorBase::from_parts(<ReprOf<X>>::copied(storage), layout)
         }
     })
 }
@@ -104,25 +112,28 @@ where
 ///
 /// # Errors
 /// A run-time size that does not fit (einops' message).
-pub fn repeat_view<Left, Right, News, Pat, T, S, D, R>(
-    x: TensorBase<T, S, D, R>,
+pub fn repeat_view<Left, Right, News, Pat, X>(
+    x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<TensorBase<T, Out<S, Left, Right, News, Pat>, D, R::ReadOnly>>
+) -> Result<Of<X, Out<X, Left, Right, News, Pat>, ReadOnly<X>>>
 where
-    T: Element,
-    S: Einops<Left, Right, News, Pat>,
-    D: Backend,
-    R: Data<D>,
+    X: Input,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
+    let x = x.tensor()?;
     match run(&x, cell, sizes)? {
         Ran::View(layout) => Ok(TensorBase::from_parts(x.data.freeze(), layout)),
         Ran::Copy(_) => Err(not_a_view(cell)),
     }
 }
 
+/// The storage kind of a result that may be a copy.
+type MaybeCopy<X> = <ReprOf<X> as Data<DeviceOf<X>>>::MaybeCopy;
+/// The storage kind of a read-only view.
+type ReadOnly<X> = <ReprOf<X> as Data<DeviceOf<X>>>::ReadOnly;
 /// The storage kind of [`repeat`]'s result.
-type Repeated<D, R> = <<R as Data<D>>::MaybeCopy as Data<D>>::ReadOnly;
+type Repeated<X> = <MaybeCopy<X> as Data<DeviceOf<X>>>::ReadOnly;
 
 /// `repeat!` whose output merges axes: read-only, a view when einops' is
 /// (a repeated axis merged with another is copied).
@@ -130,22 +141,21 @@ type Repeated<D, R> = <<R as Data<D>>::MaybeCopy as Data<D>>::ReadOnly;
 /// # Errors
 /// A run-time size that does not fit (einops' message), or the device
 /// failed to copy.
-pub fn repeat<Left, Right, News, Pat, T, S, D, R>(
-    x: TensorBase<T, S, D, R>,
+pub fn repeat<Left, Right, News, Pat, X>(
+    x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<TensorBase<T, Out<S, Left, Right, News, Pat>, D, Repeated<D, R>>>
+) -> Result<Of<X, Out<X, Left, Right, News, Pat>, Repeated<X>>>
 where
-    T: Element,
-    S: Einops<Left, Right, News, Pat>,
-    D: Backend,
-    R: Data<D>,
+    X: Input,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
+    let x = x.tensor()?;
     Ok(match run(&x, cell, sizes)? {
         Ran::View(layout) => TensorBase::from_parts(x.data.keep().freeze(), layout),
         Ran::Copy(copy) => {
             let (storage, layout) = storage(copy);
-            TensorBase::from_parts(R::copied(storage).freeze(), layout)
+            TensorBase::from_parts(<ReprOf<X>>::copied(storage).freeze(), layout)
         }
     })
 }
@@ -153,22 +163,20 @@ where
 /// `reduce!`: a new tensor of `U` (a view when nothing is reduced is copied,
 /// and cast when the reduction's dtype differs from `U`, so the result's
 /// dtype never depends on the rank `...` covers).
-fn reduced<U: Element, Left, Right, News, Pat, T, S, D, R>(
-    x: TensorBase<T, S, D, R>,
+fn reduced<U: Element, Left, Right, News, Pat, X>(
+    x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<U, Out<S, Left, Right, News, Pat>, D>>
+) -> Result<Tensor<U, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
 where
-    T: Element,
-    S: Einops<Left, Right, News, Pat>,
-    D: Backend,
-    R: Data<D>,
+    X: Input,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
+    let x = x.tensor()?;
     let raw = match run(&x, cell, sizes)? {
         Ran::View(layout) => {
             let view = x.raw()?;
-            let view = axial_core::TensorRef::new(view.storage(), layout, T::DTYPE)?;
-            view.to_dtype(U::DTYPE)?
+            TensorRef::new(view.storage(), layout, view.dtype())?.to_dtype(U::DTYPE)?
         }
         Ran::Copy(copy) if copy.dtype() != U::DTYPE => copy.view().to_dtype(U::DTYPE)?,
         Ran::Copy(copy) => copy,
@@ -180,18 +188,16 @@ where
 ///
 /// # Errors
 /// As [`rearrange`]; an empty reduced axis (no minimum).
-pub fn reduce_same<Left, Right, News, Pat, T, S, D, R>(
-    x: TensorBase<T, S, D, R>,
+pub fn reduce_same<Left, Right, News, Pat, X>(
+    x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<T, Out<S, Left, Right, News, Pat>, D>>
+) -> Result<Tensor<X::Elem, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
 where
-    T: Element,
-    S: Einops<Left, Right, News, Pat>,
-    D: Backend,
-    R: Data<D>,
+    X: Input,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<T, Left, Right, News, Pat, T, S, D, R>(x, cell, sizes)
+    reduced::<X::Elem, Left, Right, News, Pat, X>(x, cell, sizes)
 }
 
 /// `reduce!` by `mean`: floats only (integers are a compile error, as
@@ -199,16 +205,15 @@ where
 ///
 /// # Errors
 /// As [`rearrange`].
-pub fn reduce_mean<Left, Right, News, Pat, T, S, D, R>(
-    x: TensorBase<T, S, D, R>,
+pub fn reduce_mean<Left, Right, News, Pat, X>(
+    x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<T, Out<S, Left, Right, News, Pat>, D>>
+) -> Result<Tensor<X::Elem, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
 where
-    T: Float,
-    S: Einops<Left, Right, News, Pat>,
-    D: Backend,
-    R: Data<D>,
+    X: Input,
+    X::Elem: Float,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<T, Left, Right, News, Pat, T, S, D, R>(x, cell, sizes)
+    reduced::<X::Elem, Left, Right, News, Pat, X>(x, cell, sizes)
 }
