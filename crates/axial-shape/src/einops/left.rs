@@ -120,19 +120,26 @@ pub trait MatchDim<N, Sz, Pat, Disp> {
     type Out;
 }
 
-impl<A, N: SameName<A>, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Axis<A>
+/// Whether the axis `N` is the pattern's `A`: the same name, or an
+/// anonymous axis (which takes the pattern's name).
+type Names<N, A> = Or<<<N as AxisName>::Id as IdKind>::Anon, <N as SameName<A>>::Out>;
+
+impl<A, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Axis<A>
 where
-    N::Out: PatternAxis<A, N, Pat, Disp>,
+    N: SameName<A> + AxisName,
+    N::Id: IdKind,
+    <N::Id as IdKind>::Anon: OrWith<<N as SameName<A>>::Out>,
+    Names<N, A>: PatternAxis<A, N, Pat, Disp>,
 {
-    type Out = Ax<N, Sz, Nil>;
+    type Out = Ax<A, Sz, Nil>;
 }
 
-impl<A, G: SizeEq<Sz>, N: SameName<A>, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for SizedAxis<A, G>
+impl<A, G: SizeEq<Sz>, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for SizedAxis<A, G>
 where
-    N::Out: PatternAxis<A, N, Pat, Disp>,
+    Axis<A>: MatchDim<N, Sz, Pat, Disp>,
     G::Out: PatternSize<N, Pat, Disp>,
 {
-    type Out = Ax<N, Sz, Nil>;
+    type Out = Ax<A, Sz, Nil>;
 }
 
 impl<N, Sz: SizeEq<U1>, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Unit
