@@ -9,9 +9,8 @@ use core::ops::{Add, Div, Sub};
 
 use typenum::{Diff, IsLess, IsLessOrEqual, Max, Maximum, Sum, U0, U1};
 
-use crate::display::Flat;
 use crate::logic::{Truth, Unknown};
-use crate::shape::{Ax, DisplayOf, Marker, Nil, Shape};
+use crate::shape::{Ax, Marker, Nil, Shape};
 use crate::size::{Dyn, Size, StaticSize};
 
 /// An entry `..`: the axis as it is.
@@ -81,8 +80,7 @@ impl<S, Disp> SliceWalk<Nil, Disp> for S {
 }
 impl<E, ET, Disp> SliceWalk<crate::shape::Cons<E, ET>, Disp> for Nil
 where
-    crate::shape::Cons<E, ET>: Flat,
-    DisplayOf<crate::shape::Cons<E, ET>>: TooManyEntries<Disp>,
+    ExtraEntries: TooManyEntries<Disp>,
 {
     type Out = Nil;
 }
@@ -235,9 +233,13 @@ pub trait InRange<const V: isize, A, Disp> {}
 impl<const V: isize, A, Disp> InRange<V, A, Disp> for typenum::B1 {}
 impl<const V: isize, A, Disp> InRange<V, A, Disp> for Unknown {}
 
-/// `s!` has at most one entry per axis (`Self`: the entries left over).
+/// Entries of `s!` past the last axis.
+pub struct ExtraEntries;
+
+/// `s!` has at most one entry per axis.
 #[diagnostic::on_unimplemented(
-    message = "`s!` has entries `{Self}` beyond the axes of a tensor of shape `{Disp}`",
-    label = "more entries than axes"
+    message = "`s!` has more entries than a tensor of shape `{Disp}` has axes",
+    label = "more entries than axes",
+    note = "one entry per leading axis; the axes after the last entry are kept"
 )]
 pub trait TooManyEntries<Disp> {}

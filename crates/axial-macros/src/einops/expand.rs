@@ -288,14 +288,18 @@ impl Types<'_> {
         let values = self.size_values();
         let function = self.function();
         let tensor = &checked.tensors[0];
+        // The tensor passes under the pattern's span, so that a shape the
+        // pattern does not fit is reported at the pattern.
+        let input = Ident::new("__axial_input", self.span);
         let call = quote_spanned! {self.span=>
-            #p::#function::<#left, #right, #news, #shown, _>(#tensor, &RECIPE, &#values)
+            #p::#function::<#left, #right, #news, #shown, _>(#input, &RECIPE, &#values)
         };
         let call = match fallible {
             true => call,
             false => quote_spanned!(self.span=> #p::or_panic(#call)),
         };
         quote! {{
+            let #input = #tensor;
             static RECIPE: #p::RecipeCell = #p::RecipeCell::new(#text, #operation, &[#(#names),*]);
             #call
         }}

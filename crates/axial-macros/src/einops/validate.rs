@@ -190,10 +190,14 @@ fn einsum_operands(
     given: usize,
 ) -> syn::Result<()> {
     if spec.inputs.len() != given {
+        let tensors = match given {
+            1 => "1 tensor".to_owned(),
+            n => format!("{n} tensors"),
+        };
         return Err(syn::Error::new(
             literal.span(),
             format!(
-                "the pattern has {} inputs but {given} tensors were given",
+                "the pattern has {} inputs but einsum! was given {tensors}",
                 spec.inputs.len()
             ),
         ));

@@ -42,12 +42,13 @@ fn entry(entry: Entry) -> syn::Result<Checked> {
             step,
             span,
         } => {
+            let step_span = step.as_ref().map_or(span, syn::spanned::Spanned::span);
             let step = match step {
                 Some(step) => value(step)?,
                 None => Value::Literal(1),
             };
             if let Value::Literal(n) = step {
-                positive_step(n, span)?;
+                positive_step(n, step_span)?;
             }
             let end = end.map(value).transpose()?;
             let end_inclusive = inclusive && matches!(end, Some(Value::Runtime(_)));

@@ -17,4 +17,6 @@ mod run;
 pub use einsum::{EinsumOperands, einsum};
 pub use input::Input;
 pub use recipe::{EinsumCell, RecipeCell};
-pub use run::{rearrange, rearrange_view, reduce_mean, reduce_same, repeat, repeat_view};
+pub use run::{
+    MeanElement, rearrange, rearrange_view, reduce_mean, reduce_same, repeat, repeat_view,
+};

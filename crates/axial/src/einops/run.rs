@@ -200,6 +200,25 @@ where
     reduced::<X::Elem, Left, Right, News, Pat, X>(x, cell, sizes)
 }
 
+/// An element type `reduce!` can take the mean of: a float (einops refuses
+/// the others at run time; here they do not compile).
+///
+/// ```
+/// use axial::__private::MeanElement;
+/// fn mean_of<T: MeanElement>() {}
+/// mean_of::<f32>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "reduce_mean is not available for non-floating tensors: `{Self}` is not a floating-point type",
+    label = "`mean` of `{Self}` elements",
+    note = "cast first with `.cast::<f32>()`, or reduce by `sum`"
+)]
+pub trait MeanElement: Float {}
+impl MeanElement for half::f16 {}
+impl MeanElement for half::bf16 {}
+impl MeanElement for f32 {}
+impl MeanElement for f64 {}
+
 /// `reduce!` by `mean`: floats only (integers are a compile error, as
 /// einops' `reduce_mean is not available for non-floating tensors`).
 ///
@@ -212,7 +231,7 @@ pub fn reduce_mean<Left, Right, News, Pat, X>(
 ) -> Result<Tensor<X::Elem, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
 where
     X: Input,
-    X::Elem: Float,
+    X::Elem: MeanElement,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
     reduced::<X::Elem, Left, Right, News, Pat, X>(x, cell, sizes)
