@@ -169,13 +169,19 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         S: SliceBy<Entries>,
     {
         let mut layout = self.layout.clone();
+        // `dim` counts the axes of the result so far, `entry` those of `self`
+        // (PyTorch's error names the latter).
         let mut dim = 0;
-        for arg in entries.args {
+        for (entry, arg) in entries.args.into_iter().enumerate() {
             layout = match arg {
                 SliceArg::Index(index) => {
                     let size = layout.shape()[dim];
                     if index < -(size as isize) || index >= size as isize {
-                        return Err(Error::IndexOutOfBounds { index, dim, size });
+                        return Err(Error::IndexOutOfBounds {
+                            index,
+                            dim: entry,
+                            size,
+                        });
                     }
                     layout.select(dim as isize, index)?
                 }
