@@ -12,6 +12,15 @@ axes!(
     A, A1, A2, B, C, D, E, E1, E2, H, H1, H2, W, W1, W2, P, X, Y, Copies, Copy1, Copy2, I, J, K
 );
 
+/// `t` is a view of the shape `S` (checked by the compiler).
+fn is_view<S>(_: &TensorView<'_, f32, S>) {}
+
+/// `t` is a view or a copy of the shape `S`.
+fn is_cow<S>(_: &TensorCow<'_, f32, S>) {}
+
+/// `t` is a new tensor of the shape `S`.
+fn is_owned<S>(_: &Tensor<f32, S>) {}
+
 /// The row-major position of `index` in `shape` (the value of an `arange`).
 fn ravel(index: &[usize], shape: &[usize]) -> usize {
     index.iter().zip(shape).fold(0, |at, (&i, &n)| at * n + i)
@@ -55,7 +64,7 @@ fn bchw(b: usize, c: usize, h: usize, w: usize) -> f32 {
 fn case_01_permutation_is_a_view() {
     let x = arange::<Bchw>();
     let y = rearrange!(x.as_view(), "B C H W -> B H W C");
-    let _: &TensorView<'_, f32, shape![B: 2, H: 4, W: 5, C: 3]> = &y;
+    is_view::<shape![B: 2, H: 4, W: 5, C: 3]>(&y);
     assert!(y.shares_storage_with(&x));
     assert_eq!(y.strides().as_slice(), &[60, 5, 1, 20]);
     check(y.to_vec(), &y.sizes(), |i| bchw(i[0], i[3], i[1], i[2]));
@@ -65,7 +74,7 @@ fn case_01_permutation_is_a_view() {
 fn case_02_merging_trailing_axes_is_a_view() {
     let x = arange::<Bchw>();
     let y = rearrange!(x.as_view(), "B C H W -> B (C H W)");
-    let _: &TensorCow<'_, f32, shape![B: 2, Composed<(C, H, W)>: 60]> = &y;
+    is_cow::<shape![B: 2, Composed<(C, H, W)>: 60]>(&y);
     assert_eq!(y.names()[1], Some("(C H W)"));
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| (i[0] * 60 + i[1]) as f32);
@@ -75,7 +84,7 @@ fn case_02_merging_trailing_axes_is_a_view() {
 fn case_03_merging_across_a_permutation_copies() {
     let x = arange::<Bchw>();
     let y = rearrange!(x.as_view(), "B C H W -> (B H) W C");
-    let _: &TensorCow<'_, f32, shape![Composed<(B, H)>: 8, W: 5, C: 3]> = &y;
+    is_cow::<shape![Composed<(B, H)>: 8, W: 5, C: 3]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         bchw(i[0] / 4, i[2], i[0] % 4, i[1])
@@ -86,7 +95,7 @@ fn case_03_merging_across_a_permutation_copies() {
 fn case_04_decomposition_is_a_view() {
     let x = arange::<shape![B: 2, C: 3, H: 4, W: 6]>();
     let y = rearrange!(x.as_view(), "B C H (W1 W2) -> B C H W1 W2", W2 = 2);
-    let _: &TensorView<'_, f32, shape![B: 2, C: 3, H: 4, W1: 3, W2: 2]> = &y;
+    is_view::<shape![B: 2, C: 3, H: 4, W1: 3, W2: 2]>(&y);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         ravel(&[i[0], i[1], i[2], i[3] * 2 + i[4]], &[2, 3, 4, 6]) as f32
@@ -102,7 +111,7 @@ fn case_05_space_to_depth() {
         H1 = 2,
         W1 = 2
     );
-    let _: &TensorCow<'_, f32, shape![B: 2, Composed<(C, H1, W1)>: 12, H: 2, W: 3]> = &y;
+    is_cow::<shape![B: 2, Composed<(C, H1, W1)>: 12, H: 2, W: 3]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         let (c, h1, w1) = (i[1] / 4, i[1] / 2 % 2, i[1] % 2);
@@ -114,7 +123,7 @@ fn case_05_space_to_depth() {
 fn case_06_a_group_decomposes_an_axis_of_any_name() {
     let x = arange::<shape![B: 2, X: 12, H: 4, W: 5]>();
     let y = rearrange!(x.as_view(), "B (H1 C) H W -> B C (H H1) W", H1 = 2);
-    let _: &TensorCow<'_, f32, shape![B: 2, C: 6, Composed<(H, H1)>: 8, W: 5]> = &y;
+    is_cow::<shape![B: 2, C: 6, Composed<(H, H1)>: 8, W: 5]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         let (h, h1) = (i[2] / 2, i[2] % 2);
@@ -126,7 +135,7 @@ fn case_06_a_group_decomposes_an_axis_of_any_name() {
 fn case_07_ellipsis_merged() {
     let x = arange::<Bchw>();
     let y = rearrange!(x.as_view(), "B ... -> B (...)");
-    let _: &TensorCow<'_, f32, shape![B: 2, Composed<(C, H, W)>: 60]> = &y;
+    is_cow::<shape![B: 2, Composed<(C, H, W)>: 60]>(&y);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| (i[0] * 60 + i[1]) as f32);
 }
@@ -135,7 +144,7 @@ fn case_07_ellipsis_merged() {
 fn case_08_ellipsis_moved() {
     let x = arange::<Bchw>();
     let y = rearrange!(x.as_view(), "... W -> W ...");
-    let _: &TensorView<'_, f32, shape![W: 5, B: 2, C: 3, H: 4]> = &y;
+    is_view::<shape![W: 5, B: 2, C: 3, H: 4]>(&y);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| bchw(i[1], i[2], i[3], i[0]));
 }
@@ -144,7 +153,7 @@ fn case_08_ellipsis_moved() {
 fn case_09_everything_flattened() {
     let x = arange::<Bchw>();
     let y = rearrange!(x.as_view(), "... -> (...)");
-    let _: &TensorCow<'_, f32, shape![Composed<(B, C, H, W)>: 120]> = &y;
+    is_cow::<shape![Composed<(B, C, H, W)>: 120]>(&y);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| i[0] as f32);
 }
@@ -153,12 +162,12 @@ fn case_09_everything_flattened() {
 fn case_10_11_units_added() {
     let x = arange::<shape![A: 2, B: 3]>();
     let y = rearrange!(x.as_view(), "A B -> A 1 B");
-    let _: &TensorView<'_, f32, shape![A: 2, Unnamed<1>: 1, B: 3]> = &y;
+    is_view::<shape![A: 2, Unnamed<1>: 1, B: 3]>(&y);
     assert_eq!(y.names().as_slice(), &[Some("A"), None, Some("B")]);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| (i[0] * 3 + i[2]) as f32);
     let z = rearrange!(x.as_view(), "A B -> A () B ()");
-    let _: &TensorView<'_, f32, shape![A: 2, Unnamed<1>: 1, B: 3, Unnamed<3>: 1]> = &z;
+    is_view::<shape![A: 2, Unnamed<1>: 1, B: 3, Unnamed<3>: 1]>(&z);
     assert!(z.shares_storage_with(&x));
     check(z.to_vec(), &z.sizes(), |i| (i[0] * 3 + i[2]) as f32);
 }
@@ -168,11 +177,11 @@ fn case_12_13_units_dropped() {
     axes!(One);
     let x = arange::<shape![A: 2, One: 1, B: 3]>();
     let y = rearrange!(x.as_view(), "A 1 B -> A B");
-    let _: &TensorView<'_, f32, shape![A: 2, B: 3]> = &y;
+    is_view::<shape![A: 2, B: 3]>(&y);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| (i[0] * 3 + i[1]) as f32);
     let z = rearrange!(x.as_view(), "A () B -> B A");
-    let _: &TensorView<'_, f32, shape![B: 3, A: 2]> = &z;
+    is_view::<shape![B: 3, A: 2]>(&z);
     assert!(z.shares_storage_with(&x));
     check(z.to_vec(), &z.sizes(), |i| (i[1] * 3 + i[0]) as f32);
 }
@@ -181,7 +190,7 @@ fn case_12_13_units_dropped() {
 fn case_14_split_with_one_size_given() {
     let x = arange::<shape![X: 6]>();
     let y = rearrange!(x.as_view(), "(A B) -> A B", A = 2);
-    let _: &TensorView<'_, f32, shape![A: 2, B: 3]> = &y;
+    is_view::<shape![A: 2, B: 3]>(&y);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| (i[0] * 3 + i[1]) as f32);
 }
@@ -197,7 +206,7 @@ fn abcde(a: usize, b: usize, c: usize, d: usize, e: usize) -> f32 {
 fn case_15_groups_in_any_order() {
     let x = arange::<Abcde>();
     let y = rearrange!(x.as_view(), "A B C D E -> (E A) D (C B)");
-    let _: &TensorCow<'_, f32, shape![Composed<(E, A)>: 12, D: 5, Composed<(C, B)>: 12]> = &y;
+    is_cow::<shape![Composed<(E, A)>: 12, D: 5, Composed<(C, B)>: 12]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         abcde(i[0] % 2, i[2] % 3, i[2] / 3, i[1], i[0] / 2)
@@ -208,7 +217,7 @@ fn case_15_groups_in_any_order() {
 fn case_16_ellipsis_inside_a_group() {
     let x = arange::<Abcde>();
     let y = rearrange!(x.as_view(), "A B ... E -> B (A ...) E");
-    let _: &TensorCow<'_, f32, shape![B: 3, Composed<(A, C, D)>: 40, E: 6]> = &y;
+    is_cow::<shape![B: 3, Composed<(A, C, D)>: 40, E: 6]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         let (a, c, d) = (i[1] / 20, i[1] / 5 % 4, i[1] % 5);
@@ -220,7 +229,7 @@ fn case_16_ellipsis_inside_a_group() {
 fn case_17_zero_dims() {
     let x = Tensor::<f32, shape![]>::full(7.0);
     let y = rearrange!(x.as_view(), "... -> ...");
-    let _: &TensorView<'_, f32, shape![]> = &y;
+    is_view::<shape![]>(&y);
     assert!(y.shares_storage_with(&x));
     assert_eq!(y.item(), 7.0);
 }
@@ -229,7 +238,7 @@ fn case_17_zero_dims() {
 fn case_18_decomposition_with_ellipsis() {
     let x = arange::<shape![X: 4, B: 5, C: 6, D: 3]>();
     let y = rearrange!(x.as_view(), "(A A2) B C ... -> B (C A2) (A ...)", A2 = 2);
-    let _: &TensorCow<'_, f32, shape![B: 5, Composed<(C, A2)>: 12, Composed<(A, D)>: 6]> = &y;
+    is_cow::<shape![B: 5, Composed<(C, A2)>: 12, Composed<(A, D)>: 6]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         let (c, a2, a, d) = (i[1] / 2, i[1] % 2, i[2] / 3, i[2] % 3);
@@ -241,7 +250,7 @@ fn case_18_decomposition_with_ellipsis() {
 fn case_20_mean() {
     let x = arange::<Bchw>();
     let y = reduce!(x.as_view(), "B C H W -> B C", mean);
-    let _: &Tensor<f32, shape![B: 2, C: 3]> = &y;
+    is_owned::<shape![B: 2, C: 3]>(&y);
     check(y.to_vec(), &y.sizes(), |i| {
         // The mean of h * 5 + w over h < 4, w < 5.
         bchw(i[0], i[1], 0, 0) + 9.5
@@ -263,7 +272,7 @@ fn case_21_max_pooling_with_sizes() {
         H2 = 2,
         W2 = 2
     );
-    let _: &Tensor<f32, shape![B: 2, C: 3, H: 2, W: 3]> = &y;
+    is_owned::<shape![B: 2, C: 3, H: 2, W: 3]>(&y);
     check(y.to_vec(), &y.sizes(), |i| {
         pooled(i[0], i[1], 2 * i[2] + 1, 2 * i[3] + 1)
     });
@@ -273,7 +282,7 @@ fn case_21_max_pooling_with_sizes() {
 fn case_22_max_pooling_with_anonymous_axes() {
     let x = arange::<shape![B: 2, C: 3, H: 4, W: 6]>();
     let y = reduce!(x.as_view(), "B C (H 2) (W 2) -> B C H W", max);
-    let _: &Tensor<f32, shape![B: 2, C: 3, H: 2, W: 3]> = &y;
+    is_owned::<shape![B: 2, C: 3, H: 2, W: 3]>(&y);
     check(y.to_vec(), &y.sizes(), |i| {
         pooled(i[0], i[1], 2 * i[2] + 1, 2 * i[3] + 1)
     });
@@ -289,7 +298,7 @@ fn case_23_inferred_sizes_are_static() {
         H1 = 3,
         W1 = 4
     );
-    let _: &Tensor<f32, shape![B: 10, C: 20, H1: 3, W1: 4]> = &y;
+    is_owned::<shape![B: 10, C: 20, H1: 3, W1: 4]>(&y);
     check(y.to_vec(), &y.sizes(), |i| {
         ravel(
             &[i[0], i[1], i[2] * 10 + 9, i[3] * 10 + 9],
@@ -302,10 +311,10 @@ fn case_23_inferred_sizes_are_static() {
 fn case_24_units_kept_or_added() {
     let x = arange::<Bchw>();
     let y = reduce!(x.as_view(), "B C H W -> B C () ()", mean);
-    let _: &Tensor<f32, shape![B: 2, C: 3, Unnamed<2>: 1, Unnamed<3>: 1]> = &y;
+    is_owned::<shape![B: 2, C: 3, Unnamed<2>: 1, Unnamed<3>: 1]>(&y);
     check(y.to_vec(), &y.sizes(), |i| bchw(i[0], i[1], 0, 0) + 9.5);
     let z = reduce!(x.as_view(), "B C H W -> 1 C 1 1", mean);
-    let _: &Tensor<f32, shape![Unnamed<0>: 1, C: 3, Unnamed<2>: 1, Unnamed<3>: 1]> = &z;
+    is_owned::<shape![Unnamed<0>: 1, C: 3, Unnamed<2>: 1, Unnamed<3>: 1]>(&z);
     check(z.to_vec(), &z.sizes(), |i| bchw(0, i[1], 0, 0) + 9.5 + 30.0);
 }
 
@@ -313,7 +322,7 @@ fn case_24_units_kept_or_added() {
 fn case_26_min_into_a_group() {
     let x = arange::<Abcde>();
     let y = reduce!(x.as_view(), "A B C D E -> (E C) A", min);
-    let _: &Tensor<f32, shape![Composed<(E, C)>: 24, A: 2]> = &y;
+    is_owned::<shape![Composed<(E, C)>: 24, A: 2]>(&y);
     check(y.to_vec(), &y.sizes(), |i| {
         abcde(i[1], 0, i[0] % 4, 0, i[0] / 4)
     });
@@ -323,7 +332,7 @@ fn case_26_min_into_a_group() {
 fn case_28_repeat_is_a_stride_0_view() {
     let x = arange::<shape![H: 30, W: 40]>();
     let y = repeat!(x.as_view(), "H W -> H W C", C = 3);
-    let _: &TensorView<'_, f32, shape![H: 30, W: 40, C: 3]> = &y;
+    is_view::<shape![H: 30, W: 40, C: 3]>(&y);
     assert!(y.shares_storage_with(&x));
     assert_eq!(y.strides().as_slice(), &[40, 1, 0]);
     check(y.to_vec(), &y.sizes(), |i| (i[0] * 40 + i[1]) as f32);
@@ -333,7 +342,7 @@ fn case_28_repeat_is_a_stride_0_view() {
 fn case_29_repeat_into_groups_copies() {
     let x = arange::<shape![H: 30, W: 40]>();
     let y = repeat!(x.as_view(), "H W -> (H H2) (W W2)", H2 = 2, W2 = 2);
-    let _: &TensorCow<'_, f32, shape![Composed<(H, H2)>: 60, Composed<(W, W2)>: 80]> = &y;
+    is_cow::<shape![Composed<(H, H2)>: 60, Composed<(W, W2)>: 80]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         (i[0] / 2 * 40 + i[1] / 2) as f32
@@ -344,7 +353,7 @@ fn case_29_repeat_into_groups_copies() {
 fn case_30_repeat_around_an_ellipsis() {
     let x = arange::<shape![A: 2, B: 3, C: 5]>();
     let y = repeat!(x.as_view(), "... -> Copy1 ... Copy2", Copy1 = 2, Copy2 = 3);
-    let _: &TensorView<'_, f32, shape![Copy1: 2, A: 2, B: 3, C: 5, Copy2: 3]> = &y;
+    is_view::<shape![Copy1: 2, A: 2, B: 3, C: 5, Copy2: 3]>(&y);
     assert!(y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         ravel(&i[1..4], &[2, 3, 5]) as f32
@@ -355,7 +364,7 @@ fn case_30_repeat_around_an_ellipsis() {
 fn case_31_repeat_with_units_and_lengths() {
     let x = arange::<shape![X: 1, B: 2, C: 4, D: 6]>();
     let y = repeat!(x.as_view(), "1 B C D -> (D Copies 1) 3 B C", Copies = 3);
-    let _: &TensorCow<'_, f32, shape![Composed<(D, Copies)>: 18, Unnamed<1>: 3, B: 2, C: 4]> = &y;
+    is_cow::<shape![Composed<(D, Copies)>: 18, Unnamed<1>: 3, B: 2, C: 4]>(&y);
     assert!(!y.shares_storage_with(&x));
     check(y.to_vec(), &y.sizes(), |i| {
         ravel(&[i[2], i[3], i[0] / 3], &[2, 4, 6]) as f32
@@ -364,11 +373,12 @@ fn case_31_repeat_with_units_and_lengths() {
 
 #[test]
 fn case_32_a_list_is_stacked() {
-    let xs: Vec<Tensor<f32, shape![H: 3, W: 4]>> = (0..5)
+    type Hw = shape![H: 3, W: 4];
+    let xs: Vec<Tensor<f32, Hw>> = (0..5)
         .map(|k| Tensor::from_vec((0..12).map(|v| (k * 12 + v) as f32).collect()))
         .collect();
     let y = rearrange!(xs, "B H W -> H (B W)");
-    let _: &Tensor<f32, shape![H: 3, Composed<(B, W)>: Dyn]> = &y;
+    is_owned::<shape![H: 3, Composed<(B, W)>: Dyn]>(&y);
     assert_eq!(y.sizes().as_slice(), &[3, 20]);
     check(y.to_vec(), &y.sizes(), |i| {
         ravel(&[i[1] / 4, i[0], i[1] % 4], &[5, 3, 4]) as f32
@@ -378,7 +388,7 @@ fn case_32_a_list_is_stacked() {
         arange::<shape![H: 3, W: 4]>(),
     ];
     let z = rearrange!(pair, "B H W -> H (B W)");
-    let _: &Tensor<f32, shape![H: 3, Composed<(B, W)>: 8]> = &z;
+    is_owned::<shape![H: 3, Composed<(B, W)>: 8]>(&z);
 }
 
 #[test]
@@ -392,7 +402,8 @@ fn a_mutable_permutation_stays_writable() {
 #[test]
 fn owned_inputs_keep_their_storage() {
     let x = arange::<shape![A: 2, B: 3]>();
-    let y: Tensor<f32, shape![Composed<(A, B)>: 6]> = rearrange!(x, "A B -> (A B)");
+    let y = rearrange!(x, "A B -> (A B)");
+    is_owned::<shape![Composed<(A, B)>: 6]>(&y);
     assert_eq!(y.to_vec(), (0..6).map(|v| v as f32).collect::<Vec<_>>());
 }
 
@@ -400,7 +411,7 @@ fn owned_inputs_keep_their_storage() {
 fn anonymous_axes_take_the_patterns_names() {
     let x = Tensor::<f32, shape![2, 3]>::arange();
     let y = rearrange!(x.as_view(), "A B -> B A");
-    let _: &TensorView<'_, f32, shape![B: 3, A: 2]> = &y;
+    is_view::<shape![B: 3, A: 2]>(&y);
     assert_eq!(y.names().as_slice(), &[Some("B"), Some("A")]);
 }
 
@@ -408,11 +419,11 @@ fn anonymous_axes_take_the_patterns_names() {
 fn dyn_axes_decompose_at_run_time() {
     let x = Tensor::<f32, shape![B: 2, X: Dyn]>::arange_dyn(6);
     let y = try_rearrange!(x.as_view(), "B (H W) -> B H W", W = 3).unwrap();
-    let _: &TensorView<'_, f32, shape![B: 2, H: Dyn, W: 3]> = &y;
+    is_view::<shape![B: 2, H: Dyn, W: 3]>(&y);
     assert_eq!(y.sizes().as_slice(), &[2, 2, 3]);
     let n = 2;
     let z = rearrange!(x.as_view(), "B (H W) -> B H W", W = n);
-    let _: &TensorView<'_, f32, shape![B: 2, H: Dyn, W: Dyn]> = &z;
+    is_view::<shape![B: 2, H: Dyn, W: Dyn]>(&z);
     assert_eq!(z.sizes().as_slice(), &[2, 3, 2]);
 }
 
@@ -462,7 +473,7 @@ fn einsum_contracts_by_name() {
     let a = arange::<shape![B: 2, I: 2, J: 3]>();
     let b = arange::<shape![B: 2, J: 3, K: 4]>();
     let c = einsum!("B I J, B J K -> B I K", a, b);
-    let _: &Tensor<f32, shape![B: 2, I: 2, K: 4]> = &c;
+    is_owned::<shape![B: 2, I: 2, K: 4]>(&c);
     check(c.to_vec(), &c.sizes(), |i| {
         (0..3)
             .map(|j| {
@@ -472,7 +483,7 @@ fn einsum_contracts_by_name() {
             .sum()
     });
     let trace_like = einsum!("B I J -> B", a);
-    let _: &Tensor<f32, shape![B: 2]> = &trace_like;
+    is_owned::<shape![B: 2]>(&trace_like);
     check(trace_like.to_vec(), &trace_like.sizes(), |i| {
         (0..6).map(|k| (i[0] * 6 + k) as f32).sum()
     });
@@ -483,7 +494,7 @@ fn einsum_with_ellipsis_keeps_the_batch_axes() {
     let a = arange::<shape![B: 2, I: 2, J: 3]>();
     let b = arange::<shape![B: 2, J: 3, K: 1]>();
     let c = einsum!("... I J, ... J K -> ... I K", a.as_view(), b.as_view());
-    let _: &Tensor<f32, shape![B: 2, I: 2, K: 1]> = &c;
+    is_owned::<shape![B: 2, I: 2, K: 1]>(&c);
     check(c.to_vec(), &c.sizes(), |i| {
         (0..3)
             .map(|j| ravel(&[i[0], i[1], j], &[2, 2, 3]) as f32 * (i[0] * 3 + j) as f32)

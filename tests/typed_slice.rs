@@ -16,6 +16,9 @@ fn layout<T: axial::Element, S: Shape, Rp: Data<Cpu>>(
 
 type X = shape![A: 3, B: 4, C: 5];
 
+/// `t` is a view of the shape `S` (checked by the compiler).
+fn is_view<S>(_: &TensorView<'_, f32, S>) {}
+
 /// `x = arange(60.).view(3,4,5)`.
 fn x() -> Tensor<f32, X> {
     Tensor::arange()
@@ -24,36 +27,46 @@ fn x() -> Tensor<f32, X> {
 #[test]
 fn an_index_drops_its_axis() {
     let x = x();
-    let first: TensorView<'_, f32, shape![B: 4, C: 5]> = x.as_view().slice_s(s![1]);
+    let first = x.as_view().slice_s(s![1]);
+    is_view::<shape![B: 4, C: 5]>(&first);
     assert_eq!(layout(&first), (vec![4, 5], vec![5, 1], 20));
-    let second: TensorView<'_, f32, shape![A: 3, C: 5]> = x.as_view().slice_s(s![.., 2]);
+    let second = x.as_view().slice_s(s![.., 2]);
+    is_view::<shape![A: 3, C: 5]>(&second);
     assert_eq!(layout(&second), (vec![3, 5], vec![20, 1], 10));
-    let last: TensorView<'_, f32, shape![A: 3, B: 4]> = x.as_view().slice_s(s![.., .., -1]);
+    let last = x.as_view().slice_s(s![.., .., -1]);
+    is_view::<shape![A: 3, B: 4]>(&last);
     assert_eq!(layout(&last), (vec![3, 4], vec![20, 5], 4));
-    let element: TensorView<'_, f32, shape![]> = x.as_view().slice_s(s![2, 3, 4]);
+    let element = x.as_view().slice_s(s![2, 3, 4]);
+    is_view::<shape![]>(&element);
     assert_eq!(element.item(), 59.0);
 }
 
 #[test]
 fn literal_ranges_have_static_sizes() {
     let x = x();
-    let odd: TensorView<'_, f32, shape![A: 3, B: 2, C: 5]> = x.as_view().slice_s(s![.., 1..;2]);
+    let odd = x.as_view().slice_s(s![.., 1..;2]);
+    is_view::<shape![A: 3, B: 2, C: 5]>(&odd);
     assert_eq!(layout(&odd), (vec![3, 2, 5], vec![20, 10, 1], 5));
-    let inner: TensorView<'_, f32, shape![A: 3, B: 4, C: 2]> =
-        x.as_view().slice_s(s![.., .., 1..4;2]);
+    let inner = x.as_view().slice_s(s![.., .., 1..4;2]);
+    is_view::<shape![A: 3, B: 4, C: 2]>(&inner);
     assert_eq!(layout(&inner), (vec![3, 4, 2], vec![20, 5, 2], 1));
-    let strided: TensorView<'_, f32, shape![A: 1, B: 4, C: 5]> = x.as_view().slice_s(s![..;10]);
+    let strided = x.as_view().slice_s(s![..;10]);
+    is_view::<shape![A: 1, B: 4, C: 5]>(&strided);
     assert_eq!(layout(&strided), (vec![1, 4, 5], vec![200, 5, 1], 0));
-    let empty: TensorView<'_, f32, shape![A: 0, B: 4, C: 5]> = x.as_view().slice_s(s![2..1]);
+    let empty = x.as_view().slice_s(s![2..1]);
+    is_view::<shape![A: 0, B: 4, C: 5]>(&empty);
     assert_eq!(layout(&empty), (vec![0, 4, 5], vec![20, 5, 1], 40));
-    let tail: TensorView<'_, f32, shape![A: 3, B: 2]> = x.as_view().slice_s(s![.., -2.., 0]);
+    let tail = x.as_view().slice_s(s![.., -2.., 0]);
+    is_view::<shape![A: 3, B: 2]>(&tail);
     assert_eq!(layout(&tail), (vec![3, 2], vec![20, 5], 10));
-    let between: TensorView<'_, f32, shape![A: 3, B: 4, C: 2]> =
-        x.as_view().slice_s(s![.., .., -3..-1]);
+    let between = x.as_view().slice_s(s![.., .., -3..-1]);
+    is_view::<shape![A: 3, B: 4, C: 2]>(&between);
     assert_eq!(layout(&between), (vec![3, 4, 2], vec![20, 5, 1], 2));
-    let whole: TensorView<'_, f32, X> = x.as_view().slice_s(s![0..3, ..=3, ..=-1]);
+    let whole = x.as_view().slice_s(s![0..3, ..=3, ..=-1]);
+    is_view::<X>(&whole);
     assert_eq!(layout(&whole), (vec![3, 4, 5], vec![20, 5, 1], 0));
-    let upto: TensorView<'_, f32, shape![A: 2]> = x.as_view().slice_s(s![..=1, 0, 0]);
+    let upto = x.as_view().slice_s(s![..=1, 0, 0]);
+    is_view::<shape![A: 2]>(&upto);
     assert_eq!(upto.to_vec(), vec![0.0, 20.0]);
 }
 
@@ -61,29 +74,32 @@ fn literal_ranges_have_static_sizes() {
 fn run_time_values_give_dyn_sizes_and_clamp() {
     let x = x();
     let (start, end) = (5usize, 10i32);
-    let past: TensorView<'_, f32, shape![A: Dyn, B: 4, C: 5]> = x.as_view().slice_s(s![start..end]);
+    let past = x.as_view().slice_s(s![start..end]);
+    is_view::<shape![A: Dyn, B: 4, C: 5]>(&past);
     assert_eq!(layout(&past), (vec![0, 4, 5], vec![20, 5, 1], 60));
     let step = 2;
-    let stepped: TensorView<'_, f32, shape![A: 3, B: Dyn, C: 5]> =
-        x.as_view().slice_s(s![.., ..;step]);
+    let stepped = x.as_view().slice_s(s![.., ..;step]);
+    is_view::<shape![A: 3, B: Dyn, C: 5]>(&stepped);
     assert_eq!(layout(&stepped), (vec![3, 2, 5], vec![20, 10, 1], 0));
     let i = -1;
-    let picked: TensorView<'_, f32, shape![B: 4, C: 5]> = x.as_view().slice_s(s![i]);
+    let picked = x.as_view().slice_s(s![i]);
+    is_view::<shape![B: 4, C: 5]>(&picked);
     assert_eq!(picked.storage_offset(), 40);
     let last = 1isize;
-    let inclusive: TensorView<'_, f32, shape![A: Dyn, B: 4, C: 5]> =
-        x.as_view().slice_s(s![..=last]);
+    let inclusive = x.as_view().slice_s(s![..=last]);
+    is_view::<shape![A: Dyn, B: 4, C: 5]>(&inclusive);
     assert_eq!(inclusive.sizes()[0], 2);
     let to_end = -1;
-    let everything: TensorView<'_, f32, shape![A: Dyn, B: 4, C: 5]> =
-        x.as_view().slice_s(s![..=to_end]);
+    let everything = x.as_view().slice_s(s![..=to_end]);
+    is_view::<shape![A: Dyn, B: 4, C: 5]>(&everything);
     assert_eq!(everything.sizes()[0], 3);
 }
 
 #[test]
 fn literals_on_dyn_axes_are_checked_at_run_time() {
     let x = Tensor::<f32, shape![A: Dyn, B: 4]>::arange_dyn(3);
-    let past: TensorView<'_, f32, shape![A: Dyn, B: 4]> = x.as_view().slice_s(s![1..9]);
+    let past = x.as_view().slice_s(s![1..9]);
+    is_view::<shape![A: Dyn, B: 4]>(&past);
     assert_eq!(past.sizes().as_slice(), &[2, 4]);
     assert_eq!(
         x.as_view().try_slice_s(s![3]).unwrap_err().to_string(),
@@ -141,6 +157,7 @@ fn writes_through_a_mutable_slice_show_in_the_owner() {
 #[test]
 fn axes_after_the_last_entry_are_kept() {
     let x = x();
-    let none: TensorView<'_, f32, X> = x.as_view().slice_s(s![]);
+    let none = x.as_view().slice_s(s![]);
+    is_view::<X>(&none);
     assert_eq!(layout(&none), (vec![3, 4, 5], vec![20, 5, 1], 0));
 }

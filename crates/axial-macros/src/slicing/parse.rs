@@ -9,17 +9,17 @@ use syn::{Expr, RangeLimits, Token};
 /// An entry as written.
 pub(crate) enum Entry {
     /// An index: the axis is dropped.
-    Index(Expr),
+    Index(Box<Expr>),
     /// A range with an optional step.
     Range {
-        start: Option<Expr>,
-        end: Option<Expr>,
+        start: Option<Box<Expr>>,
+        end: Option<Box<Expr>>,
         inclusive: bool,
-        step: Option<Expr>,
+        step: Option<Box<Expr>>,
         span: proc_macro2::Span,
     },
     /// An index followed by `;step`: a mistake [`validate`](super::validate) reports.
-    SteppedIndex(Expr),
+    SteppedIndex(Box<Expr>),
 }
 
 pub(crate) fn entries(body: TokenStream) -> syn::Result<Vec<Entry>> {
@@ -41,15 +41,15 @@ impl syn::parse::Parse for Entry {
             (Expr::Range(range), step) => {
                 let span = syn::spanned::Spanned::span(&range);
                 Entry::Range {
-                    start: range.start.map(|e| *e),
-                    end: range.end.map(|e| *e),
+                    start: range.start,
+                    end: range.end,
                     inclusive: matches!(range.limits, RangeLimits::Closed(_)),
-                    step,
+                    step: step.map(Box::new),
                     span,
                 }
             }
-            (index, None) => Entry::Index(index),
-            (index, Some(_)) => Entry::SteppedIndex(index),
+            (index, None) => Entry::Index(Box::new(index)),
+            (index, Some(_)) => Entry::SteppedIndex(Box::new(index)),
         })
     }
 }

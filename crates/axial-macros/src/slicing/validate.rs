@@ -9,7 +9,7 @@ use super::parse::{Entry, unwrap};
 /// A bound, index or step: a literal the compiler knows, or an expression.
 pub(crate) enum Value {
     Literal(i64),
-    Runtime(Expr),
+    Runtime(Box<Expr>),
 }
 
 /// A checked entry.
@@ -30,7 +30,7 @@ pub(crate) fn check(entries: Vec<Entry>) -> syn::Result<Vec<Checked>> {
 
 fn entry(entry: Entry) -> syn::Result<Checked> {
     match entry {
-        Entry::Index(index) => Ok(Checked::Index(value(index)?)),
+        Entry::Index(index) => Ok(Checked::Index(value(*index)?)),
         Entry::SteppedIndex(index) => Err(syn::Error::new_spanned(
             index,
             "an index takes no step: write a range (`a..b;step`)",
@@ -44,16 +44,16 @@ fn entry(entry: Entry) -> syn::Result<Checked> {
         } => {
             let step_span = step.as_ref().map_or(span, syn::spanned::Spanned::span);
             let step = match step {
-                Some(step) => value(step)?,
+                Some(step) => value(*step)?,
                 None => Value::Literal(1),
             };
             if let Value::Literal(n) = step {
                 positive_step(n, step_span)?;
             }
-            let end = end.map(value).transpose()?;
+            let end = end.map(|e| value(*e)).transpose()?;
             let end_inclusive = inclusive && matches!(end, Some(Value::Runtime(_)));
             Ok(Checked::Range {
-                start: start.map(value).transpose()?,
+                start: start.map(|e| value(*e)).transpose()?,
                 end: match (inclusive, end) {
                     (true, Some(Value::Literal(-1))) => None,
                     (true, Some(Value::Literal(n))) => Some(Value::Literal(n + 1)),
@@ -98,6 +98,6 @@ fn value(expr: Expr) -> syn::Result<Value> {
                 Value::Runtime(e) => Ok(Value::Runtime(e)),
             }
         }
-        other => Ok(Value::Runtime(other)),
+        other => Ok(Value::Runtime(Box::new(other))),
     }
 }

@@ -63,16 +63,16 @@ operands!(S0 R0 0, S1 R1 1, S2 R2 2, S3 R3 3, S4 R4 4, S5 R5 5, S6 R6 6, S7 R7 7
 
 /// The output shape of `einsum!`.
 type Out<O, Specs, Right> = <<O as EinsumOperands>::Shapes as EinsumOf<Specs, Right>>::Output;
+/// The tensor `einsum!` gives.
+type Product<O, Specs, Right> =
+    Tensor<<O as EinsumOperands>::Elem, Out<O, Specs, Right>, <O as EinsumOperands>::Device>;
 
 /// `einsum!`: a new tensor (integers are multiplied and summed, floats go
 /// through batched matmul).
 ///
 /// # Errors
 /// Sizes known only at run time that disagree; the kernels' errors.
-pub fn einsum<Specs, Right, O>(
-    cell: &EinsumCell,
-    operands: O,
-) -> Result<Tensor<O::Elem, Out<O, Specs, Right>, O::Device>>
+pub fn einsum<Specs, Right, O>(cell: &EinsumCell, operands: O) -> Result<Product<O, Specs, Right>>
 where
     O: EinsumOperands,
     O::Shapes: EinsumOf<Specs, Right>,

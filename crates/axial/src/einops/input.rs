@@ -39,8 +39,12 @@ pub trait Input {
     ///
     /// # Errors
     /// An empty list, or the device failed to stack.
-    fn tensor(self) -> Result<TensorBase<Self::Elem, Self::Shape, Self::Device, Self::Repr>>;
+    fn tensor(self) -> Result<InputTensor<Self>>;
 }
+
+/// The tensor an input is.
+pub type InputTensor<I> =
+    TensorBase<<I as Input>::Elem, <I as Input>::Shape, <I as Input>::Device, <I as Input>::Repr>;
 
 impl<T: Element, S, D: Backend, R: Data<D>> Input for TensorBase<T, S, D, R> {
     type Elem = T;
@@ -54,12 +58,14 @@ impl<T: Element, S, D: Backend, R: Data<D>> Input for TensorBase<T, S, D, R> {
 }
 
 /// The tensors stacked along a new first axis.
-fn stacked<'t, T: Element, S, S2, D: Backend, R: Data<D> + 't>(
+fn stacked<'t, T, S, S2, D, R>(
     xs: impl IntoIterator<Item = &'t TensorBase<T, S, D, R>>,
 ) -> Result<Tensor<T, S2, D>>
 where
-    T: 't,
+    T: Element + 't,
     S: 't,
+    D: Backend,
+    R: Data<D> + 't,
 {
     let views = xs
         .into_iter()

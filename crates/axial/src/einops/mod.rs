@@ -15,7 +15,7 @@ mod recipe;
 mod run;
 
 pub use einsum::{EinsumOperands, einsum};
-pub use input::Input;
+pub use input::{Input, InputTensor};
 pub use recipe::{EinsumCell, RecipeCell};
 pub use run::{
     MeanElement, rearrange, rearrange_view, reduce_mean, reduce_same, repeat, repeat_view,

@@ -24,6 +24,16 @@ type Of<X, Out, Repr> = TensorBase<<X as Input>::Elem, Out, <X as Input>::Device
 type ReprOf<X> = <X as Input>::Repr;
 /// The device of the input `X`.
 type DeviceOf<X> = <X as Input>::Device;
+/// The result in the input's storage kind.
+type Viewed<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, ReprOf<X>>;
+/// The result of an op that may copy.
+type Copied<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, MaybeCopy<X>>;
+/// The result of a broadcast view.
+type Broadcast<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, ReadOnly<X>>;
+/// The result of a broadcast that may copy.
+type BroadcastCopied<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, Repeated<X>>;
+/// A new tensor of `U`.
+type New<U, X, L, Ri, N, P> = Tensor<U, Out<X, L, Ri, N, P>, DeviceOf<X>>;
 
 /// The result of the recipe: a layout over the input's storage, or a new tensor.
 enum Ran<D: Backend> {
@@ -71,7 +81,7 @@ pub fn rearrange_view<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Of<X, Out<X, Left, Right, News, Pat>, ReprOf<X>>>
+) -> Result<Viewed<X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -92,7 +102,7 @@ pub fn rearrange<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Of<X, Out<X, Left, Right, News, Pat>, MaybeCopy<X>>>
+) -> Result<Copied<X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -116,7 +126,7 @@ pub fn repeat_view<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Of<X, Out<X, Left, Right, News, Pat>, ReadOnly<X>>>
+) -> Result<Broadcast<X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -145,7 +155,7 @@ pub fn repeat<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Of<X, Out<X, Left, Right, News, Pat>, Repeated<X>>>
+) -> Result<BroadcastCopied<X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -167,7 +177,7 @@ fn reduced<U: Element, Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<U, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
+) -> Result<New<U, X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -192,7 +202,7 @@ pub fn reduce_same<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<X::Elem, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
+) -> Result<New<X::Elem, X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -228,7 +238,7 @@ pub fn reduce_mean<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<X::Elem, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
+) -> Result<New<X::Elem, X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Elem: MeanElement,
