@@ -138,7 +138,7 @@ pub fn inclusive_end(end: isize) -> isize {
 }
 
 impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
-    /// The view `x[entries]` of NumPy and PyTorch, written with [`s!`]: one
+    /// The view `x[entries]` of NumPy and PyTorch, written with [`s!`](crate::s): one
     /// entry per leading axis, an index dropping its axis, a range keeping it
     /// (static when its bounds are literals on a static axis, else `Dyn`).
     ///
@@ -200,7 +200,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         Ok(self.relayout(layout))
     }
 
-    /// The view `x[entries]`, written with [`s!`].
+    /// The view `x[entries]`, written with [`s!`](crate::s).
     ///
     /// # Panics
     /// As [`try_slice_s`](Self::try_slice_s), with its message (only with

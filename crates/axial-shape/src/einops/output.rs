@@ -18,7 +18,8 @@ pub struct OutNew<A, Sz>(Marker<(A, Sz)>);
 /// An output dim: the axes `...` stands for, each as it is.
 pub struct OutEllipsis;
 
-/// An output dim: a group of the [`Part`]s of `Parts` merged into one axis.
+/// An output dim: a group of parts (a list of [`PartAxis`], [`PartNew`] and
+/// [`PartEllipsis`]) merged into one axis.
 /// `Empty` names it when it has no parts (`(...)` of no axes: size 1).
 pub struct OutGroup<Parts, Empty>(Marker<(Parts, Empty)>);
 

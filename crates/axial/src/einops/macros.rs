@@ -25,7 +25,7 @@
 ///
 /// # Panics
 /// A size known only at run time that does not fit (only with `Dyn` sizes
-/// or run-time values): use [`try_rearrange!`] for a `Result`. A fully
+/// or run-time values): use [`try_rearrange!`](crate::try_rearrange) for a `Result`. A fully
 /// static call cannot panic.
 ///
 /// # Example
@@ -45,7 +45,7 @@ macro_rules! rearrange {
     ($($tokens:tt)*) => { $crate::__private::rearrange_impl!{ [$crate] $($tokens)* } };
 }
 
-/// [`rearrange!`] giving a `Result`: the errors sizes known only at run time
+/// [`rearrange!`](crate::rearrange) giving a `Result`: the errors sizes known only at run time
 /// leave, in einops' words.
 ///
 /// # Errors
@@ -69,7 +69,7 @@ macro_rules! try_rearrange {
 /// einops' `repeat`, checked while the program compiles:
 /// `repeat!(x, "Rows Cols -> Rows Cols Copies", Copies = 3)`.
 ///
-/// The pattern is as [`rearrange!`]'s, except that the right side may add
+/// The pattern is as [`rearrange!`](crate::rearrange)'s, except that the right side may add
 /// axes: a name not on the left (its size given after the pattern, a
 /// literal or a run-time value) or an anonymous length (`3`, named
 /// [`Unnamed<i>`](crate::Unnamed)). New axes are stride-0 views, so the
@@ -77,7 +77,7 @@ macro_rules! try_rearrange {
 /// merged into a group).
 ///
 /// # Panics
-/// As [`rearrange!`]; use [`try_repeat!`] for a `Result`.
+/// As [`rearrange!`](crate::rearrange); use [`try_repeat!`](crate::try_repeat) for a `Result`.
 ///
 /// # Example
 /// ```
@@ -95,7 +95,7 @@ macro_rules! repeat {
     ($($tokens:tt)*) => { $crate::__private::repeat_impl!{ [$crate] $($tokens)* } };
 }
 
-/// [`repeat!`] giving a `Result`.
+/// [`repeat!`](crate::repeat) giving a `Result`.
 ///
 /// # Errors
 /// A `Dyn` axis or a run-time size that does not fit the pattern.
@@ -117,7 +117,7 @@ macro_rules! try_repeat {
 /// einops' `reduce`, checked while the program compiles:
 /// `reduce!(x, "Batch Channels Rows Cols -> Batch Channels", mean)`.
 ///
-/// The pattern is as [`rearrange!`]'s, except that axes of the left side
+/// The pattern is as [`rearrange!`](crate::rearrange)'s, except that axes of the left side
 /// missing on the right are reduced (anonymous lengths such as `(Rows 2)`
 /// are allowed on the left) by `min`, `max`, `sum`, `mean`, `prod`, `any` or
 /// `all`. The result is a new tensor whose dtype is PyTorch's: `sum` and
@@ -125,8 +125,8 @@ macro_rules! try_repeat {
 /// stays `u8`), and `mean` of integers is a compile error.
 ///
 /// # Panics
-/// As [`rearrange!`], and an empty axis reduced by `min` or `max`; use
-/// [`try_reduce!`] for a `Result`.
+/// As [`rearrange!`](crate::rearrange), and an empty axis reduced by `min` or `max`; use
+/// [`try_reduce!`](crate::try_reduce) for a `Result`.
 ///
 /// # Example
 /// ```
@@ -142,7 +142,7 @@ macro_rules! reduce {
     ($($tokens:tt)*) => { $crate::__private::reduce_impl!{ [$crate] $($tokens)* } };
 }
 
-/// [`reduce!`] giving a `Result`.
+/// [`reduce!`](crate::reduce) giving a `Result`.
 ///
 /// # Errors
 /// A `Dyn` axis or a run-time size that does not fit the pattern; the
@@ -173,7 +173,7 @@ macro_rules! try_reduce {
 /// contraction of two operands one batched matmul.
 ///
 /// # Panics
-/// Sizes known only at run time that disagree: use [`try_einsum!`] for a
+/// Sizes known only at run time that disagree: use [`try_einsum!`](crate::try_einsum) for a
 /// `Result`.
 ///
 /// # Example
@@ -191,7 +191,7 @@ macro_rules! einsum {
     ($($tokens:tt)*) => { $crate::__private::einsum_impl!{ [$crate] $($tokens)* } };
 }
 
-/// [`einsum!`] giving a `Result`.
+/// [`einsum!`](crate::einsum) giving a `Result`.
 ///
 /// # Errors
 /// Sizes known only at run time that disagree (PyTorch's message).
