@@ -425,6 +425,11 @@ fn dyn_axes_decompose_at_run_time() {
     let z = rearrange!(x.as_view(), "B (H W) -> B H W", W = n);
     is_view::<shape![B: 2, H: Dyn, W: Dyn]>(&z);
     assert_eq!(z.sizes().as_slice(), &[2, 3, 2]);
+    // A literal size given for a `Dyn` axis is checked, then known.
+    let fixed = rearrange!(x.as_view(), "B X -> X B", X = 6);
+    is_view::<shape![X: 6, B: 2]>(&fixed);
+    let wrong = try_rearrange!(x.as_view(), "B X -> X B", X = 5).unwrap_err();
+    assert!(wrong.to_string().ends_with("\n Shape mismatch, 6 != 5"));
 }
 
 #[test]

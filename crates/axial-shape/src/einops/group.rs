@@ -117,7 +117,9 @@ impl<A, G: SizeOr<Inferred>, T: Resolve<Inferred>, Inferred> Resolve<Inferred>
     type Out = Ax<A, G::Out, T::Out>;
 }
 
-/// A given size, or the inferred one for [`Infer`].
+/// A given size, or the other one (`Inferred`) for [`Infer`] and `Dyn`
+/// (a `Dyn` given size is checked at run time against an inferred one, so
+/// the inferred one is as good and may be static).
 pub trait SizeOr<Inferred> {
     /// The size.
     type Out;
@@ -126,7 +128,7 @@ impl<Inferred> SizeOr<Inferred> for Infer {
     type Out = Inferred;
 }
 impl<Inferred> SizeOr<Inferred> for Dyn {
-    type Out = Dyn;
+    type Out = Inferred;
 }
 impl<Inferred> SizeOr<Inferred> for UTerm {
     type Out = UTerm;

@@ -9,7 +9,7 @@
 
 use typenum::U1;
 
-use super::group::Decompose;
+use super::group::{Decompose, SizeOr};
 use super::report::{PatternAxis, PatternSize, PatternTooLong, PatternTooShort, PatternUnit};
 use crate::display::Flat;
 use crate::find::{Append, Concat};
@@ -134,12 +134,15 @@ where
     type Out = Ax<A, Sz, Nil>;
 }
 
-impl<A, G: SizeEq<Sz>, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for SizedAxis<A, G>
+/// The given size when static (the run-time check makes the axis' `Dyn`
+/// size agree), else the axis' size.
+impl<A, G: SizeEq<Sz> + SizeOr<Sz>, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp>
+    for SizedAxis<A, G>
 where
     Axis<A>: MatchDim<N, Sz, Pat, Disp>,
-    G::Out: PatternSize<N, Pat, Disp>,
+    <G as SizeEq<Sz>>::Out: PatternSize<N, Pat, Disp>,
 {
-    type Out = Ax<A, Sz, Nil>;
+    type Out = Ax<A, <G as SizeOr<Sz>>::Out, Nil>;
 }
 
 impl<N, Sz: SizeEq<U1>, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Unit
