@@ -136,8 +136,7 @@ where
 
 /// The given size when static (the run-time check makes the axis' `Dyn`
 /// size agree), else the axis' size.
-impl<A, G: SizeEq<Sz> + SizeOr<Sz>, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp>
-    for SizedAxis<A, G>
+impl<A, G: SizeEq<Sz> + SizeOr<Sz>, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for SizedAxis<A, G>
 where
     Axis<A>: MatchDim<N, Sz, Pat, Disp>,
     <G as SizeEq<Sz>>::Out: PatternSize<N, Pat, Disp>,
