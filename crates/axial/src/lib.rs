@@ -21,6 +21,21 @@
 //! Mistakes PyTorch reports at run time are compile errors here, worded in
 //! names: `sum::<Height>()` on a tensor without that axis reads
 //! "tensor of shape `(Batch, Channels)` has no axis `Height`".
+//!
+//! einops patterns and NumPy-style slices are checked while the program
+//! compiles too ([`rearrange!`], [`reduce!`], [`repeat!`], [`einsum!`],
+//! [`s!`]): a pattern einops refuses, or a left side that does not name the
+//! tensor's axes, does not compile.
+//!
+//! ```
+//! use axial::prelude::*;
+//! axes!(Batch, Channels, Rows, Cols);
+//! let x = Tensor::<f32, shape![Batch: 2, Channels: 3, Rows: 4, Cols: 4]>::zeros();
+//! let flat = rearrange!(x.as_view(), "Batch Channels Rows Cols -> Batch (Channels Rows Cols)");
+//! assert_eq!(flat.names().as_slice(), &[Some("Batch"), Some("(Channels Rows Cols)")]);
+//! let corner = x.as_view().slice_s(s![.., 0, ..2, ..2]);
+//! assert_eq!(corner.sizes().as_slice(), &[2, 2, 2]);
+//! ```
 
 #[doc(hidden)]
 pub mod __private;
