@@ -123,8 +123,8 @@ impl<N, Sz, Disp> SliceAxis<N, Sz, Disp> for DynIndex {
 impl<N, Sz, Disp> SliceAxis<N, Sz, Disp> for DynRange {
     type Kept = Dyn;
 }
-impl<N, Sz: Bounds<B>, B: Literal<Sz::IndexInside, N, Disp>, Disp> SliceAxis<N, Sz, Disp>
-    for Index<B>
+impl<N, Sz: Bounds<B>, B: Literal<Sz::IndexInside, N, Disp, AsIndex>, Disp>
+    SliceAxis<N, Sz, Disp> for Index<B>
 {
     type Kept = Dropped;
 }
@@ -132,23 +132,43 @@ impl<N, Sz, Start, End, Step, Disp> SliceAxis<N, Sz, Disp> for Range<Start, End,
 where
     Sz: Bounds<Start> + Bounds<End>,
     Sz: RangeLength<<Sz as Bounds<Start>>::Start, <Sz as Bounds<End>>::End, Step>,
-    Start: Literal<<Sz as Bounds<Start>>::BoundInside, N, Disp>,
-    End: Literal<<Sz as Bounds<End>>::BoundInside, N, Disp>,
+    Start: Literal<<Sz as Bounds<Start>>::BoundInside, N, Disp, AsBound>,
+    End: Literal<<Sz as Bounds<End>>::BoundInside, N, Disp, AsBound>,
 {
-    type Kept =
-        <Sz as RangeLength<<Sz as Bounds<Start>>::Start, <Sz as Bounds<End>>::End, Step>>::Length;
+    type Kept = <Sz as RangeLength<
+        <Sz as Bounds<Start>>::Start,
+        <Sz as Bounds<End>>::End,
+        Step,
+    >>::Length;
 }
 
 /// A literal index or bound, and whether it lies inside the axis `N`
-/// (`Inside`): the check, with the literal as written for the message.
-pub trait Literal<Inside, N, Disp> {}
-impl<Inside, N, Disp> Literal<Inside, N, Disp> for Open {}
-impl<Inside: InRange<V, N, Disp>, K, N, Disp, const V: isize> Literal<Inside, N, Disp>
-    for At<K, V>
+/// (`Inside`): checked as `Role` says, with the literal as written for the
+/// message.
+pub trait Literal<Inside, N, Disp, Role> {}
+impl<Inside, N, Disp, Role> Literal<Inside, N, Disp, Role> for Open {}
+impl<Inside, K, N, Disp, Role: Check<Inside, V, N, Disp>, const V: isize>
+    Literal<Inside, N, Disp, Role> for At<K, V>
 {
 }
-impl<Inside: InRange<V, N, Disp>, K, N, Disp, const V: isize> Literal<Inside, N, Disp>
-    for FromEnd<K, V>
+impl<Inside, K, N, Disp, Role: Check<Inside, V, N, Disp>, const V: isize>
+    Literal<Inside, N, Disp, Role> for FromEnd<K, V>
+{
+}
+
+/// A literal used as an index.
+pub struct AsIndex;
+/// A literal used as a range bound.
+pub struct AsBound;
+
+/// The check of a literal `V` by its role.
+pub trait Check<Inside, const V: isize, N, Disp> {}
+impl<Inside: IndexInRange<V, N, Disp>, const V: isize, N, Disp> Check<Inside, V, N, Disp>
+    for AsIndex
+{
+}
+impl<Inside: BoundInRange<V, N, Disp>, const V: isize, N, Disp> Check<Inside, V, N, Disp>
+    for AsBound
 {
 }
 
@@ -222,16 +242,25 @@ where
     type Length = <Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1> as Div<Step>>::Output;
 }
 
-/// A literal index or slice bound lies inside its axis (an index below the
-/// size, a bound at most the size; negative ones count from the end).
+/// A literal index lies inside its axis (`-size <= i < size`).
 #[diagnostic::on_unimplemented(
-    message = "`s!` entry {V} is out of range for axis `{A}` of `{Disp}`",
-    label = "{V} is past the end of `{A}`",
-    note = "a literal on an axis of static size must lie inside it; a value known at run time is checked (an index) or clamped (a range bound), as in PyTorch"
+    message = "index {V} is out of range for axis `{A}` of `{Disp}`",
+    label = "index {V} is past the end of `{A}`",
+    note = "a literal index on an axis of static size must lie inside it; an index known at run time is checked then"
 )]
-pub trait InRange<const V: isize, A, Disp> {}
-impl<const V: isize, A, Disp> InRange<V, A, Disp> for typenum::B1 {}
-impl<const V: isize, A, Disp> InRange<V, A, Disp> for Unknown {}
+pub trait IndexInRange<const V: isize, A, Disp> {}
+impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for typenum::B1 {}
+impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for Unknown {}
+
+/// A literal bound of a range lies inside its axis (`-size <= b <= size`).
+#[diagnostic::on_unimplemented(
+    message = "slice bound {V} is out of range for axis `{A}` of `{Disp}`",
+    label = "bound {V} is past the end of `{A}`",
+    note = "a literal bound on an axis of static size must lie inside it; a bound known at run time is clamped, as in PyTorch"
+)]
+pub trait BoundInRange<const V: isize, A, Disp> {}
+impl<const V: isize, A, Disp> BoundInRange<V, A, Disp> for typenum::B1 {}
+impl<const V: isize, A, Disp> BoundInRange<V, A, Disp> for Unknown {}
 
 /// Entries of `s!` past the last axis.
 pub struct ExtraEntries;
