@@ -123,8 +123,8 @@ impl<N, Sz, Disp> SliceAxis<N, Sz, Disp> for DynIndex {
 impl<N, Sz, Disp> SliceAxis<N, Sz, Disp> for DynRange {
     type Kept = Dyn;
 }
-impl<N, Sz: Bounds<B>, B: Literal<Sz::IndexInside, N, Disp, AsIndex>, Disp>
-    SliceAxis<N, Sz, Disp> for Index<B>
+impl<N, Sz: Bounds<B>, B: Literal<Sz::IndexInside, N, Disp, AsIndex>, Disp> SliceAxis<N, Sz, Disp>
+    for Index<B>
 {
     type Kept = Dropped;
 }
@@ -135,11 +135,8 @@ where
     Start: Literal<<Sz as Bounds<Start>>::BoundInside, N, Disp, AsBound>,
     End: Literal<<Sz as Bounds<End>>::BoundInside, N, Disp, AsBound>,
 {
-    type Kept = <Sz as RangeLength<
-        <Sz as Bounds<Start>>::Start,
-        <Sz as Bounds<End>>::End,
-        Step,
-    >>::Length;
+    type Kept =
+        <Sz as RangeLength<<Sz as Bounds<Start>>::Start, <Sz as Bounds<End>>::End, Step>>::Length;
 }
 
 /// A literal index or bound, and whether it lies inside the axis `N`

@@ -292,7 +292,7 @@ impl Types<'_> {
         // pattern does not fit is reported at the pattern.
         let input = Ident::new("__axial_input", self.span);
         let call = quote_spanned! {self.span=>
-            #p::#function::<#left, #right, #news, #shown, _>(#input, &RECIPE, &#values)
+            #p::#function::<#left, #right, #news, #shown, _>(#input, &__AXIAL_RECIPE, &#values)
         };
         let call = match fallible {
             true => call,
@@ -300,7 +300,7 @@ impl Types<'_> {
         };
         quote! {{
             let #input = #tensor;
-            static RECIPE: #p::RecipeCell = #p::RecipeCell::new(#text, #operation, &[#(#names),*]);
+            static __AXIAL_RECIPE: #p::RecipeCell = #p::RecipeCell::new(#text, #operation, &[#(#names),*]);
             #call
         }}
     }
@@ -323,14 +323,14 @@ impl Types<'_> {
         let text = checked.literal.value();
         let tensors = &checked.tensors;
         let call = quote_spanned! {self.span=>
-            #p::einsum::<#specs, #right, _>(&EINSUM, (#(&#tensors,)*))
+            #p::einsum::<#specs, #right, _>(&__AXIAL_EINSUM, (#(&#tensors,)*))
         };
         let call = match fallible {
             true => call,
             false => quote_spanned!(self.span=> #p::or_panic(#call)),
         };
         quote! {{
-            static EINSUM: #p::EinsumCell = #p::EinsumCell::new(#text);
+            static __AXIAL_EINSUM: #p::EinsumCell = #p::EinsumCell::new(#text);
             #call
         }}
     }
