@@ -319,6 +319,14 @@ fn case_24_units_kept_or_added() {
 }
 
 #[test]
+fn case_25_sum_of_everything() {
+    let x = arange::<Abcde>();
+    let y = reduce!(x.as_view(), "A B C D E -> ", sum);
+    is_owned::<shape![]>(&y);
+    assert_eq!(y.item(), (0..720).sum::<usize>() as f32);
+}
+
+#[test]
 fn case_26_min_into_a_group() {
     let x = arange::<Abcde>();
     let y = reduce!(x.as_view(), "A B C D E -> (E C) A", min);
@@ -326,6 +334,40 @@ fn case_26_min_into_a_group() {
     check(y.to_vec(), &y.sizes(), |i| {
         abcde(i[1], 0, i[0] % 4, 0, i[0] / 4)
     });
+}
+
+#[test]
+fn case_27_sum_through_groups_and_an_ellipsis() {
+    let x = arange::<Abcde>();
+    let y = reduce!(x.as_view(), "(A1 A2) ... (E1 E2) -> ", sum, A1 = 1, E2 = 2);
+    is_owned::<shape![]>(&y);
+    assert_eq!(y.item(), (0..720).sum::<usize>() as f32);
+}
+
+#[test]
+fn reductions_give_pytorchs_dtypes() {
+    let x = Tensor::<i32, shape![A: 2, B: 3]>::arange();
+    let sums: Tensor<i64, shape![A: 2]> = reduce!(x.as_view(), "A B -> A", sum);
+    assert_eq!(sums.to_vec(), vec![3, 12]);
+    let products: Tensor<i64, shape![B: 3]> = reduce!(x.as_view(), "A B -> B", prod);
+    assert_eq!(products.to_vec(), vec![0, 4, 10]);
+    let any: Tensor<Bool, shape![A: 2]> = reduce!(x.as_view(), "A B -> A", any);
+    assert_eq!(any.to_vec(), vec![Bool::TRUE, Bool::TRUE]);
+    let all: Tensor<Bool, shape![A: 2]> = reduce!(x.as_view(), "A B -> A", all);
+    assert_eq!(all.to_vec(), vec![Bool::FALSE, Bool::TRUE]);
+    let bytes = Tensor::<u8, shape![A: 2, B: 3]>::arange();
+    let all_bytes: Tensor<u8, shape![A: 2]> = reduce!(bytes, "A B -> A", all);
+    assert_eq!(all_bytes.to_vec(), vec![0, 1]);
+    let max: Tensor<i32, shape![B: 3]> = reduce!(x.as_view(), "A B -> B", max);
+    assert_eq!(max.to_vec(), vec![3, 4, 5]);
+}
+
+#[test]
+fn reducing_nothing_still_gives_the_reductions_dtype() {
+    let x = Tensor::<i32, shape![A: 2]>::arange();
+    // `...` stands for no axes here: nothing is reduced, the dtype is still i64.
+    let y: Tensor<i64, shape![A: 2]> = reduce!(x.as_view(), "A ... -> A", sum);
+    assert_eq!(y.to_vec(), vec![0, 1]);
 }
 
 #[test]

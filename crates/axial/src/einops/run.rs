@@ -8,6 +8,7 @@ use axial_core::{
 };
 use axial_shape::einops::Einops;
 
+use super::dtypes::ReducedTypes;
 use super::input::Input;
 use super::recipe::RecipeCell;
 use crate::access::owned;
@@ -245,4 +246,38 @@ where
     X::Shape: Einops<Left, Right, News, Pat>,
 {
     reduced::<X::Elem, Left, Right, News, Pat, X>(x, cell, sizes)
+}
+
+/// `reduce!` by `sum` or `prod`: integers and bools give `i64`.
+///
+/// # Errors
+/// As [`rearrange`].
+pub fn reduce_sum<Left, Right, News, Pat, X>(
+    x: X,
+    cell: &RecipeCell,
+    sizes: &[usize],
+) -> Result<New<<X::Elem as ReducedTypes>::Sum, X, Left, Right, News, Pat>>
+where
+    X: Input,
+    X::Elem: ReducedTypes,
+    X::Shape: Einops<Left, Right, News, Pat>,
+{
+    reduced::<<X::Elem as ReducedTypes>::Sum, Left, Right, News, Pat, X>(x, cell, sizes)
+}
+
+/// `reduce!` by `any` or `all`: bools (`u8` stays `u8`).
+///
+/// # Errors
+/// As [`rearrange`].
+pub fn reduce_any<Left, Right, News, Pat, X>(
+    x: X,
+    cell: &RecipeCell,
+    sizes: &[usize],
+) -> Result<New<<X::Elem as ReducedTypes>::AnyAll, X, Left, Right, News, Pat>>
+where
+    X: Input,
+    X::Elem: ReducedTypes,
+    X::Shape: Einops<Left, Right, News, Pat>,
+{
+    reduced::<<X::Elem as ReducedTypes>::AnyAll, Left, Right, News, Pat, X>(x, cell, sizes)
 }
