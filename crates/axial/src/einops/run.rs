@@ -35,6 +35,10 @@ type Broadcast<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, ReadOnly<X>>;
 type BroadcastCopied<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, Repeated<X>>;
 /// A new tensor of `U`.
 type New<U, X, L, Ri, N, P> = Tensor<U, Out<X, L, Ri, N, P>, DeviceOf<X>>;
+/// The element type of a `sum` or `prod` of the input `X`.
+type SumOf<X> = <<X as Input>::Elem as ReducedTypes>::Sum;
+/// The element type of an `any` or `all` of the input `X`.
+type AnyAllOf<X> = <<X as Input>::Elem as ReducedTypes>::AnyAll;
 
 /// The result of the recipe: a layout over the input's storage, or a new tensor.
 enum Ran<D: Backend> {
@@ -256,13 +260,13 @@ pub fn reduce_sum<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<New<<X::Elem as ReducedTypes>::Sum, X, Left, Right, News, Pat>>
+) -> Result<New<SumOf<X>, X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Elem: ReducedTypes,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<<X::Elem as ReducedTypes>::Sum, Left, Right, News, Pat, X>(x, cell, sizes)
+    reduced::<SumOf<X>, Left, Right, News, Pat, X>(x, cell, sizes)
 }
 
 /// `reduce!` by `any` or `all`: bools (`u8` stays `u8`).
@@ -273,11 +277,11 @@ pub fn reduce_any<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<New<<X::Elem as ReducedTypes>::AnyAll, X, Left, Right, News, Pat>>
+) -> Result<New<AnyAllOf<X>, X, Left, Right, News, Pat>>
 where
     X: Input,
     X::Elem: ReducedTypes,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<<X::Elem as ReducedTypes>::AnyAll, Left, Right, News, Pat, X>(x, cell, sizes)
+    reduced::<AnyAllOf<X>, Left, Right, News, Pat, X>(x, cell, sizes)
 }
