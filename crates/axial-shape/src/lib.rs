@@ -34,7 +34,7 @@ mod size;
 pub mod slicing;
 
 pub use display::Flat;
-pub use einops::{Composed, Length, Unnamed};
+pub use einops::{Composed, Unnamed};
 pub use find::{Append, Concat, Contains, Find, ItemName, Remove, Replace};
 pub use logic::{And, AndWith, B0, B1, Not, NotBit, Or, OrWith, Truth, Unknown};
 pub use name::{Anon, AxisName, Ellipsis, Item, Keep, New, SameName};

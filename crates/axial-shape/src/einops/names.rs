@@ -45,7 +45,7 @@ pub struct Unnamed<const I: usize>;
 /// `(H, Length<2>)` for `(h 2)`.
 ///
 /// ```
-/// use axial_shape::Length;
+/// use axial_shape::einops::Length;
 /// let _ = Length::<2>;
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
