@@ -108,7 +108,7 @@ fn size_type(krate: &TokenStream, size: &SizeSpec) -> TokenStream {
 /// which keeps clippy's type-complexity score of users' types low), beyond it
 /// built bit by bit from the most significant (`UInt<UInt<UTerm, B1>, B0>`
 /// for 2), so any literal works.
-fn unsigned(krate: &TokenStream, n: u64) -> TokenStream {
+pub(crate) fn unsigned(krate: &TokenStream, n: u64) -> TokenStream {
     let p = quote!(#krate::__private);
     if n <= 1024 {
         let name = quote::format_ident!("U{}", n);

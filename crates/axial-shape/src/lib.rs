@@ -22,6 +22,7 @@
 //! [`report`] whose message names the axes and the shape.
 
 mod display;
+pub mod einops;
 mod find;
 mod id;
 mod logic;
@@ -30,8 +31,10 @@ pub mod ops;
 pub mod report;
 mod shape;
 mod size;
+pub mod slicing;
 
 pub use display::Flat;
+pub use einops::{Composed, Unnamed};
 pub use find::{Append, Concat, Contains, Find, ItemName, Remove, Replace};
 pub use logic::{And, AndWith, B0, B1, Not, NotBit, Or, OrWith, Truth, Unknown};
 pub use name::{Anon, AxisName, Ellipsis, Item, Keep, New, SameName};

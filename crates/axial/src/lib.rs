@@ -38,22 +38,43 @@
 //! Mistakes PyTorch reports at run time are compile errors here, worded in
 //! names: `sum::<Height>()` on a tensor without that axis reads
 //! "tensor of shape `(Batch, Channels)` has no axis `Height`".
+//!
+//! einops patterns and NumPy-style slices are checked while the program
+//! compiles too ([`rearrange!`], [`reduce!`], [`repeat!`], [`einsum!`],
+//! [`s!`]): a pattern einops refuses, or a left side that does not name the
+//! tensor's axes, does not compile.
+//!
+//! ```
+//! use axial::prelude::*;
+//! axes!(Batch, Channels, Rows, Cols);
+//! let x = Tensor::<f32, shape![Batch: 2, Channels: 3, Rows: 4, Cols: 4]>::zeros();
+//! let flat = rearrange!(x.as_view(), "Batch Channels Rows Cols -> Batch (Channels Rows Cols)");
+//! assert_eq!(flat.names().as_slice(), &[Some("Batch"), Some("(Channels Rows Cols)")]);
+//! let corner = x.as_view().slice_s(s![.., 0, ..2, ..2]);
+//! assert_eq!(corner.sizes().as_slice(), &[2, 2, 2]);
+//! ```
 
+#[doc(hidden)]
+pub mod __private;
 mod access;
 mod create;
 mod device;
+mod einops;
 mod float;
 mod meta;
 mod nested;
 mod ops;
 pub mod prelude;
 mod repr;
+mod slicing;
 mod tensor;
 mod views;
 
 pub use access::OneElementShape;
 pub use axial_core::{Bool, Cpu, DType, Device, Element, Error, Generator, Result};
-pub use axial_shape::{self as shape, Anon, AxisName, Dyn, GenericArray, New, Shape};
+pub use axial_shape::{
+    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, Shape, Unnamed,
+};
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;
 pub use device::SameDevice;
@@ -64,6 +85,7 @@ pub use ops::{
     Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType, WithIndices,
 };
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
+pub use slicing::Slices;
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
 };

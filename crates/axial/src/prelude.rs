@@ -8,6 +8,9 @@
 //! ```
 
 pub use crate::{
-    Anon, ArcTensor, Bool, Cpu, DType, Dyn, Error, Float, Generator, New, Tensor, TensorBase,
-    TensorCow, TensorView, TensorViewMut, axes, bf16, f16, names, shape,
+    Anon, ArcTensor, Bool, Composed, Cpu, DType, Dyn, Error, Float, Generator, New, Tensor,
+    TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names, shape,
+};
+pub use crate::{
+    einsum, rearrange, reduce, repeat, s, try_einsum, try_rearrange, try_reduce, try_repeat,
 };

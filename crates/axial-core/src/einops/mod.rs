@@ -39,6 +39,7 @@ pub use axial_pattern::{
 };
 pub use einsum::{apply_einsum, einsum};
 pub use shape::parse_shape;
+pub use stack::stack;
 
 pub use crate::error::EinopsError;
 

@@ -2,10 +2,19 @@
 
 use crate::{Backend, Error, RawTensor, Result, TensorRef};
 
-/// `torch.stack(xs)`: a new first dim, dtypes promoted.
+/// `torch.stack(xs)`: the tensors as one, along a new first dim (dtypes
+/// promoted), as einops stacks a list input.
 ///
-/// Errors: an empty list (einops' `TypeError`), or shapes that differ.
-pub(super) fn stack<D: Backend>(xs: &[TensorRef<'_, D>]) -> Result<RawTensor<D>> {
+/// # Errors
+/// An empty list (einops' `TypeError`), or shapes that differ.
+///
+/// ```
+/// # use axial_core::{DType, RawTensor, einops};
+/// let x = RawTensor::zeros(&[3, 4], DType::F32)?;
+/// assert_eq!(einops::stack(&[x.view(), x.view()])?.shape(), &[2, 3, 4]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn stack<D: Backend>(xs: &[TensorRef<'_, D>]) -> Result<RawTensor<D>> {
     let Some(first) = xs.first() else {
         return Err(Error::invalid(
             "einops",

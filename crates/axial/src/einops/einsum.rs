@@ -1,0 +1,83 @@
+//! What `einsum!` calls: the operands' shapes proven against the pattern,
+//! then einops' einsum (lowered to batched matmul) on their layouts.
+
+use axial_core::einops;
+use axial_core::{Backend, Element, Result, TensorRef};
+use axial_shape::einops::EinsumOf;
+use axial_shape::{Cons, Nil};
+
+use super::recipe::EinsumCell;
+use crate::access::owned;
+use crate::repr::Data;
+use crate::tensor::{Tensor, TensorBase};
+
+/// The operands of `einsum!`: a tuple of references to tensors of one
+/// element type on one device (1 to 8 of them).
+///
+/// ```
+/// use axial::__private::EinsumOperands;
+/// use axial::prelude::*;
+/// let a = Tensor::<f32, shape![2]>::zeros();
+/// fn operands<O: EinsumOperands>(_: O) {}
+/// operands((&a, &a.as_view()));
+/// ```
+pub trait EinsumOperands {
+    /// Their element type.
+    type Elem: Element;
+    /// Their device.
+    type Device: Backend;
+    /// Their shapes, as a list.
+    type Shapes;
+    /// Their layouts as the core's views.
+    ///
+    /// # Errors
+    /// A layout that does not fit its storage (never for a typed tensor).
+    fn views(&self) -> Result<Vec<TensorRef<'_, Self::Device>>>;
+}
+
+macro_rules! operands {
+    ($($s:ident $r:ident $i:tt),+) => {
+        impl<'t, T: Element, D: Backend, $($s, $r: Data<D>),+> EinsumOperands
+            for ($(&'t TensorBase<T, $s, D, $r>,)+)
+        {
+            type Elem = T;
+            type Device = D;
+            type Shapes = operands!(@list $($s),+);
+
+            fn views(&self) -> Result<Vec<TensorRef<'_, D>>> {
+                Ok(vec![$(self.$i.raw()?),+])
+            }
+        }
+    };
+    (@list $first:ident $(, $rest:ident)*) => { Cons<$first, operands!(@list $($rest),*)> };
+    (@list) => { Nil };
+}
+operands!(S0 R0 0);
+operands!(S0 R0 0, S1 R1 1);
+operands!(S0 R0 0, S1 R1 1, S2 R2 2);
+operands!(S0 R0 0, S1 R1 1, S2 R2 2, S3 R3 3);
+operands!(S0 R0 0, S1 R1 1, S2 R2 2, S3 R3 3, S4 R4 4);
+operands!(S0 R0 0, S1 R1 1, S2 R2 2, S3 R3 3, S4 R4 4, S5 R5 5);
+operands!(S0 R0 0, S1 R1 1, S2 R2 2, S3 R3 3, S4 R4 4, S5 R5 5, S6 R6 6);
+operands!(S0 R0 0, S1 R1 1, S2 R2 2, S3 R3 3, S4 R4 4, S5 R5 5, S6 R6 6, S7 R7 7);
+
+/// The output shape of `einsum!`.
+type Out<O, Specs, Right> = <<O as EinsumOperands>::Shapes as EinsumOf<Specs, Right>>::Output;
+/// The tensor `einsum!` gives.
+type Product<O, Specs, Right> =
+    Tensor<<O as EinsumOperands>::Elem, Out<O, Specs, Right>, <O as EinsumOperands>::Device>;
+
+/// `einsum!`: a new tensor (integers are multiplied and summed, floats go
+/// through batched matmul).
+///
+/// # Errors
+/// Sizes known only at run time that disagree; the kernels' errors.
+pub fn einsum<Specs, Right, O>(cell: &EinsumCell, operands: O) -> Result<Product<O, Specs, Right>>
+where
+    O: EinsumOperands,
+    O::Shapes: EinsumOf<Specs, Right>,
+{
+    let views = operands.views()?;
+    let refs: Vec<&TensorRef<'_, O::Device>> = views.iter().collect();
+    Ok(owned(einops::apply_einsum(cell.get()?, &refs)?))
+}

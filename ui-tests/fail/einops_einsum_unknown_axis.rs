@@ -1,0 +1,8 @@
+// `einsum!` output axis that no input has.
+use axial::prelude::*;
+axes!(I, J, K);
+
+fn main() {
+    let a = Tensor::<f32, shape![I: 2, J: 3]>::zeros();
+    let _ = einsum!("I J -> I K", a);
+}
