@@ -70,7 +70,7 @@ where
     let views = xs
         .into_iter()
         .map(TensorBase::raw)
-        .collect::<Result<Vec<TensorRef<'_, D>>>>()?;
+        .collect::<Vec<TensorRef<'_, D>>>();
     Ok(owned(stack(&views)?))
 }
 

@@ -8,14 +8,12 @@
 //! naming the axes), and calls the functions here, which run einops' recipe
 //! (`axial_core::einops`) on the layout: views exactly where einops' are.
 
-mod dtypes;
 mod einsum;
 mod input;
 mod macros;
 mod recipe;
 mod run;
 
-pub use dtypes::ReducedTypes;
 pub use einsum::{EinsumOperands, einsum};
 pub use input::{Input, InputTensor};
 pub use recipe::{EinsumCell, RecipeCell};

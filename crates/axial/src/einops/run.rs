@@ -8,11 +8,11 @@ use axial_core::{
 };
 use axial_shape::einops::Einops;
 
-use super::dtypes::ReducedTypes;
 use super::input::Input;
 use super::recipe::RecipeCell;
 use crate::access::owned;
 use crate::float::Float;
+use crate::ops::ResultTypes;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 
@@ -36,9 +36,9 @@ type BroadcastCopied<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, Repeated<X>>;
 /// A new tensor of `U`.
 type New<U, X, L, Ri, N, P> = Tensor<U, Out<X, L, Ri, N, P>, DeviceOf<X>>;
 /// The element type of a `sum` or `prod` of the input `X`.
-type SumOf<X> = <<X as Input>::Elem as ReducedTypes>::Sum;
+type SumOf<X> = <<X as Input>::Elem as ResultTypes>::Sum;
 /// The element type of an `any` or `all` of the input `X`.
-type AnyAllOf<X> = <<X as Input>::Elem as ReducedTypes>::AnyAll;
+type AnyAllOf<X> = <<X as Input>::Elem as ResultTypes>::AllAny;
 
 /// The result of the recipe: a layout over the input's storage, or a new tensor.
 enum Ran<D: Backend> {
@@ -53,7 +53,7 @@ fn run<T: Element, S, D: Backend, R: Data<D>>(
     sizes: &[usize],
 ) -> Result<Ran<D>> {
     let recipe = cell.get()?;
-    Ok(match einops::apply(&x.raw()?, recipe, sizes)? {
+    Ok(match einops::apply(&x.raw(), recipe, sizes)? {
         MaybeOwned::View(v) => Ran::View(v.layout().clone()),
         MaybeOwned::Owned(o) => Ran::Copy(o),
     })
@@ -190,7 +190,7 @@ where
     let x = x.tensor()?;
     let raw = match run(&x, cell, sizes)? {
         Ran::View(layout) => {
-            let view = x.raw()?;
+            let view = x.raw();
             TensorRef::new(view.storage(), layout, view.dtype())?.to_dtype(U::DTYPE)?
         }
         Ran::Copy(copy) if copy.dtype() != U::DTYPE => copy.view().to_dtype(U::DTYPE)?,
@@ -263,7 +263,7 @@ pub fn reduce_sum<Left, Right, News, Pat, X>(
 ) -> Result<New<SumOf<X>, X, Left, Right, News, Pat>>
 where
     X: Input,
-    X::Elem: ReducedTypes,
+    X::Elem: ResultTypes,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
     reduced::<SumOf<X>, Left, Right, News, Pat, X>(x, cell, sizes)
@@ -280,7 +280,7 @@ pub fn reduce_any<Left, Right, News, Pat, X>(
 ) -> Result<New<AnyAllOf<X>, X, Left, Right, News, Pat>>
 where
     X: Input,
-    X::Elem: ReducedTypes,
+    X::Elem: ResultTypes,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
     reduced::<AnyAllOf<X>, Left, Right, News, Pat, X>(x, cell, sizes)
