@@ -59,6 +59,7 @@ pub mod __private;
 mod access;
 mod create;
 mod device;
+mod display;
 mod einops;
 mod float;
 mod meta;

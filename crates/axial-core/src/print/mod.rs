@@ -59,11 +59,23 @@ const PREFIX: &str = "tensor(";
 
 impl<D: Backend> fmt::Display for TensorRef<'_, D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match repr(self) {
-            Ok(text) => f.write_str(&text),
-            Err(err) => write!(f, "{PREFIX}<unprintable: {err}>)"),
-        }
+        f.write_str(&with_suffixes(self, &[]))
     }
+}
+
+/// PyTorch's repr of `t` with `extra` suffixes after its own, wrapped at 80
+/// columns as PyTorch wraps them: how a layer above adds what the core does
+/// not know (PyTorch's `names=('N', 'C')` of a named tensor).
+///
+/// ```
+/// use axial_core::{RawTensor, print};
+/// let x = RawTensor::from_vec(vec![1i32, 2], &[2])?;
+/// let text = print::with_suffixes(&x.view(), &["names=('N',)".to_string()]);
+/// assert_eq!(text, "tensor([1, 2], dtype=torch.int32, names=('N',))");
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn with_suffixes<D: Backend>(t: &TensorRef<'_, D>, extra: &[String]) -> String {
+    repr(t, extra).unwrap_or_else(|err| format!("{PREFIX}<unprintable: {err}>)"))
 }
 
 impl<D: Backend> fmt::Display for TensorMut<'_, D> {
@@ -78,8 +90,9 @@ impl<D: Backend> fmt::Display for RawTensor<D> {
     }
 }
 
-/// PyTorch's `repr(t)` (`_str_intern` for a plain strided tensor).
-fn repr<D: Backend>(t: &TensorRef<'_, D>) -> Result<String> {
+/// PyTorch's `repr(t)` (`_str_intern` for a plain strided tensor), `extra`
+/// suffixes last.
+fn repr<D: Backend>(t: &TensorRef<'_, D>, extra: &[String]) -> Result<String> {
     let mut suffixes = Vec::new();
     let device = t.storage().device().name();
     if device != "cpu" {
@@ -110,6 +123,7 @@ fn repr<D: Backend>(t: &TensorRef<'_, D>) -> Result<String> {
         };
         block.write(PREFIX.len(), &mut text);
     }
+    suffixes.extend_from_slice(extra);
     Ok(add_suffixes(text, &suffixes))
 }
 
