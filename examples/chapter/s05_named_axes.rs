@@ -1,0 +1,52 @@
+//! Named axes: a batch of images stored NCHW (batch, channels, height,
+//! width) seen as NHWC. `align_to` says it with names; the positional
+//! spelling, PyTorch's `permute(0, 2, 3, 1)`, says it with numbers that must
+//! be read against the storage order. Both are views with the same strides;
+//! only the named one catches a mistake: leaving an axis out of `align_to`,
+//! or naming one the tensor lacks, does not compile (the ui-tests
+//! `align_to_missing.rs` and `align_to_absent.rs`).
+
+use std::error::Error;
+use std::io::Write;
+
+use axial::prelude::*;
+use axial_suite::show::{layout, names};
+
+axes!(N, C, H, W);
+
+/// Prints the section.
+pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
+    let images = Tensor::<f32, shape![N: 2, C: 3, H: 4, W: 5]>::zeros();
+    writeln!(out, "images, stored NCHW:")?;
+    writeln!(out, "    names {}, {}", names(&images), layout(&images))?;
+
+    let nhwc = images.as_view().align_to::<names![N, H, W, C]>();
+    writeln!(out, "images.align_to(N, H, W, C), by name:")?;
+    writeln!(out, "    names {}, {}", names(&nhwc), layout(&nhwc))?;
+
+    // `...` stands for the axes not named, in their order.
+    let channels_last = images.as_view().align_to::<names![N, ..., C]>();
+    writeln!(out, "images.align_to(N, ..., C), the rest in order:")?;
+    writeln!(
+        out,
+        "    names {}, {}",
+        names(&channels_last),
+        layout(&channels_last)
+    )?;
+
+    // The same permutation by position, on a tensor whose axes have no names.
+    let anonymous = Tensor::<f32, shape![2, 3, 4, 5]>::zeros();
+    let permuted = anonymous
+        .as_view()
+        .permute::<names![Anon<0>, Anon<2>, Anon<3>, Anon<1>]>();
+    writeln!(out, "anonymous.permute(0, 2, 3, 1), by position:")?;
+    writeln!(out, "    names {}, {}", names(&permuted), layout(&permuted))?;
+
+    writeln!(
+        out,
+        "same strides: {}; views, no copy: {}",
+        nhwc.strides() == permuted.strides(),
+        nhwc.shares_storage_with(&images) && permuted.shares_storage_with(&anonymous)
+    )?;
+    Ok(())
+}
