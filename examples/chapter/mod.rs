@@ -6,6 +6,9 @@
 use std::error::Error;
 use std::io::Write;
 
+/// What printing a section gives: an error of the writer or of the library.
+pub(crate) type Printed = Result<(), Box<dyn Error>>;
+
 /// One section of the chapter.
 pub(crate) struct Section {
     /// The section's title.
@@ -13,7 +16,7 @@ pub(crate) struct Section {
     /// The example that runs it alone (`cargo run --example <name>`).
     pub(crate) example: &'static str,
     /// Prints the section.
-    pub(crate) run: fn(&mut dyn Write) -> Result<(), Box<dyn Error>>,
+    pub(crate) run: fn(&mut dyn Write) -> Printed,
 }
 
 /// Declares the section modules and lists them, in order, in [`SECTIONS`].
@@ -49,7 +52,7 @@ sections! {
 const HEADING_WIDTH: usize = 78;
 
 /// Every section in order, each under a heading that names its example.
-pub(crate) fn tour(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
+pub(crate) fn tour(out: &mut dyn Write) -> Printed {
     writeln!(
         out,
         "A tour of tensor storage, strides and memory layouts with axial: one\n\

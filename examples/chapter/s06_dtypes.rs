@@ -30,7 +30,7 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     writeln!(out)?;
 
     // bf16 rounds to 8 significant bits; f16 keeps 11 but overflows past 65504.
-    let x = Tensor::<f32, shape![Value: 4]>::from_array([0.1, 3.14159265, 1000.1, 1.0e6]);
+    let x = Tensor::<f32, shape![Value: 4]>::from_array([0.1, std::f32::consts::PI, 1000.1, 1.0e6]);
     writeln!(out, "{}", labelled("x", &x))?;
     let as_bf16 = x.cast::<bf16>();
     writeln!(out, "{}", labelled("x.to(bfloat16)", &as_bf16))?;

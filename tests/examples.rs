@@ -1,0 +1,334 @@
+//! The chapter's examples print what the chapter shows. Each section runs
+//! here through the code its example and the tour run (`examples/chapter/`),
+//! its output captured; the checks are the chapter's numbers.
+
+#[path = "../examples/chapter/mod.rs"]
+mod chapter;
+
+use std::path::Path;
+
+/// What the section run by `example` prints.
+fn output(example: &str) -> String {
+    let section = chapter::SECTIONS
+        .iter()
+        .find(|section| section.example == example)
+        .unwrap_or_else(|| panic!("no section runs as example {example}"));
+    let mut out = Vec::new();
+    (section.run)(&mut out).unwrap_or_else(|e| panic!("{example} failed: {e}"));
+    String::from_utf8(out).expect("examples print UTF-8")
+}
+
+/// Asserts that each of `expected` is a whole line of `text`, in this order.
+#[track_caller]
+fn assert_lines(text: &str, expected: &[&str]) {
+    let mut lines = text.lines();
+    for want in expected {
+        assert!(
+            lines.any(|line| line == *want),
+            "missing line (or out of order): {want:?}\nin:\n{text}"
+        );
+    }
+}
+
+/// The repository root.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn every_section_has_its_example() {
+    let mut examples: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/ is readable")
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .filter(|name| {
+            name.starts_with('s') && name.get(1..3).is_some_and(|n| n.parse::<u8>().is_ok())
+        })
+        .collect();
+    examples.sort();
+    let sections: Vec<&str> = chapter::SECTIONS.iter().map(|s| s.example).collect();
+    assert_eq!(examples, sections);
+    for name in sections {
+        let source = std::fs::read_to_string(root().join(format!("examples/{name}.rs")))
+            .expect("the example is readable");
+        assert!(
+            source.contains(&format!("#[path = \"chapter/{name}.rs\"]")),
+            "examples/{name}.rs does not run chapter/{name}.rs"
+        );
+    }
+}
+
+#[test]
+fn the_tour_runs_every_section_in_order() {
+    let mut out = Vec::new();
+    chapter::tour(&mut out).expect("the tour runs");
+    let tour = String::from_utf8(out).expect("the tour prints UTF-8");
+    let mut rest = tour.as_str();
+    for (number, section) in chapter::SECTIONS.iter().enumerate() {
+        let heading = format!("== {}. {} ", number + 1, section.title);
+        let at = rest
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no heading {heading:?} after the previous section"));
+        let line_end = rest[at..].find('\n').map_or(rest.len(), |end| at + end);
+        assert!(rest[at..line_end].ends_with(&format!(" {} ==", section.example)));
+        assert_eq!(rest[at..line_end].chars().count(), 78);
+        rest = &rest[line_end..];
+        let body = output(section.example);
+        assert!(
+            rest.starts_with(&format!("\n\n{body}")),
+            "the tour does not print section {} after its heading",
+            number + 1
+        );
+    }
+}
+
+#[test]
+fn floats_central_differences_and_rounding() {
+    let out = output("s01_floats");
+    assert_lines(
+        &out,
+        &[
+            "f(x) = x³ = tensor([-1.0000, -0.1250,  0.0000,  0.1250,  1.0000], names=('X',))",
+            "exact f'(x) = 3x² = tensor([3.0000, 0.7500, 0.0000, 0.7500, 3.0000], names=('X',))",
+        ],
+    );
+    // The table: h, then the largest error in f32 and in f64.
+    let errors: Vec<[f64; 3]> = out
+        .lines()
+        .skip_while(|line| !line.starts_with("largest error"))
+        .skip(2)
+        .map(|line| {
+            let fields: Vec<f64> = line
+                .split_whitespace()
+                .map(|field| field.parse().expect("a number"))
+                .collect();
+            [fields[0], fields[1], fields[2]]
+        })
+        .collect();
+    assert_eq!(errors.len(), 7);
+    let [h, f32_error, f64_error] = errors[1];
+    assert_eq!(h, 1e-2);
+    // The formula's error for x³ is h² in both types while rounding is small...
+    assert!((f32_error - 1e-4).abs() < 1e-5, "{f32_error}");
+    assert!((f64_error - 1e-4).abs() < 1e-9, "{f64_error}");
+    // ...then rounding takes over in f32, far sooner than in f64.
+    let worst_f32_small_h = errors[5][1];
+    assert!(worst_f32_small_h > 100.0 * errors[2][1], "{errors:?}");
+    assert!(errors[4][2] < 1e-9, "{errors:?}");
+}
+
+#[test]
+fn construction_shapes() {
+    assert_lines(
+        &output("s02_construction"),
+        &[
+            "points = tensor([[4., 1.],",
+            "                 [5., 3.],",
+            "                 [2., 1.]], names=('Point', 'Coord'))",
+            "points: shape (3, 2), numel 6, dim 2",
+            "ones(3, 2) = tensor([[1., 1.],",
+            "zeros(2, 4, 4): shape (2, 4, 4), numel 32, dim 3",
+        ],
+    );
+}
+
+#[test]
+fn indexing_and_slicing_views() {
+    assert_lines(
+        &output("s03_indexing"),
+        &[
+            "grid[1, 2] = 7",
+            "grid[:, 1] = tensor([ 2,  6, 10], names=('Rows',))",
+            "grid[:, 1]: shape (3,), strides (4,), offset 1",
+            "grid[1:, 1:3] = tensor([[ 6,  7],",
+            "                        [10, 11]], names=('Rows', 'Cols'))",
+            "grid[1:, 1:3]: shape (2, 2), strides (4, 1), offset 5",
+            "a view of grid's storage: true",
+            "grid = tensor([[ 1,  2,  3,  4],",
+            "               [ 5,  0,  0,  8],",
+            "               [ 9,  0,  0, 12]], names=('Rows', 'Cols'))",
+        ],
+    );
+}
+
+#[test]
+fn broadcasting_by_stride_zero() {
+    assert_lines(
+        &output("s04_broadcasting"),
+        &[
+            "column + row = tensor([[ 0.,  1.,  2.,  3.],",
+            "                       [10., 11., 12., 13.],",
+            "                       [20., 21., 22., 23.]], names=('Rows', 'Cols'))",
+            "column.expand(3, 4): shape (3, 4), strides (1, 0), offset 0",
+            "row.expand(3, 4):    shape (3, 4), strides (0, 1), offset 0",
+            "column.expand(3, 4) shows 48 bytes of elements over a storage of 12, a view: true",
+            "(column + row) + bias = tensor([[100., 201., 302., 403.],",
+        ],
+    );
+}
+
+#[test]
+fn named_and_positional_permutations_agree() {
+    assert_lines(
+        &output("s05_named_axes"),
+        &[
+            "    names ('N', 'C', 'H', 'W'), shape (2, 3, 4, 5), strides (60, 20, 5, 1), offset 0",
+            "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
+            "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
+            "    names (None, None, None, None), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
+            "same strides: true; views, no copy: true",
+        ],
+    );
+}
+
+#[test]
+fn dtypes_sizes_and_casts() {
+    assert_lines(
+        &output("s06_dtypes"),
+        &[
+            "  f64  torch.float64       8",
+            "  f32  torch.float32       4",
+            " bf16  torch.bfloat16      2",
+            "  f16  torch.float16       2",
+            "  i64  torch.int64         8",
+            "  i32  torch.int32         4",
+            "  i16  torch.int16         2",
+            "   i8  torch.int8          1",
+            "   u8  torch.uint8         1",
+            " Bool  torch.bool          1",
+            "    exactly [0.100097656, 3.140625, 1000.0, 999424.0]",
+            "    exactly [0.099975586, 3.140625, 1000.0, inf]",
+            "labels = tensor([2, 0, 1, 2, 1], names=('Sample',))",
+            "labels: dtype torch.int64, 8 bytes each",
+        ],
+    );
+}
+
+#[test]
+fn means_by_axis_and_in_place_ops() {
+    assert_lines(
+        &output("s07_tensor_api"),
+        &[
+            "x.mean(Rows) = tensor([1.5000, 2.5000, 3.5000], names=('Cols',))",
+            "x.mean(Rows, keepdim=True) = tensor([[1.5000, 2.5000, 3.5000]], names=('Rows', 'Cols'))",
+            "x.mean(Cols) = tensor([1., 4.], names=('Rows',))",
+            "x.mean(Cols, keepdim=True) = tensor([[1.],",
+            "                                     [4.]], names=('Rows', 'Cols'))",
+            "after x.add_(ones) = tensor([[1., 2., 3.],",
+            "                             [4., 5., 6.]], names=('Rows', 'Cols'))",
+            "                              [14., 15., 16.]], names=('Rows', 'Cols'))",
+            "after x.zero_() = tensor([[0., 0., 0.],",
+        ],
+    );
+}
+
+#[test]
+fn storage_bytes_and_sharing() {
+    assert_lines(
+        &output("s08_storage"),
+        &[
+            "storage: 24 bytes (6 elements of 4 bytes)",
+            "storage as f32: [4.0, 1.0, 5.0, 3.0, 2.0, 1.0]",
+            "points = tensor([[16.,  1.],",
+            "points[1]       shares points' storage: true, of 24 bytes",
+            "points.t()      shares points' storage: true, of 24 bytes",
+            "points.view(6)  shares points' storage: true, of 24 bytes",
+        ],
+    );
+}
+
+#[test]
+fn strides_offsets_and_permutations() {
+    assert_lines(
+        &output("s09_strides"),
+        &[
+            "points: shape (3, 2), strides (2, 1), offset 0",
+            "storage[4] = 2, points[2, 0] = 2",
+            "points[1]: shape (2,), strides (1,), offset 2",
+            "points.t(): shape (2, 3), strides (1, 2), offset 0",
+            "some = ones(2, 3, 4): shape (2, 3, 4), strides (12, 4, 1), offset 0",
+            "some.permute(2, 0, 1): shape (4, 2, 3), strides (1, 12, 4), offset 0",
+            "all views of one storage: true",
+        ],
+    );
+}
+
+#[test]
+fn view_refused_until_contiguous() {
+    assert_lines(
+        &output("s10_contiguity"),
+        &[
+            "points.t(): shape (2, 3), strides (1, 2), offset 0, contiguous: false",
+            "points.t().view(6) is refused: view size is not compatible with input tensor's size \
+             and stride (at least one dimension spans across two contiguous subspaces). Use \
+             .reshape(...) instead.",
+            "points.t().reshape(6) copies instead: true",
+            "points.t().contiguous(): shape (2, 3), strides (3, 1), offset 0, contiguous: true, a copy: true",
+            "points.t().contiguous().view(6) = tensor([4., 5., 2., 1., 3., 1.], names=('Flat',))",
+        ],
+    );
+}
+
+#[test]
+fn sliding_windows_and_bounds() {
+    assert_lines(
+        &output("s11_as_strided"),
+        &[
+            "windows = tensor([[0., 1., 2., 3.],",
+            "                  [6., 7., 8., 9.]], names=('Start', 'Window'))",
+            "windows: shape (7, 4), strides (1, 1), offset 0",
+            "windows: 28 elements over 40 bytes of storage, a view: true",
+            "signal.unfold(0, 4, 1): shape (7, 4), strides (1, 1), offset 0",
+            "signal.as_strided((8, 4), (1, 1)) is refused: setStorage: sizes [8, 4], strides \
+             [1, 1], storage offset 0, and itemsize 4 requiring a storage size of 44 are out of \
+             bounds for storage of size 40",
+        ],
+    );
+}
+
+#[test]
+fn exercises() {
+    assert_lines(
+        &output("s12_exercises"),
+        &[
+            "a: shape (9,), strides (1,), offset 0",
+            "b: shape (3, 3), strides (3, 1), offset 0",
+            "b shares a's storage: true, same first element: true",
+            "c = b[1:, 1:] = tensor([[4, 5],",
+            "                        [7, 8]], names=('Rows', 'Cols'))",
+            "c: shape (2, 2), strides (3, 1), offset 4",
+            "a.to(float32).sqrt_() = tensor([0.0000, 1.0000, 1.4142, 1.7321, 2.0000, 2.2361, \
+             2.4495, 2.6458, 2.8284])",
+        ],
+    );
+}
+
+#[test]
+fn the_sqrt_exercise_points_at_its_compile_error() {
+    let path = chapter::s12_exercises::SQRT_OF_INTEGERS;
+    assert!(output("s12_exercises").contains(path));
+    let source = std::fs::read_to_string(root().join(path)).expect("the ui-test exists");
+    assert!(source.contains(".sqrt_()"));
+    let stderr = std::fs::read_to_string(root().join(path).with_extension("stderr"))
+        .expect("the ui-test has its expected message");
+    assert!(stderr.contains("`i64` is not a floating-point element type"));
+}
+
+#[test]
+fn the_readme_lists_every_example() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md is readable");
+    for (number, section) in chapter::SECTIONS.iter().enumerate() {
+        let row = readme
+            .lines()
+            .find(|line| line.starts_with(&format!("| {} | ", number + 1)))
+            .unwrap_or_else(|| panic!("the README's table has no row {}", number + 1));
+        assert!(
+            row.ends_with(&format!("| `{}` |", section.example)),
+            "row {} of the README's table does not name {}",
+            number + 1,
+            section.example
+        );
+    }
+}
