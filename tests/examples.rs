@@ -146,6 +146,7 @@ fn indexing_and_slicing_views() {
             "                        [10, 11]], names=('Rows', 'Cols'))",
             "grid[1:, 1:3]: shape (2, 2), strides (4, 1), offset 5",
             "a view of grid's storage: true",
+            "grid.slice_s(s![1.., 1..3]): shape (2, 2), strides (4, 1), offset 5",
             "grid = tensor([[ 1,  2,  3,  4],",
             "               [ 5,  0,  0,  8],",
             "               [ 9,  0,  0, 12]], names=('Rows', 'Cols'))",
@@ -175,6 +176,9 @@ fn named_and_positional_permutations_agree() {
         &output("s05_named_axes"),
         &[
             "    names ('N', 'C', 'H', 'W'), shape (2, 3, 4, 5), strides (60, 20, 5, 1), offset 0",
+            "images.align_to(N, H, W, C), by name:",
+            "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
+            "rearrange(images, \"N C H W -> N H W C\"), by pattern:",
             "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
             "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
             "    names (None, None, None, None), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",

@@ -31,6 +31,11 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
         block.shares_storage_with(&grid)
     )?;
 
+    // The same view in NumPy's spelling: literal ranges on static axes keep
+    // the sizes in the type.
+    let same = grid.as_view().slice_s(s![1.., 1..3]);
+    writeln!(out, "grid.slice_s(s![1.., 1..3]): {}", layout(&same))?;
+
     // A mutable view of the same block: zeroing it zeroes those elements of grid.
     grid.as_view_mut()
         .slice::<Rows>(1.., 1)

@@ -1,10 +1,12 @@
 //! Named axes: a batch of images stored NCHW (batch, channels, height,
-//! width) seen as NHWC. `align_to` says it with names; the positional
-//! spelling, PyTorch's `permute(0, 2, 3, 1)`, says it with numbers that must
-//! be read against the storage order. Both are views with the same strides;
-//! only the named one catches a mistake: leaving an axis out of `align_to`,
-//! or naming one the tensor lacks, does not compile (the ui-tests
-//! `align_to_missing.rs` and `align_to_absent.rs`).
+//! width) seen as NHWC. `align_to` says it with names, `rearrange!` with an
+//! einops pattern over the same names; the positional spelling, PyTorch's
+//! `permute(0, 2, 3, 1)`, says it with numbers that must be read against the
+//! storage order. All are views with the same strides; only the named ones
+//! catch a mistake: leaving an axis out of `align_to`, or naming one the
+//! tensor lacks, does not compile (the ui-tests `align_to_missing.rs` and
+//! `align_to_absent.rs`), nor does a pattern whose left side is not the
+//! tensor's axes (`einops_wrong_axis.rs`).
 
 use std::error::Error;
 use std::io::Write;
@@ -23,6 +25,19 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     let nhwc = images.as_view().align_to::<names![N, H, W, C]>();
     writeln!(out, "images.align_to(N, H, W, C), by name:")?;
     writeln!(out, "    names {}, {}", names(&nhwc), layout(&nhwc))?;
+
+    // The same view as an einops pattern, checked while compiling.
+    let by_pattern = rearrange!(images.as_view(), "N C H W -> N H W C");
+    writeln!(
+        out,
+        "rearrange(images, \"N C H W -> N H W C\"), by pattern:"
+    )?;
+    writeln!(
+        out,
+        "    names {}, {}",
+        names(&by_pattern),
+        layout(&by_pattern)
+    )?;
 
     // `...` stands for the axes not named, in their order.
     let channels_last = images.as_view().align_to::<names![N, ..., C]>();
@@ -45,8 +60,10 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     writeln!(
         out,
         "same strides: {}; views, no copy: {}",
-        nhwc.strides() == permuted.strides(),
-        nhwc.shares_storage_with(&images) && permuted.shares_storage_with(&anonymous)
+        nhwc.strides() == by_pattern.strides() && nhwc.strides() == permuted.strides(),
+        nhwc.shares_storage_with(&images)
+            && by_pattern.shares_storage_with(&images)
+            && permuted.shares_storage_with(&anonymous)
     )?;
     Ok(())
 }

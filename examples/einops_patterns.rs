@@ -1,8 +1,8 @@
-//! Named axes and rearrange: the same NCHW → NHWC permutation by
-//! `align_to` and by `rearrange!` (both views, with the same strides), then
-//! what only a pattern says in one line: patches, flattening, pooling,
-//! repetition, and NumPy-style slicing with `s!`. Every pattern and every
-//! shape here is checked while the program compiles.
+//! einops patterns on named axes, beyond the chapter's sections: the NCHW
+//! → NHWC permutation by `align_to` and by `rearrange!` (as in section 5,
+//! `s05_named_axes`), then what only a pattern says in one line: patches,
+//! flattening, pooling, repetition, and NumPy-style slicing with `s!`.
+//! Every pattern and every shape here is checked while the program compiles.
 
 use axial::prelude::*;
 
