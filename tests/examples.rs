@@ -206,6 +206,8 @@ fn dtypes_sizes_and_casts() {
             "    exactly [0.099975586, 3.140625, 1000.0, inf]",
             "labels = tensor([2, 0, 1, 2, 1], names=('Sample',))",
             "labels: dtype torch.int64, 8 bytes each",
+            "scores.argmax(Class) = tensor([2, 0, 1, 1, 1], names=('Sample',))",
+            "4 of 5 predicted right",
         ],
     );
 }

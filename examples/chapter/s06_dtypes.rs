@@ -2,7 +2,7 @@
 //! fixes how many bytes each element takes. Casting to `bf16` keeps `f32`'s
 //! range with three significant digits; `f16` keeps more digits over a far
 //! smaller range. Labels (class indices) are `i64`, PyTorch's default
-//! integer type, which prints without a dtype.
+//! integer type, which prints without a dtype, and the type `argmax` gives.
 
 use std::error::Error;
 use std::io::Write;
@@ -10,7 +10,7 @@ use std::io::Write;
 use axial::prelude::*;
 use axial_suite::show::labelled;
 
-axes!(Value, Sample);
+axes!(Value, Sample, Class);
 
 /// Writes one line per element type: its Rust name, dtype and size.
 macro_rules! element_sizes {
@@ -48,5 +48,17 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
         labels.dtype(),
         labels.element_size()
     )?;
+    // Predicted labels come out of `argmax` as i64 too, comparable with them.
+    let scores = Tensor::<f32, shape![Sample: 5, Class: 3]>::from_array([
+        [0.1, 0.2, 0.7],
+        [0.8, 0.1, 0.1],
+        [0.3, 0.4, 0.3],
+        [0.2, 0.5, 0.3],
+        [0.1, 0.6, 0.3],
+    ]);
+    let predicted = scores.argmax::<Class>();
+    writeln!(out, "{}", labelled("scores.argmax(Class)", &predicted))?;
+    let correct = predicted.eq(&labels).cast::<i64>().sum_all().item();
+    writeln!(out, "{correct} of {} predicted right", labels.numel())?;
     Ok(())
 }
