@@ -238,9 +238,8 @@ fn storage_bytes_and_sharing() {
             "storage: 24 bytes (6 elements of 4 bytes)",
             "storage as f32: [4.0, 1.0, 5.0, 3.0, 2.0, 1.0]",
             "points = tensor([[16.,  1.],",
-            "points[1]       shares points' storage: true, of 24 bytes",
-            "points.t()      shares points' storage: true, of 24 bytes",
-            "points.view(6)  shares points' storage: true, of 24 bytes",
+            "points[1], points.t(), points.view(6) share points' storage: [true, true, true]",
+            "each sees 24 bytes of storage; its own shape, strides and offset select from them",
         ],
     );
 }

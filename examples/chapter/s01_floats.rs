@@ -22,7 +22,8 @@ fn cube<T: Float + Number + ResultTypes>(x: &Tensor<T, Points>) -> Tensor<T, Poi
     x * x * x
 }
 
-/// `(f(x + h) - f(x - h)) / 2h` with `f = cube`.
+/// `(f(x + h) - f(x - h)) / 2h` with `f = cube`, the division written as a
+/// product by `1 / 2h` (a product of `T`s is a `T` for every `T`).
 fn central_difference<T: Float + Number + ResultTypes>(
     x: &Tensor<T, Points>,
     h: f64,

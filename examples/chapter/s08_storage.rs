@@ -44,27 +44,19 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     let second = points.as_view().select::<Point>(1);
     let transposed = points.as_view().t();
     let flat = points.as_view().view::<shape![Flat: 6]>();
-    for (name, shared, nbytes) in [
-        (
-            "points[1]",
-            second.shares_storage_with(&points),
-            second.untyped_storage().nbytes(),
-        ),
-        (
-            "points.t()",
-            transposed.shares_storage_with(&points),
-            transposed.untyped_storage().nbytes(),
-        ),
-        (
-            "points.view(6)",
-            flat.shares_storage_with(&points),
-            flat.untyped_storage().nbytes(),
-        ),
-    ] {
-        writeln!(
-            out,
-            "{name:<15} shares points' storage: {shared}, of {nbytes} bytes"
-        )?;
-    }
+    let shared = [
+        second.shares_storage_with(&points),
+        transposed.shares_storage_with(&points),
+        flat.shares_storage_with(&points),
+    ];
+    writeln!(
+        out,
+        "points[1], points.t(), points.view(6) share points' storage: {shared:?}"
+    )?;
+    writeln!(
+        out,
+        "each sees {} bytes of storage; its own shape, strides and offset select from them",
+        transposed.untyped_storage().nbytes()
+    )?;
     Ok(())
 }
