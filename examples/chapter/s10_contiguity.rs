@@ -32,7 +32,7 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
 
     match transposed.clone().try_view::<shape![Flat: 6]>() {
         Ok(flat) => writeln!(out, "points.t().view(6) = {flat}")?,
-        Err(err) => writeln!(out, "points.t().view(6) is refused: {err}")?,
+        Err(err) => writeln!(out, "points.t().view(6) is refused:\n    {err}")?,
     }
 
     // What the message advises: `reshape` views when it can and copies when

@@ -40,7 +40,10 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
         .as_strided::<shape![Start: 8, Window: 4], 2>([8, 4], [1, 1], None)
     {
         Ok(view) => writeln!(out, "signal.as_strided((8, 4), (1, 1)) = {view}")?,
-        Err(err) => writeln!(out, "signal.as_strided((8, 4), (1, 1)) is refused: {err}")?,
+        Err(err) => writeln!(
+            out,
+            "signal.as_strided((8, 4), (1, 1)) is refused:\n    {err}"
+        )?,
     }
     Ok(())
 }

@@ -45,6 +45,6 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     )?;
     let mut float = a.cast::<f32>();
     float.sqrt_();
-    writeln!(out, "{}", labelled("a.to(float32).sqrt_()", &float))?;
+    writeln!(out, "a.to(float32).sqrt_():\n{float}")?;
     Ok(())
 }
