@@ -1,8 +1,9 @@
 //! Element types: the dtype is the tensor's element type parameter, and
 //! fixes how many bytes each element takes. Casting to `bf16` keeps `f32`'s
-//! range with three significant digits; `f16` keeps more digits over a far
-//! smaller range. Labels (class indices) are `i64`, PyTorch's default
-//! integer type, which prints without a dtype, and the type `argmax` gives.
+//! range with 8 significant bits (two to three decimal digits); `f16` keeps
+//! 11 bits over a far smaller range (up to 65504). Labels (class indices)
+//! are `i64`, PyTorch's default integer type, which prints without a dtype,
+//! and the type `argmax` gives.
 
 use std::error::Error;
 use std::io::Write;
