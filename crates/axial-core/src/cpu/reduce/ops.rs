@@ -30,101 +30,43 @@ pub(crate) trait Reducer: Copy + Send + Sync {
 /// The widened element a reducer steps on.
 pub(crate) type Wide<R> = <<R as Reducer>::In as Widen>::W;
 
+/// Declares zero-sized reducers: `Copy` and `Default` whatever their type
+/// parameters are (a derive would require them of `T`).
 macro_rules! zst_reducer {
-    ($($(#[$doc:meta])* $name:ident),*) => {$(
+    ($($(#[$doc:meta])* $name:ident<$($t:ident),+ $(; const $c:ident: bool)?>;)*) => {$(
         $(#[$doc])*
-        pub(crate) struct $name<T>(PhantomData<T>);
-        impl<T> Clone for $name<T> {
+        pub(crate) struct $name<$($t,)+ $(const $c: bool)?>(PhantomData<($($t,)+)>);
+        impl<$($t,)+ $(const $c: bool)?> Clone for $name<$($t,)+ $($c)?> {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<T> Copy for $name<T> {}
-        impl<T> Default for $name<T> {
+        impl<$($t,)+ $(const $c: bool)?> Copy for $name<$($t,)+ $($c)?> {}
+        impl<$($t,)+ $(const $c: bool)?> Default for $name<$($t,)+ $($c)?> {
             fn default() -> Self {
                 $name(PhantomData)
             }
         }
     )*};
 }
-zst_reducer!(
+zst_reducer! {
     /// `sum`: floats in their compute float, integers and bool in i64.
-    Sum,
+    Sum<T>;
     /// `prod`, accumulated as `sum`.
-    Prod,
+    Prod<T>;
     /// `mean` (floats): the f32/f64 sum divided by the count.
-    Mean,
+    Mean<T>;
     /// `amax`: NaN propagates.
-    Max,
+    Max<T>;
     /// `amin`: NaN propagates.
-    Min
-);
-
-impl<T: Widen> Reducer for Sum<T> {
-    type In = T;
-    type Acc = T::W;
-    type Out = T::SumOut;
-    #[inline(always)]
-    fn identity(self) -> T::W {
-        T::W::ZERO
-    }
-    #[inline(always)]
-    fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
-        acc.add(x)
-    }
-    #[inline(always)]
-    fn combine(self, a: T::W, b: T::W) -> T::W {
-        a.add(b)
-    }
-    #[inline(always)]
-    fn finish(self, acc: T::W, _: usize) -> T::SumOut {
-        T::sum_out(acc)
-    }
-}
-
-impl<T: Widen> Reducer for Prod<T> {
-    type In = T;
-    type Acc = T::W;
-    type Out = T::SumOut;
-    #[inline(always)]
-    fn identity(self) -> T::W {
-        T::W::ONE
-    }
-    #[inline(always)]
-    fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
-        acc.mul(x)
-    }
-    #[inline(always)]
-    fn combine(self, a: T::W, b: T::W) -> T::W {
-        a.mul(b)
-    }
-    #[inline(always)]
-    fn finish(self, acc: T::W, _: usize) -> T::SumOut {
-        T::sum_out(acc)
-    }
-}
-
-impl<T: Widen<W: Real>> Reducer for Mean<T> {
-    type In = T;
-    type Acc = T::W;
-    type Out = T;
-    #[inline(always)]
-    fn identity(self) -> T::W {
-        T::W::ZERO
-    }
-    #[inline(always)]
-    fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
-        acc.add(x)
-    }
-    #[inline(always)]
-    fn combine(self, a: T::W, b: T::W) -> T::W {
-        a.add(b)
-    }
-    #[inline(always)]
-    fn finish(self, acc: T::W, count: usize) -> T {
-        // PyTorch divides the f32 (f64) sum, then rounds once to f16/bf16.
-        T::narrow(acc.div_count(count))
-    }
+    Min<T>;
+    /// `all` (`ALL = true`) or `any`: a non-zero test (NaN counts), written as
+    /// 0/1 in `O` (bool, or u8 for u8 input).
+    Truth<T, O; const ALL: bool>;
+    /// `argmax` (`MAX = true`) or `argmin`: the first index of the extremum, or
+    /// of the first NaN. The partial result is (value, index), index `usize::MAX`
+    /// when nothing was seen yet.
+    Arg<T; const MAX: bool>;
 }
 
 /// `b` replaces `a` as the running max: larger, or NaN (which then stays).
@@ -139,48 +81,53 @@ fn takes_min<N: Num>(a: N, b: N) -> bool {
     b < a || b.is_nan()
 }
 
-macro_rules! extremum {
-    ($name:ident, $identity:ident, $takes:ident) => {
-        impl<T: Widen> Reducer for $name<T> {
+/// The running max of `a` and `b` (NaN propagates).
+#[inline(always)]
+fn max_nan<N: Num>(a: N, b: N) -> N {
+    if takes_max(a, b) { b } else { a }
+}
+
+/// The running min of `a` and `b` (NaN propagates).
+#[inline(always)]
+fn min_nan<N: Num>(a: N, b: N) -> N {
+    if takes_min(a, b) { b } else { a }
+}
+
+/// Reducers that fold one associative operation over the widened elements
+/// from its identity (a step is a combine), then finish the result.
+macro_rules! fold_reducer {
+    ($($name:ident<T: $bound:path>: $identity:ident, $op:path => $out:ty,
+        |$acc:ident, $count:tt| $finish:expr;)*) => {$(
+        impl<T: $bound> Reducer for $name<T> {
             type In = T;
             type Acc = T::W;
-            type Out = T;
+            type Out = $out;
             #[inline(always)]
             fn identity(self) -> T::W {
                 T::W::$identity
             }
             #[inline(always)]
             fn step(self, acc: T::W, x: T::W, _: usize) -> T::W {
-                self.combine(acc, x)
+                $op(acc, x)
             }
             #[inline(always)]
             fn combine(self, a: T::W, b: T::W) -> T::W {
-                if $takes(a, b) { b } else { a }
+                $op(a, b)
             }
             #[inline(always)]
-            fn finish(self, acc: T::W, _: usize) -> T {
-                T::narrow(acc)
+            fn finish(self, $acc: T::W, $count: usize) -> $out {
+                $finish
             }
         }
-    };
+    )*};
 }
-extremum!(Max, LOWEST, takes_max);
-extremum!(Min, HIGHEST, takes_min);
-
-/// `all` (`ALL = true`) or `any`: a non-zero test (NaN counts), written as
-/// 0/1 in `O` (bool, or u8 for u8 input).
-pub(crate) struct Truth<T, O, const ALL: bool>(PhantomData<(T, O)>);
-
-impl<T, O, const ALL: bool> Clone for Truth<T, O, ALL> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T, O, const ALL: bool> Copy for Truth<T, O, ALL> {}
-impl<T, O, const ALL: bool> Default for Truth<T, O, ALL> {
-    fn default() -> Self {
-        Truth(PhantomData)
-    }
+fold_reducer! {
+    Sum<T: Widen>: ZERO, Num::add => T::SumOut, |acc, _| T::sum_out(acc);
+    Prod<T: Widen>: ONE, Num::mul => T::SumOut, |acc, _| T::sum_out(acc);
+    // PyTorch divides the f32 (f64) sum, then rounds once to f16/bf16.
+    Mean<T: Widen<W: Real>>: ZERO, Num::add => T, |acc, count| T::narrow(acc.div_count(count));
+    Max<T: Widen>: LOWEST, max_nan => T, |acc, _| T::narrow(acc);
+    Min<T: Widen>: HIGHEST, min_nan => T, |acc, _| T::narrow(acc);
 }
 
 impl<T: Widen, O: Element, const ALL: bool> Reducer for Truth<T, O, ALL> {
@@ -285,23 +232,6 @@ impl<T: Widen<W: Real>, const SQRT: bool> Reducer for Moments<T, SQRT> {
         let divisor = (acc.count - self.correction).max(0.0);
         let var = acc.m2 / divisor;
         T::from_f64(if SQRT { var.sqrt() } else { var })
-    }
-}
-
-/// `argmax` (`MAX = true`) or `argmin`: the first index of the extremum, or
-/// of the first NaN. The partial result is (value, index), index `usize::MAX`
-/// when nothing was seen yet.
-pub(crate) struct Arg<T, const MAX: bool>(PhantomData<T>);
-
-impl<T, const MAX: bool> Clone for Arg<T, MAX> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T, const MAX: bool> Copy for Arg<T, MAX> {}
-impl<T, const MAX: bool> Default for Arg<T, MAX> {
-    fn default() -> Self {
-        Arg(PhantomData)
     }
 }
 
