@@ -4,6 +4,7 @@
 use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
+use crate::cpu::convert::{bf16_to_f32, f16_to_f32};
 use crate::{Bool, Element};
 
 /// The number a reduction computes in: f32, f64 or i64 (wrapping).
@@ -181,7 +182,7 @@ impl Widen for bf16 {
     type SumOut = bf16;
     #[inline(always)]
     fn widen(self) -> f32 {
-        f32::from_bits((self.to_bits() as u32) << 16)
+        bf16_to_f32(self)
     }
     #[inline(always)]
     fn narrow(w: f32) -> Self {
@@ -204,7 +205,7 @@ impl Widen for f16 {
     }
     #[inline(always)]
     fn widen(self) -> f32 {
-        f16_to_f32(self.to_bits())
+        f16_to_f32(self)
     }
     #[inline(always)]
     fn narrow(w: f32) -> Self {
@@ -214,29 +215,6 @@ impl Widen for f16 {
     fn sum_out(w: f32) -> f16 {
         f16::from_f32(w)
     }
-}
-
-/// IEEE half to single, exact for every input (subnormals, infinities, NaN
-/// payloads), without branches on the data so that loops of it vectorise.
-/// (`half`'s own conversion checks for the F16C instruction on every call.)
-#[inline(always)]
-fn f16_to_f32(h: u16) -> f32 {
-    const SHIFTED_EXP: u32 = 0x7c00 << 13;
-    let magic = f32::from_bits(113 << 23);
-    let sign = ((h & 0x8000) as u32) << 16;
-    let mut bits = ((h & 0x7fff) as u32) << 13;
-    let exp = bits & SHIFTED_EXP;
-    bits += (127 - 15) << 23;
-    let inf_nan = bits + ((128 - 16) << 23);
-    let subnormal = (f32::from_bits(bits + (1 << 23)) - magic).to_bits();
-    let bits = if exp == SHIFTED_EXP {
-        inf_nan
-    } else if exp == 0 {
-        subnormal
-    } else {
-        bits
-    };
-    f32::from_bits(bits | sign)
 }
 
 #[cfg(test)]
