@@ -149,45 +149,36 @@ pub fn cast<S: Element, T: Element>(s: S) -> T {
     }
 }
 
-macro_rules! int_element {
-    ($($t:ty => $d:ident),*) => {$(
+/// The primitive element types: every conversion is an `as` cast, a float
+/// going to an integer through `$via` (i64, so that it truncates toward zero
+/// and then wraps, as PyTorch's) and to a float directly (`$via` is itself).
+macro_rules! primitive_element {
+    ($($t:ty => $d:ident, $kind:ident via $via:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: DType = DType::$d;
-            const KIND: Kind = Kind::Int;
-            const ZERO: Self = 0;
-            const ONE: Self = 1;
+            const KIND: Kind = Kind::$kind;
+            const ZERO: Self = 0 as $t;
+            const ONE: Self = 1 as $t;
             #[inline(always)] fn to_f64(self) -> f64 { self as f64 }
             #[inline(always)] fn to_f32(self) -> f32 { self as f32 }
             #[inline(always)] fn to_i64(self) -> i64 { self as i64 }
-            #[inline(always)] fn from_f64(v: f64) -> Self { (v as i64) as $t }
-            #[inline(always)] fn from_f32(v: f32) -> Self { (v as i64) as $t }
+            #[inline(always)] fn from_f64(v: f64) -> Self { (v as $via) as $t }
+            #[inline(always)] fn from_f32(v: f32) -> Self { (v as $via) as $t }
             #[inline(always)] fn from_i64(v: i64) -> Self { v as $t }
-            #[inline(always)] fn is_nonzero(self) -> bool { self != 0 }
+            #[inline(always)] fn is_nonzero(self) -> bool { self != Self::ZERO }
         }
     )*};
 }
-int_element!(u8 => U8, i8 => I8, i16 => I16, i32 => I32, i64 => I64);
-
-macro_rules! float_element {
-    ($($t:ty => $d:ident),*) => {$(
-        impl sealed::Sealed for $t {}
-        impl Element for $t {
-            const DTYPE: DType = DType::$d;
-            const KIND: Kind = Kind::Float;
-            const ZERO: Self = 0.0;
-            const ONE: Self = 1.0;
-            #[inline(always)] fn to_f64(self) -> f64 { self as f64 }
-            #[inline(always)] fn to_f32(self) -> f32 { self as f32 }
-            #[inline(always)] fn to_i64(self) -> i64 { self as i64 }
-            #[inline(always)] fn from_f64(v: f64) -> Self { v as $t }
-            #[inline(always)] fn from_f32(v: f32) -> Self { v as $t }
-            #[inline(always)] fn from_i64(v: i64) -> Self { v as $t }
-            #[inline(always)] fn is_nonzero(self) -> bool { self != 0.0 }
-        }
-    )*};
-}
-float_element!(f32 => F32, f64 => F64);
+primitive_element!(
+    u8 => U8, Int via i64,
+    i8 => I8, Int via i64,
+    i16 => I16, Int via i64,
+    i32 => I32, Int via i64,
+    i64 => I64, Int via i64,
+    f32 => F32, Float via f32,
+    f64 => F64, Float via f64
+);
 
 macro_rules! half_element {
     ($($t:ident => $d:ident),*) => {$(
