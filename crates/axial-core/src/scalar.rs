@@ -22,6 +22,12 @@ pub enum Scalar {
 
 impl Scalar {
     /// The value converted to `T` as a cast would.
+    ///
+    /// ```
+    /// # use axial_core::{Bool, Scalar};
+    /// assert_eq!(Scalar::Float(-2.7).to::<i8>(), -2);
+    /// assert_eq!(Scalar::Int(2).to::<Bool>(), Bool::TRUE);
+    /// ```
     pub fn to<T: Element>(self) -> T {
         match self {
             Scalar::Bool(b) => cast(Bool::from(b)),
@@ -31,6 +37,11 @@ impl Scalar {
     }
 
     /// The value as an f64.
+    ///
+    /// ```
+    /// # use axial_core::Scalar;
+    /// assert_eq!(Scalar::Bool(true).to_f64(), 1.0);
+    /// ```
     pub fn to_f64(self) -> f64 {
         self.to::<f64>()
     }
@@ -50,6 +61,13 @@ impl Scalar {
     }
 
     /// The scalar of an element.
+    ///
+    /// ```
+    /// # use axial_core::{Bool, Scalar};
+    /// assert_eq!(Scalar::of(3u8), Scalar::Int(3));
+    /// assert_eq!(Scalar::of(half::f16::ONE), Scalar::Float(1.0));
+    /// assert_eq!(Scalar::of(Bool::TRUE), Scalar::Bool(true));
+    /// ```
     pub fn of<T: Element>(v: T) -> Scalar {
         match T::KIND {
             crate::Kind::Bool => Scalar::Bool(v.is_nonzero()),
@@ -59,32 +77,14 @@ impl Scalar {
     }
 }
 
-impl From<f64> for Scalar {
-    fn from(v: f64) -> Self {
-        Scalar::Float(v)
-    }
+/// `Scalar::from` a Rust number of each kind (widened to the variant's type).
+macro_rules! scalar_from {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl From<$t> for Scalar {
+            fn from(v: $t) -> Self {
+                Scalar::$variant(v.into())
+            }
+        }
+    )*};
 }
-
-impl From<f32> for Scalar {
-    fn from(v: f32) -> Self {
-        Scalar::Float(v as f64)
-    }
-}
-
-impl From<i64> for Scalar {
-    fn from(v: i64) -> Self {
-        Scalar::Int(v)
-    }
-}
-
-impl From<i32> for Scalar {
-    fn from(v: i32) -> Self {
-        Scalar::Int(v as i64)
-    }
-}
-
-impl From<bool> for Scalar {
-    fn from(v: bool) -> Self {
-        Scalar::Bool(v)
-    }
-}
+scalar_from!(f64 => Float, f32 => Float, i64 => Int, i32 => Int, bool => Bool);
