@@ -41,42 +41,28 @@ use crate::views::or_panic;
 /// which makes rustc print its message instead of "cannot subtract".
 macro_rules! operator {
     ($($Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty;)*) => {$(
-        impl<T, S, D, R, Rhs> $Trait<Rhs> for &TensorBase<T, S, D, R>
-        where
-            T: ResultTypes,
-            S: Shape + BroadcastWith<Rhs::Shape>,
-            D: Backend,
-            R: Data<D>,
-            Rhs: Operand<D>,
-            Rhs::Elem: SameDType<T> + $bound,
-            Rhs::Device: SameDevice<D>,
-        {
-            type Output = Tensor<$out, Broadcasted<S, Rhs::Shape>, D>;
-
-            #[track_caller]
-            fn $op(self, rhs: Rhs) -> Self::Output {
-                or_panic(self.binary_op(BinaryOp::$bin, &rhs))
-            }
-        }
-
-        impl<T, S, D, R, Rhs> $Trait<Rhs> for TensorBase<T, S, D, R>
-        where
-            T: ResultTypes,
-            S: Shape + BroadcastWith<Rhs::Shape>,
-            D: Backend,
-            R: Data<D>,
-            Rhs: Operand<D>,
-            Rhs::Elem: SameDType<T> + $bound,
-            Rhs::Device: SameDevice<D>,
-        {
-            type Output = Tensor<$out, Broadcasted<S, Rhs::Shape>, D>;
-
-            #[track_caller]
-            fn $op(self, rhs: Rhs) -> Self::Output {
-                or_panic(self.binary_op(BinaryOp::$bin, &rhs))
-            }
-        }
+        operator!(@impl [&] $Trait $op $bin: $bound => $out);
+        operator!(@impl [] $Trait $op $bin: $bound => $out);
     )*};
+    (@impl [$($by_ref:tt)?] $Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty) => {
+        impl<T, S, D, R, Rhs> $Trait<Rhs> for $($by_ref)? TensorBase<T, S, D, R>
+        where
+            T: ResultTypes,
+            S: Shape + BroadcastWith<Rhs::Shape>,
+            D: Backend,
+            R: Data<D>,
+            Rhs: Operand<D>,
+            Rhs::Elem: SameDType<T> + $bound,
+            Rhs::Device: SameDevice<D>,
+        {
+            type Output = Tensor<$out, Broadcasted<S, Rhs::Shape>, D>;
+
+            #[track_caller]
+            fn $op(self, rhs: Rhs) -> Self::Output {
+                or_panic(self.binary_op(BinaryOp::$bin, &rhs))
+            }
+        }
+    };
 }
 
 operator! {
@@ -101,7 +87,7 @@ macro_rules! assign {
             R: DataMut<D>,
             Rhs: Operand<D>,
             Rhs::Elem: SameDType<T> + $bound,
-                Rhs::Device: SameDevice<D>,
+            Rhs::Device: SameDevice<D>,
         {
             #[track_caller]
             fn $op(&mut self, rhs: Rhs) {
@@ -119,23 +105,20 @@ assign! {
     RemAssign rem_assign Rem: Number;
 }
 
-impl<T: Number, S: Shape, D: Backend, R: Data<D>> Neg for &TensorBase<T, S, D, R> {
-    type Output = Tensor<T, S, D>;
+/// `-tensor` for borrowed and owned tensors, as the method `neg`.
+macro_rules! negation {
+    ($([$($by_ref:tt)?])*) => {$(
+        impl<T: Number, S: Shape, D: Backend, R: Data<D>> Neg for $($by_ref)? TensorBase<T, S, D, R> {
+            type Output = Tensor<T, S, D>;
 
-    #[track_caller]
-    fn neg(self) -> Tensor<T, S, D> {
-        TensorBase::neg(self)
-    }
+            #[track_caller]
+            fn neg(self) -> Tensor<T, S, D> {
+                TensorBase::neg(&self)
+            }
+        }
+    )*};
 }
-
-impl<T: Number, S: Shape, D: Backend, R: Data<D>> Neg for TensorBase<T, S, D, R> {
-    type Output = Tensor<T, S, D>;
-
-    #[track_caller]
-    fn neg(self) -> Tensor<T, S, D> {
-        TensorBase::neg(&self)
-    }
-}
+negation!([&] []);
 
 /// `op(scalar, tensor)`: the scalar as a tensor without axes, on the left.
 fn scalar_first<T: Element, U, S: Shape, D: Backend, R: Data<D>>(
@@ -157,20 +140,15 @@ macro_rules! scalar_first {
         scalar_first!(@op $t, Div div Div => <$t as ResultTypes>::Quotient);
     )*};
     (@op $t:ty, $Trait:ident $op:ident $bin:ident => $out:ty) => {
-        impl<S: Shape, D: Backend, R: Data<D>> $Trait<&TensorBase<$t, S, D, R>> for $t {
+        scalar_first!(@impl [&] $t, $Trait $op $bin => $out);
+        scalar_first!(@impl [] $t, $Trait $op $bin => $out);
+    };
+    (@impl [$($by_ref:tt)?] $t:ty, $Trait:ident $op:ident $bin:ident => $out:ty) => {
+        impl<S: Shape, D: Backend, R: Data<D>> $Trait<$($by_ref)? TensorBase<$t, S, D, R>> for $t {
             type Output = Tensor<$out, S, D>;
 
             #[track_caller]
-            fn $op(self, rhs: &TensorBase<$t, S, D, R>) -> Self::Output {
-                or_panic(scalar_first(BinaryOp::$bin, self, rhs))
-            }
-        }
-
-        impl<S: Shape, D: Backend, R: Data<D>> $Trait<TensorBase<$t, S, D, R>> for $t {
-            type Output = Tensor<$out, S, D>;
-
-            #[track_caller]
-            fn $op(self, rhs: TensorBase<$t, S, D, R>) -> Self::Output {
+            fn $op(self, rhs: $($by_ref)? TensorBase<$t, S, D, R>) -> Self::Output {
                 or_panic(scalar_first(BinaryOp::$bin, self, &rhs))
             }
         }
