@@ -50,47 +50,32 @@ pub enum Value<'a, D: Device> {
     Scalar(Scalar),
 }
 
-impl<T, S, D2: Device, R> sealed::Sealed for &TensorBase<T, S, D2, R> {}
-impl<T, S, D, D2, R> Operand<D> for &TensorBase<T, S, D2, R>
-where
-    T: Element,
-    S: Shape,
-    D: Device,
-    D2: Device,
-    R: Data<D2>,
-{
-    type Elem = T;
-    type Shape = S;
-    type Device = D2;
+/// A tensor operand, borrowed or owned.
+macro_rules! tensor_operand {
+    ($([$($by_ref:tt)?])*) => {$(
+        impl<T, S, D2: Device, R> sealed::Sealed for $($by_ref)? TensorBase<T, S, D2, R> {}
+        impl<T, S, D, D2, R> Operand<D> for $($by_ref)? TensorBase<T, S, D2, R>
+        where
+            T: Element,
+            S: Shape,
+            D: Device,
+            D2: Device,
+            R: Data<D2>,
+        {
+            type Elem = T;
+            type Shape = S;
+            type Device = D2;
 
-    fn value(&self) -> Value<'_, D>
-    where
-        D2: SameDevice<D>,
-    {
-        tensor_value(self)
-    }
+            fn value(&self) -> Value<'_, D>
+            where
+                D2: SameDevice<D>,
+            {
+                Value::Tensor(tensor_on(self))
+            }
+        }
+    )*};
 }
-
-impl<T, S, D2: Device, R> sealed::Sealed for TensorBase<T, S, D2, R> {}
-impl<T, S, D, D2, R> Operand<D> for TensorBase<T, S, D2, R>
-where
-    T: Element,
-    S: Shape,
-    D: Device,
-    D2: Device,
-    R: Data<D2>,
-{
-    type Elem = T;
-    type Shape = S;
-    type Device = D2;
-
-    fn value(&self) -> Value<'_, D>
-    where
-        D2: SameDevice<D>,
-    {
-        tensor_value(self)
-    }
-}
+tensor_operand!([&] []);
 
 impl<T: Element> sealed::Sealed for T {}
 impl<T: Element, D: Device> Operand<D> for T {
@@ -108,13 +93,6 @@ pub(crate) fn tensor_on<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>
     t: &TensorBase<T, S, D2, R>,
 ) -> TensorRef<'_, D> {
     TensorRef::new_prechecked(D2::on_same(t.data.storage()), t.layout.clone(), T::DTYPE)
-}
-
-/// A tensor operand.
-fn tensor_value<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>>(
-    t: &TensorBase<T, S, D2, R>,
-) -> Value<'_, D> {
-    Value::Tensor(tensor_on(t))
 }
 
 /// An operand as a tensor: a scalar made a tensor without axes.
