@@ -126,48 +126,40 @@ pub trait DataMut<D: Device>: Data<D> {
     fn storage_mut(&mut self) -> &mut Storage<D>;
 }
 
-impl<D: Device> sealed::Sealed for Owned<D> {}
-impl<D: Device> Data<D> for Owned<D> {
-    type MaybeCopy = Owned<D>;
-    type ReadOnly = Broadcast<Owned<D>>;
+/// The owning kinds: kept as they are, read-only as a [`Broadcast`].
+macro_rules! owning_data {
+    ($($kind:ident: |$storage:ident| $copied:expr;)*) => {$(
+        impl<D: Device> sealed::Sealed for $kind<D> {}
+        impl<D: Device> Data<D> for $kind<D> {
+            type MaybeCopy = $kind<D>;
+            type ReadOnly = Broadcast<$kind<D>>;
 
-    fn storage(&self) -> &Storage<D> {
-        &self.0
-    }
-    fn keep(self) -> Self {
-        self
-    }
-    fn copied(storage: Storage<D>) -> Self {
-        Owned(storage)
-    }
-    fn freeze(self) -> Broadcast<Self> {
-        Broadcast(self)
-    }
+            fn storage(&self) -> &Storage<D> {
+                &self.0
+            }
+            fn keep(self) -> Self {
+                self
+            }
+            fn copied($storage: Storage<D>) -> Self {
+                $copied
+            }
+            fn freeze(self) -> Broadcast<Self> {
+                Broadcast(self)
+            }
+        }
+    )*};
 }
+owning_data! {
+    Owned: |storage| Owned(storage);
+    Shared: |storage| Shared(Arc::new(storage));
+}
+
 impl<D: Device> DataMut<D> for Owned<D> {
     fn storage_mut(&mut self) -> &mut Storage<D> {
         &mut self.0
     }
 }
 
-impl<D: Device> sealed::Sealed for Shared<D> {}
-impl<D: Device> Data<D> for Shared<D> {
-    type MaybeCopy = Shared<D>;
-    type ReadOnly = Broadcast<Shared<D>>;
-
-    fn storage(&self) -> &Storage<D> {
-        &self.0
-    }
-    fn keep(self) -> Self {
-        self
-    }
-    fn copied(storage: Storage<D>) -> Self {
-        Shared(Arc::new(storage))
-    }
-    fn freeze(self) -> Broadcast<Self> {
-        Broadcast(self)
-    }
-}
 /// Copy on write: the storage is copied when another `ArcTensor` shares it.
 impl<D: Device> DataMut<D> for Shared<D>
 where
@@ -183,24 +175,32 @@ impl<D: Device> Clone for Shared<D> {
     }
 }
 
-impl<D: Device> sealed::Sealed for View<'_, D> {}
-impl<'a, D: Device> Data<D> for View<'a, D> {
-    type MaybeCopy = CowRepr<'a, D>;
-    type ReadOnly = View<'a, D>;
+/// The borrowed kinds: kept as a [`CowRepr`] of the same borrow, read-only
+/// as a [`View`].
+macro_rules! borrowed_data {
+    ($($kind:ident),*) => {$(
+        impl<D: Device> sealed::Sealed for $kind<'_, D> {}
+        impl<'a, D: Device> Data<D> for $kind<'a, D> {
+            type MaybeCopy = CowRepr<'a, D>;
+            type ReadOnly = View<'a, D>;
 
-    fn storage(&self) -> &Storage<D> {
-        self.0
-    }
-    fn keep(self) -> CowRepr<'a, D> {
-        CowRepr::Borrowed(self.0)
-    }
-    fn copied(storage: Storage<D>) -> CowRepr<'a, D> {
-        CowRepr::Owned(storage)
-    }
-    fn freeze(self) -> Self {
-        self
-    }
+            fn storage(&self) -> &Storage<D> {
+                self.0
+            }
+            fn keep(self) -> CowRepr<'a, D> {
+                CowRepr::Borrowed(self.0)
+            }
+            fn copied(storage: Storage<D>) -> CowRepr<'a, D> {
+                CowRepr::Owned(storage)
+            }
+            fn freeze(self) -> View<'a, D> {
+                View(self.0)
+            }
+        }
+    )*};
 }
+borrowed_data!(View, ViewMut);
+
 impl<D: Device> Clone for View<'_, D> {
     fn clone(&self) -> Self {
         *self
@@ -208,24 +208,6 @@ impl<D: Device> Clone for View<'_, D> {
 }
 impl<D: Device> Copy for View<'_, D> {}
 
-impl<D: Device> sealed::Sealed for ViewMut<'_, D> {}
-impl<'a, D: Device> Data<D> for ViewMut<'a, D> {
-    type MaybeCopy = CowRepr<'a, D>;
-    type ReadOnly = View<'a, D>;
-
-    fn storage(&self) -> &Storage<D> {
-        self.0
-    }
-    fn keep(self) -> CowRepr<'a, D> {
-        CowRepr::Borrowed(self.0)
-    }
-    fn copied(storage: Storage<D>) -> CowRepr<'a, D> {
-        CowRepr::Owned(storage)
-    }
-    fn freeze(self) -> View<'a, D> {
-        View(self.0)
-    }
-}
 impl<D: Device> DataMut<D> for ViewMut<'_, D> {
     fn storage_mut(&mut self) -> &mut Storage<D> {
         self.0
