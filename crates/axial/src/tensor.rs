@@ -69,6 +69,14 @@ impl<T, S, D: Device, R> TensorBase<T, S, D, R> {
     pub(crate) fn retype<S2>(self) -> TensorBase<T, S2, D, R> {
         TensorBase::from_parts(self.data, self.layout)
     }
+
+    /// The same storage and layout, read-only.
+    pub(crate) fn frozen(self) -> TensorBase<T, S, D, R::ReadOnly>
+    where
+        R: Data<D>,
+    {
+        TensorBase::from_parts(self.data.freeze(), self.layout)
+    }
 }
 
 impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {

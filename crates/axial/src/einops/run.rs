@@ -3,9 +3,7 @@
 //! layout, the result kept in the input's storage when einops' is a view.
 
 use axial_core::einops;
-use axial_core::{
-    Backend, Element, Error, Layout, MaybeOwned, RawTensor, Result, Storage, TensorRef,
-};
+use axial_core::{Backend, Element, Error, Layout, MaybeOwned, RawTensor, Result, TensorRef};
 use axial_shape::einops::Einops;
 
 use super::input::Input;
@@ -59,22 +57,27 @@ fn run<T: Element, S, D: Backend, R: Data<D>>(
     })
 }
 
-/// A copy where the pattern's types promise a view (never: splitting and
-/// dropping size-1 axes, permuting, and adding axes are all views).
-fn not_a_view(cell: &RecipeCell) -> Error {
-    let pattern = cell
-        .get()
-        .map(|r| r.pattern().to_owned())
-        .unwrap_or_default();
-    Error::invalid(
-        "einops",
-        format!("internal error: \"{pattern}\" copied where a view was expected"),
-    )
-}
-
-fn storage<D: Backend>(copy: RawTensor<D>) -> (Storage<D>, Layout) {
-    let (storage, layout, _) = copy.into_parts();
-    (storage, layout)
+/// Runs `cell`'s recipe on `x` where the pattern's types promise a view
+/// (splitting and dropping size-1 axes, permuting, and adding axes are all
+/// views): the view's layout; a copy is an internal error.
+fn run_view<T: Element, S, D: Backend, R: Data<D>>(
+    x: &TensorBase<T, S, D, R>,
+    cell: &RecipeCell,
+    sizes: &[usize],
+) -> Result<Layout> {
+    match run(x, cell, sizes)? {
+        Ran::View(layout) => Ok(layout),
+        Ran::Copy(_) => {
+            let pattern = cell
+                .get()
+                .map(|r| r.pattern().to_owned())
+                .unwrap_or_default();
+            Err(Error::invalid(
+                "einops",
+                format!("internal error: \"{pattern}\" copied where a view was expected"),
+            ))
+        }
+    }
 }
 
 /// `rearrange!` whose output merges no axes: always a view, in the input's
@@ -92,10 +95,8 @@ where
     X::Shape: Einops<Left, Right, News, Pat>,
 {
     let x = x.tensor()?;
-    match run(&x, cell, sizes)? {
-        Ran::View(layout) => Ok(x.relayout(layout)),
-        Ran::Copy(_) => Err(not_a_view(cell)),
-    }
+    let layout = run_view(&x, cell, sizes)?;
+    Ok(x.relayout(layout))
 }
 
 /// `rearrange!` whose output merges axes: a view when einops' is, else a copy.
@@ -116,7 +117,7 @@ where
     Ok(match run(&x, cell, sizes)? {
         Ran::View(layout) => TensorBase::from_parts(x.data.keep(), layout),
         Ran::Copy(copy) => {
-            let (storage, layout) = storage(copy);
+            let (storage, layout, _) = copy.into_parts();
             TensorBase::from_parts(<ReprOf<X>>::copied(storage), layout)
         }
     })
@@ -136,11 +137,7 @@ where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    let x = x.tensor()?;
-    match run(&x, cell, sizes)? {
-        Ran::View(layout) => Ok(TensorBase::from_parts(x.data.freeze(), layout)),
-        Ran::Copy(_) => Err(not_a_view(cell)),
-    }
+    rearrange_view(x, cell, sizes).map(TensorBase::frozen)
 }
 
 /// The storage kind of a result that may be a copy.
@@ -165,14 +162,7 @@ where
     X: Input,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    let x = x.tensor()?;
-    Ok(match run(&x, cell, sizes)? {
-        Ran::View(layout) => TensorBase::from_parts(x.data.keep().freeze(), layout),
-        Ran::Copy(copy) => {
-            let (storage, layout) = storage(copy);
-            TensorBase::from_parts(<ReprOf<X>>::copied(storage).freeze(), layout)
-        }
-    })
+    rearrange(x, cell, sizes).map(TensorBase::frozen)
 }
 
 /// `reduce!`: a new tensor of `U` (a view when nothing is reduced is copied,
