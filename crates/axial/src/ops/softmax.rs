@@ -19,6 +19,41 @@ fn shifted<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<(RawTensor<D>
     Ok((shifted, exp))
 }
 
+/// `exp(x - max) / sum(exp(x - max))` along `dim`.
+fn softmax<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<RawTensor<D>> {
+    let (_, mut exp) = shifted(x, dim)?;
+    let sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
+    exp.view_mut().binary_(BinaryOp::Div, &sum.view())?;
+    Ok(exp)
+}
+
+/// `(x - max) - log(sum(exp(x - max)))` along `dim`.
+fn log_softmax<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<RawTensor<D>> {
+    let (mut shifted, exp) = shifted(x, dim)?;
+    let mut log_sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
+    log_sum.view_mut().unary_(UnaryOp::Log)?;
+    shifted.view_mut().binary_(BinaryOp::Sub, &log_sum.view())?;
+    Ok(shifted)
+}
+
+impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+    /// `f` along the axis `A`; an empty tensor is copied as it is (its
+    /// maximum does not exist).
+    fn along<A>(
+        &self,
+        f: fn(&TensorRef<'_, D>, isize) -> Result<RawTensor<D>>,
+    ) -> Result<Tensor<T, S, D>>
+    where
+        S: HasAxis<A>,
+    {
+        let x = self.raw();
+        if x.numel() == 0 {
+            return x.to_owned().map(owned);
+        }
+        f(&x, S::POS as isize).map(owned)
+    }
+}
+
 impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `exp(x) / sum(exp(x))` along the axis `A` (PyTorch's `softmax(dim)`):
     /// the same shape, each slice along `A` summing to 1.
@@ -38,15 +73,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         S: HasAxis<A>,
     {
-        let x = self.raw();
-        if x.numel() == 0 {
-            return x.to_owned().map(owned);
-        }
-        let dim = S::POS as isize;
-        let (_, mut exp) = shifted(&x, dim)?;
-        let sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
-        exp.view_mut().binary_(BinaryOp::Div, &sum.view())?;
-        Ok(owned(exp))
+        self.along::<A>(softmax)
     }
 
     /// `exp(x) / sum(exp(x))` along the axis `A`.
@@ -86,16 +113,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     where
         S: HasAxis<A>,
     {
-        let x = self.raw();
-        if x.numel() == 0 {
-            return x.to_owned().map(owned);
-        }
-        let dim = S::POS as isize;
-        let (mut shifted, exp) = shifted(&x, dim)?;
-        let mut log_sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
-        log_sum.view_mut().unary_(UnaryOp::Log)?;
-        shifted.view_mut().binary_(BinaryOp::Sub, &log_sum.view())?;
-        Ok(owned(shifted))
+        self.along::<A>(log_softmax)
     }
 
     /// `x - log(sum(exp(x)))` along the axis `A`.
