@@ -56,65 +56,49 @@ pub fn axes(input: TokenStream) -> TokenStream {
 /// on a run-time size that does not fit).
 #[proc_macro]
 pub fn rearrange(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Rearrange, false)
-    })
+    einops_macro(input, Kind::Rearrange, false)
 }
 
 /// `try_rearrange!([path] x, "...", P = n)`: a `Result`.
 #[proc_macro]
 pub fn try_rearrange(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Rearrange, true)
-    })
+    einops_macro(input, Kind::Rearrange, true)
 }
 
 /// `reduce!([path] x, "B C H W -> B C", mean, P = 2)`.
 #[proc_macro]
 pub fn reduce(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Reduce, false)
-    })
+    einops_macro(input, Kind::Reduce, false)
 }
 
 /// `try_reduce!([path] x, "...", sum, P = n)`: a `Result`.
 #[proc_macro]
 pub fn try_reduce(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Reduce, true)
-    })
+    einops_macro(input, Kind::Reduce, true)
 }
 
 /// `repeat!([path] x, "H W -> H W C", C = 3)`.
 #[proc_macro]
 pub fn repeat(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Repeat, false)
-    })
+    einops_macro(input, Kind::Repeat, false)
 }
 
 /// `try_repeat!([path] x, "...", C = n)`: a `Result`.
 #[proc_macro]
 pub fn try_repeat(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Repeat, true)
-    })
+    einops_macro(input, Kind::Repeat, true)
 }
 
 /// `einsum!([path] "B I J, B J K -> B I K", a, b)`.
 #[proc_macro]
 pub fn einsum(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Einsum, false)
-    })
+    einops_macro(input, Kind::Einsum, false)
 }
 
 /// `try_einsum!([path] "...", a, b)`: a `Result`.
 #[proc_macro]
 pub fn try_einsum(input: TokenStream) -> TokenStream {
-    run(input, |krate, body| {
-        einops::expand(&krate, body, Kind::Einsum, true)
-    })
+    einops_macro(input, Kind::Einsum, true)
 }
 
 /// `s![[path] .., 1..3, 0, ..;2]`: a slicing spec for `slice_s`.
@@ -123,24 +107,25 @@ pub fn s(input: TokenStream) -> TokenStream {
     run(input, |krate, body| slicing::expand(&krate, body))
 }
 
+/// An einops macro of `kind`, returning a `Result` when `fallible`.
+fn einops_macro(input: TokenStream, kind: Kind, fallible: bool) -> TokenStream {
+    run(input, |krate, body| {
+        einops::expand(&krate, body, kind, fallible)
+    })
+}
+
+/// The token streams the stages work on (`proc_macro2`'s, usable outside a
+/// macro).
+type Tokens = proc_macro2::TokenStream;
+
 /// As [`run`] for a macro in type position: on an error, a type that carries
 /// the `compile_error!` in a constant, so the compiler reports that one error
 /// and nothing that follows from it (thiserror's fallback, for types).
 fn run_type(
     input: TokenStream,
-    stage: impl FnOnce(
-        proc_macro2::TokenStream,
-        proc_macro2::TokenStream,
-    ) -> syn::Result<proc_macro2::TokenStream>,
+    stage: impl FnOnce(Tokens, Tokens) -> syn::Result<Tokens>,
 ) -> TokenStream {
-    let input: proc_macro2::TokenStream = input.into();
-    let krate = parse::split_crate_path(input.clone()).map(|(krate, _)| krate);
-    let result = parse::split_crate_path(input).and_then(|(krate, body)| stage(krate, body));
-    match (result, krate) {
-        (Ok(tokens), _) => tokens.into(),
-        (Err(err), Ok(krate)) => expand::fallback_type(&krate, &err).into(),
-        (Err(err), Err(_)) => err.to_compile_error().into(),
-    }
+    run_with(input, stage, expand::fallback_type)
 }
 
 /// Splits off the crate path, runs `stage`, and turns an error into a
@@ -148,14 +133,24 @@ fn run_type(
 /// the compiler's error type, so nothing that follows reports again).
 fn run(
     input: TokenStream,
-    stage: impl FnOnce(
-        proc_macro2::TokenStream,
-        proc_macro2::TokenStream,
-    ) -> syn::Result<proc_macro2::TokenStream>,
+    stage: impl FnOnce(Tokens, Tokens) -> syn::Result<Tokens>,
 ) -> TokenStream {
-    let result = parse::split_crate_path(input.into()).and_then(|(krate, body)| stage(krate, body));
-    match result {
+    run_with(input, stage, |_, err| err.to_compile_error())
+}
+
+/// Splits off the crate path and runs `stage`; an error of the stage becomes
+/// `fallback`'s tokens (an input without a crate path, its own error).
+fn run_with(
+    input: TokenStream,
+    stage: impl FnOnce(Tokens, Tokens) -> syn::Result<Tokens>,
+    fallback: impl FnOnce(&Tokens, &syn::Error) -> Tokens,
+) -> TokenStream {
+    let (krate, body) = match parse::split_crate_path(input.into()) {
+        Ok(split) => split,
+        Err(err) => return err.to_compile_error().into(),
+    };
+    match stage(krate.clone(), body) {
         Ok(tokens) => tokens.into(),
-        Err(err) => err.to_compile_error().into(),
+        Err(err) => fallback(&krate, &err).into(),
     }
 }
