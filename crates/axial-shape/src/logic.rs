@@ -46,14 +46,16 @@ pub trait AndWith<B> {
     type Out: Truth;
 }
 
-macro_rules! and_table {
-    ($($a:ty, $b:ty => $out:ty;)*) => {$(
-        impl AndWith<$b> for $a {
+/// The truth table of a binary connective, one row an impl.
+macro_rules! truth_table {
+    ($connective:ident: $($a:ty, $b:ty => $out:ty;)*) => {$(
+        impl $connective<$b> for $a {
             type Out = $out;
         }
     )*};
 }
-and_table! {
+truth_table! {
+    AndWith:
     B0, B0 => B0; B0, B1 => B0; B0, Unknown => B0;
     B1, B0 => B0; B1, B1 => B1; B1, Unknown => Unknown;
     Unknown, B0 => B0; Unknown, B1 => Unknown; Unknown, Unknown => Unknown;
@@ -89,14 +91,8 @@ pub trait OrWith<B> {
     type Out: Truth;
 }
 
-macro_rules! or_table {
-    ($($a:ty, $b:ty => $out:ty;)*) => {$(
-        impl OrWith<$b> for $a {
-            type Out = $out;
-        }
-    )*};
-}
-or_table! {
+truth_table! {
+    OrWith:
     B0, B0 => B0; B0, B1 => B1; B0, Unknown => Unknown;
     B1, B0 => B1; B1, B1 => B1; B1, Unknown => B1;
     Unknown, B0 => Unknown; Unknown, B1 => B1; Unknown, Unknown => Unknown;
