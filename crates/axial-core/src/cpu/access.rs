@@ -82,7 +82,7 @@ pub(crate) fn in_ptr<T: Element>(
 }
 
 /// Refuses a layout with a negative stride (which `Layout::from_parts` can
-/// build, and which `check_bounds` does not account for).
+/// build), naming the op, before a kernel plans a walk over it.
 pub(crate) fn check_strides(op: &'static str, layout: &crate::Layout) -> Result<()> {
     if layout.strides().iter().any(|&s| s < 0) {
         return Err(Error::invalid(

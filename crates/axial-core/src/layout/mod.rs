@@ -140,37 +140,56 @@ impl Layout {
     }
 
     /// Elements the storage must hold for this layout: `offset + 1 + Σ (size_i - 1) * stride_i`,
-    /// or 0 when the layout is empty.
+    /// or 0 when the layout is empty. A layout no storage can hold (a
+    /// negative stride, or a span past `usize::MAX`) needs `usize::MAX`.
     ///
     /// ```
     /// # use axial_core::Layout;
     /// assert_eq!(Layout::from_parts(&[4], &[3], 1).required_len(), 11);
+    /// assert_eq!(Layout::from_parts(&[2], &[-1], 1).required_len(), usize::MAX);
     /// ```
     pub fn required_len(&self) -> usize {
         if self.shape.contains(&0) {
             return 0;
         }
-        let span: isize = self
-            .shape
-            .iter()
-            .zip(&self.strides)
-            .map(|(&n, &s)| (n as isize - 1) * s)
-            .sum();
-        self.offset + 1 + span as usize
+        self.end().unwrap_or(usize::MAX)
     }
 
-    /// Checks that this layout fits in a storage of `storage_len` elements.
+    /// One past the last element's storage index, for a layout with
+    /// elements; `None` for a negative stride or an overflow.
+    fn end(&self) -> Option<usize> {
+        let mut end = self.offset.checked_add(1)?;
+        for (&n, &s) in self.shape.iter().zip(&self.strides) {
+            let stride = usize::try_from(s).ok()?;
+            end = end.checked_add((n - 1).checked_mul(stride)?)?;
+        }
+        Some(end)
+    }
+
+    /// Checks that this layout fits in a storage of `storage_len` elements
+    /// (invariants 2 and 3 of the [module docs](self)).
     ///
     /// # Errors
-    /// [`Error::OutOfBounds`] naming the sizes, strides and byte counts.
+    /// [`Error::Invalid`] for a negative stride; [`Error::OutOfBounds`]
+    /// naming the sizes, strides and byte counts.
     ///
     /// ```
     /// # use axial_core::Layout;
     /// let l = Layout::from_parts(&[4], &[3], 1);
     /// let err = l.check_bounds(10, 4).unwrap_err();
     /// assert!(err.to_string().ends_with("requiring a storage size of 44 are out of bounds for storage of size 40"));
+    /// assert!(Layout::from_parts(&[2], &[-1], 1).check_bounds(10, 4).is_err());
     /// ```
     pub fn check_bounds(&self, storage_len: usize, itemsize: usize) -> Result<()> {
+        if self.strides.iter().any(|&s| s < 0) {
+            return Err(Error::invalid(
+                "setStorage",
+                format!(
+                    "Negative strides are not supported at the moment, got strides: {:?}",
+                    self.strides
+                ),
+            ));
+        }
         let required = self.required_len();
         if required > storage_len {
             return Err(Error::OutOfBounds {
@@ -178,7 +197,7 @@ impl Layout {
                 strides: self.strides.to_vec(),
                 offset: self.offset,
                 itemsize,
-                required: required * itemsize,
+                required: required.saturating_mul(itemsize),
                 available: storage_len * itemsize,
             });
         }

@@ -82,4 +82,41 @@ mod tests {
             2
         );
     }
+
+    #[test]
+    fn unchecked_layouts_that_fit_no_storage_are_refused() {
+        use crate::{Backend, Cpu, DType, Error, Input, Output, RawTensor, Storage};
+        let negative = Layout::from_parts(&[2], &[-1], 0);
+        assert_eq!(negative.required_len(), usize::MAX);
+        assert!(matches!(
+            negative.check_bounds(10, 4),
+            Err(Error::Invalid { .. })
+        ));
+        let storage = Storage::from_slice(&[1.0f32, 2.0]);
+        assert!(RawTensor::from_parts(storage, negative.clone(), DType::F32).is_err());
+        // The span overflows usize: no wrap-around may make it look small.
+        let huge = Layout::from_parts(&[2, 2, 2], &[isize::MAX; 3], 0);
+        assert_eq!(huge.required_len(), usize::MAX);
+        assert!(matches!(
+            huge.check_bounds(4, 4),
+            Err(Error::OutOfBounds { .. })
+        ));
+        // A kernel given such a layout refuses it before reading.
+        let mut dst = RawTensor::zeros(&[2], DType::F32).unwrap();
+        let src = Storage::from_slice(&[1.0f32, 2.0]);
+        let (storage, layout, dtype) = (dst.storage_mut(), Layout::contiguous(&[2]), DType::F32);
+        let result = Cpu.copy(
+            Input {
+                storage: Some(&src),
+                layout: negative,
+                dtype,
+            },
+            Output {
+                storage,
+                layout,
+                dtype,
+            },
+        );
+        assert!(result.is_err());
+    }
 }
