@@ -9,11 +9,13 @@
 //! 2. every stride is non-negative (views never make negative strides);
 //! 3. if no size is 0, `offset + Σ (size_i - 1) * stride_i` is below the
 //!    storage's element count ([`Layout::required_len`]);
-//! 4. a layout with a size of 0 addresses nothing, whatever its offset.
+//! 4. a layout with a size of 0 addresses nothing, whatever its offset;
+//! 5. it has at most `isize::MAX` elements.
 //!
 //! Every view op preserves (1), (2) and (4), and only narrows the set of
-//! addresses, so it preserves (3). [`Layout::try_new`] checks all four; kernels
-//! check (3) once per call before they read.
+//! addresses, so it preserves (3); `expand` and `unfold`, which add elements,
+//! check (5). [`Layout::try_new`] checks all five; kernels check (2), (3) and
+//! (5) once per call before they read ([`Layout::check_bounds`]).
 
 mod broadcast;
 mod contiguity;
@@ -136,7 +138,14 @@ impl Layout {
     /// assert_eq!(Layout::contiguous(&[3, 0, 2]).numel(), 0);
     /// ```
     pub fn numel(&self) -> usize {
-        self.shape.iter().product()
+        if self.shape.contains(&0) {
+            return 0;
+        }
+        // Saturates for an unchecked layout past invariant 5, which no
+        // storage holds.
+        (self.shape.iter())
+            .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+            .unwrap_or(usize::MAX)
     }
 
     /// Elements the storage must hold for this layout: `offset + 1 + Σ (size_i - 1) * stride_i`,
@@ -167,11 +176,11 @@ impl Layout {
     }
 
     /// Checks that this layout fits in a storage of `storage_len` elements
-    /// (invariants 2 and 3 of the [module docs](self)).
+    /// (invariants 2, 3 and 5 of the [module docs](self)).
     ///
     /// # Errors
-    /// [`Error::Invalid`] for a negative stride; [`Error::OutOfBounds`]
-    /// naming the sizes, strides and byte counts.
+    /// [`Error::Invalid`] for a negative stride or too many elements;
+    /// [`Error::OutOfBounds`] naming the sizes, strides and byte counts.
     ///
     /// ```
     /// # use axial_core::Layout;
@@ -190,6 +199,7 @@ impl Layout {
                 ),
             ));
         }
+        checked_numel("setStorage", &self.shape)?;
         let required = self.required_len();
         if required > storage_len {
             return Err(Error::OutOfBounds {
@@ -267,9 +277,20 @@ pub fn contiguous_strides(shape: &[usize]) -> Strides {
     let mut acc = 1isize;
     for (s, &n) in strides.iter_mut().zip(shape).rev() {
         *s = acc;
-        acc *= n.max(1) as isize;
+        // Saturates for a shape past invariant 5: its layout then needs more
+        // than any storage holds, and allocating it is an error.
+        acc = acc.saturating_mul(isize::try_from(n.max(1)).unwrap_or(isize::MAX));
     }
     strides
+}
+
+/// The number of elements of `shape`, refused past `isize::MAX` (invariant 5).
+pub(crate) fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| Error::invalid(op, format!("the shape {shape:?} has too many elements")))
 }
 
 /// Wraps a possibly negative `dim` into `0..rank` (a 0-dim tensor accepts 0 and -1).

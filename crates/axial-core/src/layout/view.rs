@@ -3,7 +3,7 @@
 
 use smallvec::smallvec;
 
-use super::{Dims, Layout, Strides, wrap_dim, wrap_index};
+use super::{Dims, Layout, Strides, checked_numel, wrap_dim, wrap_index};
 use crate::{Error, Result};
 
 impl Layout {
@@ -226,7 +226,7 @@ impl Layout {
             let existing = (i + tdim).checked_sub(ndim);
             let (size, stride) = match existing {
                 Some(d) => (self.shape[d], self.strides[d]),
-                None if i + 1 < ndim => (1, shape[i + 1] as isize * strides[i + 1]),
+                None if i + 1 < ndim => (1, (shape[i + 1] as isize).saturating_mul(strides[i + 1])),
                 None => (1, 1),
             };
             let mut target = sizes[i];
@@ -263,6 +263,7 @@ impl Layout {
             shape[i] = target;
             strides[i] = stride;
         }
+        checked_numel("expand", &shape)?;
         Ok(Layout::with(shape, strides, self.offset))
     }
 
@@ -472,10 +473,13 @@ impl Layout {
         let mut out = self.clone();
         if self.rank() > 0 {
             out.shape[d] = (n - size) / step + 1;
-            out.strides[d] = st * step as isize;
+            // Saturates only where the dim has one window, whose stride
+            // addresses nothing.
+            out.strides[d] = st.saturating_mul(isize::try_from(step).unwrap_or(isize::MAX));
         }
         out.shape.push(size);
         out.strides.push(st);
+        checked_numel("unfold", &out.shape)?;
         Ok(out)
     }
 }
@@ -569,5 +573,25 @@ mod tests {
             "expand: The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0"
         );
         assert!(x.slice(0, None, None, 0).is_err());
+    }
+
+    #[test]
+    fn views_with_more_elements_than_isize_max_are_refused() {
+        let one = Layout::contiguous(&[1, 1]);
+        let huge = 1isize << 40;
+        let err = one.expand(&[huge, huge]).unwrap_err();
+        assert!(err.to_string().contains("has too many elements"), "{err}");
+        assert!(one.expand(&[huge, 1]).is_ok());
+        let wide = Layout::contiguous(&[1]).expand(&[huge]).unwrap();
+        assert!(wide.unfold(0, 1 << 39, 1).is_err());
+        assert_eq!(wide.numel(), 1 << 40);
+        // A step past isize::MAX leaves one window, with a stride that is
+        // not negative.
+        let w = Layout::contiguous(&[5]).unfold(0, 2, usize::MAX).unwrap();
+        assert_eq!(w.shape(), &[1, 2]);
+        assert!(w.strides().iter().all(|&s| s >= 0));
+        let unchecked = Layout::from_parts(&[1 << 40, 1 << 40, 1 << 40], &[0, 0, 0], 0);
+        assert_eq!(unchecked.numel(), usize::MAX);
+        assert!(unchecked.check_bounds(1, 4).is_err());
     }
 }
