@@ -4,6 +4,7 @@ use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, StandardNormal};
 
 use super::{RawTensor, TensorRef, alloc_output};
+use crate::layout::checked_numel;
 use crate::{
     Backend, Cpu, DType, Element, Error, Layout, Result, Scalar, Storage, cast, with_dtype,
 };
@@ -82,7 +83,7 @@ impl<D: Backend> RawTensor<D> {
     /// # Errors
     /// `data` has another number of elements than `shape`.
     pub fn from_slice_on<T: Element>(device: &D, data: &[T], shape: &[usize]) -> Result<Self> {
-        let numel = checked_numel(shape)?;
+        let numel = checked_numel("alloc", shape)?;
         if numel != data.len() {
             return Err(Error::ElementCount {
                 op: "from_vec",
@@ -102,7 +103,7 @@ impl<D: Backend> RawTensor<D> {
     /// # Errors
     /// Out of memory.
     pub fn zeros_on(device: &D, shape: &[usize], dtype: DType) -> Result<Self> {
-        let nbytes = checked_numel(shape)?
+        let nbytes = checked_numel("alloc", shape)?
             .checked_mul(dtype.size())
             .ok_or_else(|| Error::invalid("zeros", "size overflows"))?;
         RawTensor::from_parts(
@@ -124,7 +125,7 @@ impl<D: Backend> RawTensor<D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn full_on(device: &D, shape: &[usize], value: Scalar, dtype: DType) -> Result<Self> {
-        checked_numel(shape)?;
+        checked_numel("alloc", shape)?;
         let mut out = alloc_output(device, Layout::contiguous(shape), dtype)?;
         device.fill(out.output(), value)?;
         Ok(out)
@@ -161,7 +162,7 @@ impl<D: Backend> RawTensor<D> {
         }
         let n = n as usize;
         with_dtype!(dtype, T => {
-            let data: Vec<T> = (0..n).map(|i| T::from_f64(start + i as f64 * step)).collect();
+            let data = host_values("arange", n, |i| T::from_f64(start + i as f64 * step))?;
             Self::from_slice_on(device, &data, &[n])
         })
     }
@@ -192,12 +193,10 @@ impl<D: Backend> RawTensor<D> {
         };
         let half = steps / 2;
         with_dtype!(dtype, T => {
-            let data: Vec<T> = (0..steps)
-                .map(|i| {
-                    let v = if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 };
-                    T::from_f64(v)
-                })
-                .collect();
+            let data = host_values("linspace", steps, |i| {
+                let v = if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 };
+                T::from_f64(v)
+            })?;
             Self::from_slice_on(device, &data, &[steps])
         })
     }
@@ -225,9 +224,7 @@ impl<D: Backend> RawTensor<D> {
     /// A non-float dtype.
     pub fn rand_on(device: &D, shape: &[usize], dtype: DType, rng: &mut Generator) -> Result<Self> {
         float_only("rand", dtype)?;
-        let n = checked_numel(shape)?;
-        let data: Vec<f64> = (0..n).map(|_| rng.0.random::<f64>()).collect();
-        Self::from_f64_values(device, &data, shape, dtype)
+        Self::from_samples(device, "rand", shape, dtype, || rng.0.random::<f64>())
     }
 
     /// `torch.randn`: standard normal from `rng`, floats only.
@@ -241,9 +238,9 @@ impl<D: Backend> RawTensor<D> {
         rng: &mut Generator,
     ) -> Result<Self> {
         float_only("randn", dtype)?;
-        let n = checked_numel(shape)?;
-        let data: Vec<f64> = (0..n).map(|_| StandardNormal.sample(&mut rng.0)).collect();
-        Self::from_f64_values(device, &data, shape, dtype)
+        Self::from_samples(device, "randn", shape, dtype, || -> f64 {
+            StandardNormal.sample(&mut rng.0)
+        })
     }
 
     /// `torch.randint(low, high, shape)`: integers uniform in `[low, high)`.
@@ -273,16 +270,23 @@ impl<D: Backend> RawTensor<D> {
                 ),
             ));
         }
-        let n = checked_numel(shape)?;
-        let data: Vec<f64> = (0..n)
-            .map(|_| rng.0.random_range(low..high) as f64)
-            .collect();
-        Self::from_f64_values(device, &data, shape, dtype)
+        Self::from_samples(device, "randint", shape, dtype, || {
+            rng.0.random_range(low..high) as f64
+        })
     }
 
-    fn from_f64_values(device: &D, data: &[f64], shape: &[usize], dtype: DType) -> Result<Self> {
+    /// A tensor of `shape` whose elements, in row-major order, are
+    /// `sample()` cast to `dtype`.
+    fn from_samples(
+        device: &D,
+        op: &'static str,
+        shape: &[usize],
+        dtype: DType,
+        mut sample: impl FnMut() -> f64,
+    ) -> Result<Self> {
+        let n = checked_numel("alloc", shape)?;
         with_dtype!(dtype, T => {
-            let data: Vec<T> = data.iter().map(|&v| cast::<f64, T>(v)).collect();
+            let data = host_values(op, n, |_| cast::<f64, T>(sample()))?;
             Self::from_slice_on(device, &data, shape)
         })
     }
@@ -370,15 +374,30 @@ fn float_only(op: &'static str, dtype: DType) -> Result<()> {
     Ok(())
 }
 
-fn checked_numel(shape: &[usize]) -> Result<usize> {
-    shape
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .filter(|&n| n <= isize::MAX as usize)
-        .ok_or_else(|| {
-            Error::invalid(
-                "alloc",
-                format!("the shape {shape:?} has too many elements"),
-            )
-        })
+/// The host values `f(0), ..., f(n - 1)`: an error, not an abort, when they
+/// do not fit in memory.
+fn host_values<T>(op: &'static str, n: usize, f: impl FnMut(usize) -> T) -> Result<Vec<T>> {
+    let mut data = Vec::new();
+    data.try_reserve_exact(n).map_err(|_| Error::Device {
+        op,
+        message: format!(
+            "out of memory allocating {} bytes",
+            n.saturating_mul(size_of::<T>())
+        ),
+    })?;
+    data.extend((0..n).map(f));
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Cpu, DType, RawTensor};
+
+    #[test]
+    fn sizes_past_memory_are_errors_not_aborts() {
+        let n = (1u64 << 62) as f64;
+        assert!(RawTensor::arange_on(&Cpu, 0.0, n, 1.0, DType::F64).is_err());
+        assert!(RawTensor::linspace_on(&Cpu, 0.0, 1.0, usize::MAX / 2, DType::F32).is_err());
+        assert!(RawTensor::zeros(&[1 << 62, 4], DType::F32).is_err());
+    }
 }
