@@ -25,6 +25,17 @@ pub(crate) const POOL_MIN_BYTES: usize = 1 << 20;
 pub(crate) const POOL_BYTES: usize = 1 << 30;
 
 /// A 64-byte aligned, initialised block of host memory.
+///
+/// ```
+/// use axial_core::cpu::CpuBuffer;
+/// let mut buffer = CpuBuffer::new(3, true)?;
+/// buffer.as_bytes_mut()[1] = 7;
+/// assert_eq!(buffer.as_bytes(), &[0, 7, 0]);
+/// assert!(!buffer.is_empty());
+/// assert_eq!(CpuBuffer::new(0, false)?.addr(), 0);
+/// assert!(CpuBuffer::new(usize::MAX, false).is_err());
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 pub struct CpuBuffer {
     ptr: NonNull<u8>,
     len: usize,

@@ -32,8 +32,18 @@ use crate::{Device, Error, Result};
 pub struct Cpu;
 
 impl Cpu {
-    /// A buffer of unspecified (initialised) contents; aborts on out of memory,
-    /// as `Vec` does.
+    /// A buffer of unspecified (initialised) contents, for host data the
+    /// caller already holds (its size cannot be past memory).
+    ///
+    /// # Panics
+    /// Out of memory, as `Vec` does; [`Device::alloc`] returns the error.
+    ///
+    /// ```
+    /// use axial_core::Cpu;
+    /// let buffer = Cpu.alloc_buffer(100);
+    /// assert_eq!(buffer.len(), 100);
+    /// assert_eq!(buffer.addr() % axial_core::cpu::ALIGN, 0);
+    /// ```
     pub fn alloc_buffer(&self, nbytes: usize) -> CpuBuffer {
         CpuBuffer::new(nbytes, false).unwrap_or_else(|e| panic!("{e}"))
     }
