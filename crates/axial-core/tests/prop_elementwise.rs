@@ -721,19 +721,6 @@ fn big_binary_cases() -> impl Strategy<Value = ((Case, Case), Case)> {
     })
 }
 
-const DTYPES: [DType; 10] = [
-    DType::Bool,
-    DType::U8,
-    DType::I8,
-    DType::I16,
-    DType::I32,
-    DType::I64,
-    DType::F16,
-    DType::BF16,
-    DType::F32,
-    DType::F64,
-];
-
 /// One property test module per dtype.
 macro_rules! per_dtype {
     ($($name:ident: $t:ty,)*) => {$(
@@ -786,8 +773,8 @@ proptest! {
     #[test]
     fn copy_converts_between_any_layouts_and_dtypes(
         (x, out) in unary_cases(),
-        src in prop::sample::select(DTYPES.to_vec()),
-        dst in prop::sample::select(DTYPES.to_vec()),
+        src in prop::sample::select(DType::ALL.to_vec()),
+        dst in prop::sample::select(DType::ALL.to_vec()),
     ) {
         with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
     }
@@ -797,8 +784,8 @@ proptest! {
         rows in 0usize..80,
         cols in 0usize..80,
         step in 1usize..3,
-        src in prop::sample::select(DTYPES.to_vec()),
-        dst in prop::sample::select(DTYPES.to_vec()),
+        src in prop::sample::select(DType::ALL.to_vec()),
+        dst in prop::sample::select(DType::ALL.to_vec()),
     ) {
         let (x, out) = transposed_case(rows, cols, step);
         with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
@@ -841,8 +828,8 @@ proptest! {
         rows in 512usize..640,
         cols in 512usize..640,
         transposed in any::<bool>(),
-        src in prop::sample::select(DTYPES.to_vec()),
-        dst in prop::sample::select(DTYPES.to_vec()),
+        src in prop::sample::select(DType::ALL.to_vec()),
+        dst in prop::sample::select(DType::ALL.to_vec()),
     ) {
         let (x, out) = if transposed {
             transposed_case(rows, cols, 1)
@@ -871,8 +858,8 @@ proptest! {
     #[test]
     fn big_copies_run_in_parallel_like_reference(
         (x, out) in big_unary_cases(),
-        src in prop::sample::select(DTYPES.to_vec()),
-        dst in prop::sample::select(DTYPES.to_vec()),
+        src in prop::sample::select(DType::ALL.to_vec()),
+        dst in prop::sample::select(DType::ALL.to_vec()),
     ) {
         with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
     }
