@@ -1,4 +1,5 @@
-// Two tensors on different devices cannot be combined.
+// Two tensors on different devices cannot be combined: by an operator
+// (the bound of its impl) or by a method (the bound of its signature).
 use axial::prelude::*;
 use axial_core::{Device, Result};
 
@@ -41,5 +42,6 @@ impl Device for Elsewhere {
 fn main() {
     let here = Tensor::<f32, shape![Rows: 3]>::zeros();
     let there = here.to_device(&Elsewhere);
+    let _ = &here + &there;
     let _ = here.shares_storage_with(&there);
 }
