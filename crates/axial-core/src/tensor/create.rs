@@ -318,11 +318,13 @@ impl<D: Backend> TensorRef<'_, D> {
         let c = self.contiguous()?;
         let view = c.as_ref();
         let start = view.offset() * self.dtype.size();
-        let mut bytes = vec![0u8; self.nbytes()];
-        view.storage
-            .device()
-            .copy_to_host(view.storage.buffer(), start, &mut bytes)?;
-        Ok(bytemuck::pod_collect_to_vec(&bytes))
+        let mut out = vec![T::ZERO; self.numel()];
+        view.storage.device().copy_to_host(
+            view.storage.buffer(),
+            start,
+            bytemuck::cast_slice_mut(&mut out),
+        )?;
+        Ok(out)
     }
 
     /// The element at `index` (negative indices count from the end).
@@ -339,13 +341,13 @@ impl<D: Backend> TensorRef<'_, D> {
     pub fn get<T: Element>(&self, index: &[isize]) -> Result<T> {
         super::expect_dtype::<T>("get", self.dtype)?;
         let at = self.layout.storage_index(index)?;
-        let mut bytes = vec![0u8; self.dtype.size()];
+        let mut value = T::ZERO;
         self.storage.device().copy_to_host(
             self.storage.buffer(),
             at * self.dtype.size(),
-            &mut bytes,
+            bytemuck::bytes_of_mut(&mut value),
         )?;
-        Ok(bytemuck::pod_read_unaligned(&bytes))
+        Ok(value)
     }
 
     /// The one element of a one-element tensor (`x.item()`).
