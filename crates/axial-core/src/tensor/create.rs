@@ -271,22 +271,22 @@ impl<D: Backend> RawTensor<D> {
             ));
         }
         Self::from_samples(device, "randint", shape, dtype, || {
-            rng.0.random_range(low..high) as f64
+            rng.0.random_range(low..high)
         })
     }
 
     /// A tensor of `shape` whose elements, in row-major order, are
     /// `sample()` cast to `dtype`.
-    fn from_samples(
+    fn from_samples<S: Element>(
         device: &D,
         op: &'static str,
         shape: &[usize],
         dtype: DType,
-        mut sample: impl FnMut() -> f64,
+        mut sample: impl FnMut() -> S,
     ) -> Result<Self> {
         let n = checked_numel("alloc", shape)?;
         with_dtype!(dtype, T => {
-            let data = host_values(op, n, |_| cast::<f64, T>(sample()))?;
+            let data = host_values(op, n, |_| cast::<S, T>(sample()))?;
             Self::from_slice_on(device, &data, shape)
         })
     }
@@ -393,7 +393,7 @@ fn host_values<T>(op: &'static str, n: usize, f: impl FnMut(usize) -> T) -> Resu
 
 #[cfg(test)]
 mod tests {
-    use crate::{Cpu, DType, RawTensor};
+    use crate::{Cpu, DType, Generator, RawTensor};
 
     #[test]
     fn sizes_past_memory_are_errors_not_aborts() {
@@ -401,5 +401,15 @@ mod tests {
         assert!(RawTensor::arange_on(&Cpu, 0.0, n, 1.0, DType::F64).is_err());
         assert!(RawTensor::linspace_on(&Cpu, 0.0, 1.0, usize::MAX / 2, DType::F32).is_err());
         assert!(RawTensor::zeros(&[1 << 62, 4], DType::F32).is_err());
+    }
+
+    #[test]
+    fn randint_is_exact_for_every_i64() {
+        let (low, high) = (i64::MAX - 4, i64::MAX);
+        let mut rng = Generator::seed(0);
+        let x = RawTensor::randint_on(&Cpu, low, high, &[64], DType::I64, &mut rng).unwrap();
+        let values = x.to_vec::<i64>().unwrap();
+        assert!(values.iter().all(|v| (low..high).contains(v)), "{values:?}");
+        assert!(values.iter().any(|&v| v != values[0]));
     }
 }
