@@ -3,7 +3,7 @@
 //! `usize` for one `Dyn` axis, `[usize; N]` for several). The device is `D`'s
 //! default (`Cpu`).
 
-use axial_core::{Backend, Element, Generator, RawTensor, Result, Scalar};
+use axial_core::{Backend, Element, Error, Generator, RawTensor, Result, Scalar};
 use axial_shape::report::TwoAxes;
 use axial_shape::{Distinct, DynSizes, GenericArray, Shape, StaticShape};
 use typenum::{IsEqual, U2};
@@ -44,8 +44,32 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// A tensor of zeros, with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 3]>::try_zeros_dyn(2)?;
+    /// assert_eq!(x.to_vec(), vec![0.0; 6]);
+    /// assert!(Tensor::<f32, shape![Dyn, Dyn]>::try_zeros_dyn([usize::MAX, 2]).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_zeros_dyn(sizes: impl DynSizes<S>) -> Result<Self>
+    where
+        S: Distinct,
+    {
+        let sizes = sizes.sizes();
+        Ok(Self::from_raw(RawTensor::zeros_on(
+            &D::default(),
+            &sizes,
+            T::DTYPE,
+        )?))
+    }
+
+    /// A tensor of zeros, with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_zeros_dyn`](Self::try_zeros_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -58,12 +82,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        let sizes = sizes.sizes();
-        Self::from_raw(or_panic(RawTensor::zeros_on(
-            &D::default(),
-            &sizes,
-            T::DTYPE,
-        )))
+        or_panic(Self::try_zeros_dyn(sizes))
     }
 
     /// A tensor of ones.
@@ -85,8 +104,27 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// A tensor of ones, with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<i32, shape![Dyn]>::try_ones_dyn(2)?;
+    /// assert_eq!(x.to_vec(), vec![1, 1]);
+    /// assert!(Tensor::<i32, shape![Dyn]>::try_ones_dyn(usize::MAX).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_ones_dyn(sizes: impl DynSizes<S>) -> Result<Self>
+    where
+        S: Distinct,
+    {
+        Self::try_full_dyn(sizes, T::ONE)
+    }
+
+    /// A tensor of ones, with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_ones_dyn`](Self::try_ones_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -97,7 +135,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        Self::full_dyn(sizes, T::ONE)
+        or_panic(Self::try_ones_dyn(sizes))
     }
 
     /// A tensor filled with `value`.
@@ -119,8 +157,33 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// A tensor filled with `value`, with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<i64, shape![Dyn, 2]>::try_full_dyn(2, 7)?;
+    /// assert_eq!(x.to_vec(), vec![7; 4]);
+    /// assert!(Tensor::<i64, shape![Dyn, 2]>::try_full_dyn(usize::MAX, 7).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_full_dyn(sizes: impl DynSizes<S>, value: T) -> Result<Self>
+    where
+        S: Distinct,
+    {
+        let sizes = sizes.sizes();
+        Ok(Self::from_raw(RawTensor::full_on(
+            &D::default(),
+            &sizes,
+            Scalar::of(value),
+            T::DTYPE,
+        )?))
+    }
+
+    /// A tensor filled with `value`, with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_full_dyn`](Self::try_full_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -131,13 +194,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        let sizes = sizes.sizes();
-        Self::from_raw(or_panic(RawTensor::full_on(
-            &D::default(),
-            &sizes,
-            Scalar::of(value),
-            T::DTYPE,
-        )))
+        or_panic(Self::try_full_dyn(sizes, value))
     }
 
     /// `0, 1, 2, ...` in row-major order (`torch.arange(numel).view(shape)`).
@@ -160,8 +217,30 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// `0, 1, 2, ...` in row-major order, with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<i64, shape![Dyn, 2]>::try_arange_dyn(2)?;
+    /// assert_eq!(x.to_vec(), vec![0, 1, 2, 3]);
+    /// assert!(Tensor::<i64, shape![Dyn, Dyn]>::try_arange_dyn([usize::MAX, 3]).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_arange_dyn(sizes: impl DynSizes<S>) -> Result<Self>
+    where
+        S: Distinct,
+    {
+        let sizes = sizes.sizes();
+        let numel = element_count("arange", &sizes)?;
+        let flat = RawTensor::arange_on(&D::default(), 0.0, numel as f64, 1.0, T::DTYPE)?;
+        Ok(Self::contiguous_as(flat, &sizes))
+    }
+
+    /// `0, 1, 2, ...` in row-major order, with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_arange_dyn`](Self::try_arange_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -172,16 +251,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        let sizes = sizes.sizes();
-        let numel: usize = sizes.iter().product();
-        let flat = or_panic(RawTensor::arange_on(
-            &D::default(),
-            0.0,
-            numel as f64,
-            1.0,
-            T::DTYPE,
-        ));
-        Self::contiguous_as(flat, &sizes)
+        or_panic(Self::try_arange_dyn(sizes))
     }
 
     /// `numel` values evenly spaced from `start` to `end`, both included, in
@@ -206,8 +276,31 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// As [`linspace`](Self::linspace), with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn]>::try_linspace_dyn(3, 0.0, 1.0)?;
+    /// assert_eq!(x.to_vec(), vec![0.0, 0.5, 1.0]);
+    /// assert!(Tensor::<f32, shape![Dyn, Dyn]>::try_linspace_dyn([usize::MAX, 2], 0.0, 1.0).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_linspace_dyn(sizes: impl DynSizes<S>, start: f64, end: f64) -> Result<Self>
+    where
+        S: Distinct,
+        T: Float,
+    {
+        let sizes = sizes.sizes();
+        let numel = element_count("linspace", &sizes)?;
+        let flat = RawTensor::linspace_on(&D::default(), start, end, numel, T::DTYPE)?;
+        Ok(Self::contiguous_as(flat, &sizes))
+    }
+
+    /// As [`linspace`](Self::linspace), with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_linspace_dyn`](Self::try_linspace_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -220,16 +313,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
         T: Float,
     {
-        let sizes = sizes.sizes();
-        let numel: usize = sizes.iter().product();
-        let flat = or_panic(RawTensor::linspace_on(
-            &D::default(),
-            start,
-            end,
-            numel,
-            T::DTYPE,
-        ));
-        Self::contiguous_as(flat, &sizes)
+        or_panic(Self::try_linspace_dyn(sizes, start, end))
     }
 
     /// The identity: ones on the main diagonal of a tensor with two axes.
@@ -253,8 +337,36 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// The identity, with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let i = Tensor::<u8, shape![Dyn, Dyn]>::try_eye_dyn([2, 3])?;
+    /// assert_eq!(i.to_vec(), vec![1, 0, 0, 0, 1, 0]);
+    /// assert!(Tensor::<u8, shape![Dyn, Dyn]>::try_eye_dyn([usize::MAX, 2]).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_eye_dyn(sizes: impl DynSizes<S>) -> Result<Self>
+    where
+        S: Distinct,
+        S::Rank: IsEqual<U2>,
+        <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+    {
+        let sizes = sizes.sizes();
+        let (n, m) = (sizes[0], sizes[1]);
+        Ok(Self::from_raw(RawTensor::eye_on(
+            &D::default(),
+            n,
+            m,
+            T::DTYPE,
+        )?))
+    }
+
+    /// The identity, with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_eye_dyn`](Self::try_eye_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -268,9 +380,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S::Rank: IsEqual<U2>,
         <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
     {
-        let sizes = sizes.sizes();
-        let (n, m) = (sizes[0], sizes[1]);
-        Self::from_raw(or_panic(RawTensor::eye_on(&D::default(), n, m, T::DTYPE)))
+        or_panic(Self::try_eye_dyn(sizes))
     }
 
     /// Uniform random values in `[0, 1)` from `rng`.
@@ -296,8 +406,34 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// Uniform random values, with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let a = Tensor::<f32, shape![Dyn]>::try_rand_dyn(4, &mut Generator::seed(3))?;
+    /// assert!(a.to_vec().iter().all(|v| (0.0..1.0).contains(v)));
+    /// assert!(Tensor::<f32, shape![Dyn, Dyn]>::try_rand_dyn([usize::MAX, 2], &mut Generator::seed(3)).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_rand_dyn(sizes: impl DynSizes<S>, rng: &mut Generator) -> Result<Self>
+    where
+        S: Distinct,
+        T: Float,
+    {
+        let sizes = sizes.sizes();
+        Ok(Self::from_raw(RawTensor::rand_on(
+            &D::default(),
+            &sizes,
+            T::DTYPE,
+            rng,
+        )?))
+    }
+
+    /// Uniform random values, with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_rand_dyn`](Self::try_rand_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -310,13 +446,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
         T: Float,
     {
-        let sizes = sizes.sizes();
-        Self::from_raw(or_panic(RawTensor::rand_on(
-            &D::default(),
-            &sizes,
-            T::DTYPE,
-            rng,
-        )))
+        or_panic(Self::try_rand_dyn(sizes, rng))
     }
 
     /// Standard normal random values from `rng`.
@@ -341,8 +471,34 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
 
     /// Standard normal random values, with the sizes of the `Dyn` axes.
     ///
+    /// # Errors
+    /// The sizes' product overflows or the device cannot allocate it.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let a = Tensor::<f64, shape![Dyn, 2]>::try_randn_dyn(3, &mut Generator::seed(0))?;
+    /// assert_eq!(a.sizes().as_slice(), &[3, 2]);
+    /// assert!(Tensor::<f64, shape![Dyn]>::try_randn_dyn(usize::MAX, &mut Generator::seed(0)).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_randn_dyn(sizes: impl DynSizes<S>, rng: &mut Generator) -> Result<Self>
+    where
+        S: Distinct,
+        T: Float,
+    {
+        let sizes = sizes.sizes();
+        Ok(Self::from_raw(RawTensor::randn_on(
+            &D::default(),
+            &sizes,
+            T::DTYPE,
+            rng,
+        )?))
+    }
+
+    /// Standard normal random values, with the sizes of the `Dyn` axes.
+    ///
     /// # Panics
-    /// The device cannot allocate it.
+    /// As [`try_randn_dyn`](Self::try_randn_dyn), with its message.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -355,13 +511,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
         T: Float,
     {
-        let sizes = sizes.sizes();
-        Self::from_raw(or_panic(RawTensor::randn_on(
-            &D::default(),
-            &sizes,
-            T::DTYPE,
-            rng,
-        )))
+        or_panic(Self::try_randn_dyn(sizes, rng))
     }
 
     /// A tensor holding a nested array, whose nesting and extents are proven
@@ -478,4 +628,11 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         let (storage, _, _) = flat.into_parts();
         Self::from_parts(Owned(storage), axial_core::Layout::contiguous(sizes))
     }
+}
+
+/// The number of elements of `sizes`, refused when it overflows.
+fn element_count(op: &'static str, sizes: &[usize]) -> Result<usize> {
+    (sizes.iter())
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .ok_or_else(|| Error::invalid(op, format!("the shape {sizes:?} has too many elements")))
 }
