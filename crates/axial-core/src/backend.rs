@@ -11,6 +11,17 @@ use crate::{
 
 /// An operand a kernel reads: a layout over a storage, or over the output's
 /// own storage (an in-place op reading what it writes).
+///
+/// # Example
+/// ```
+/// use axial_core::{DType, Input, Layout, RawTensor};
+/// let x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+/// let operand: Input<'_> = x.view().t()?.input();
+/// assert_eq!(operand.layout, Layout::from_parts(&[2, 2], &[1, 2], 0));
+/// assert_eq!(operand.dtype, DType::F32);
+/// assert!(operand.storage.is_some_and(|s| s.same_as(x.storage())));
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 pub struct Input<'a, D: Device> {
     /// The storage, or `None` for the output's storage.
     pub storage: Option<&'a Storage<D>>,
@@ -21,6 +32,17 @@ pub struct Input<'a, D: Device> {
 }
 
 /// The operand a kernel writes.
+///
+/// # Example
+/// ```
+/// use axial_core::{Backend, Cpu, DType, Layout, Output, Scalar, Storage};
+/// let mut s = Storage::from_slice(&[0i32; 4]);
+/// // The even elements of the storage.
+/// let dst = Output { storage: &mut s, layout: Layout::from_parts(&[2], &[2], 0), dtype: DType::I32 };
+/// Cpu.fill(dst, Scalar::Int(7))?;
+/// assert_eq!(s.as_slice::<i32>()?, &[7, 0, 7, 0]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 pub struct Output<'a, D: Device> {
     /// The storage written.
     pub storage: &'a mut Storage<D>,
@@ -32,18 +54,82 @@ pub struct Output<'a, D: Device> {
 
 /// The kernels of a device. Every method checks that each layout fits in its
 /// storage before it reads or writes, and returns `Err` otherwise.
+///
+/// Users call these through [`crate::TensorRef`]'s methods, which broadcast,
+/// promote and allocate; a device crate implements them.
+///
+/// # Example
+/// ```
+/// use axial_core::{Backend, Cpu, DType, Layout, Output, Scalar, Storage};
+/// let mut s = Storage::from_slice(&[0.0f32; 2]);
+/// // Three elements do not fit in a storage of two: an error, not a write.
+/// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[3]), dtype: DType::F32 };
+/// assert!(Cpu.fill(dst, Scalar::Float(1.0)).is_err());
+/// ```
 pub trait Backend: Device {
     /// `dst.copy_(src)`: same shapes; converts between any two dtypes.
+    ///
+    /// # Errors
+    /// A layout outside its storage, shapes that differ, or a device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let src = RawTensor::from_vec(vec![1.5f32, -2.5], &[2])?;
+    /// let mut s = Storage::from_slice(&[0i64; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::I64 };
+    /// Cpu.copy(src.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[1, -2]); // truncated toward zero
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn copy(&self, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()>;
 
     /// `dst.fill_(value)`, the value converted to `dst`'s dtype.
+    ///
+    /// # Errors
+    /// `dst`'s layout is outside its storage.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Bool, Cpu, DType, Layout, Output, Scalar, Storage};
+    /// let mut s = Storage::from_slice(&[Bool::FALSE; 3]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[3]), dtype: DType::Bool };
+    /// Cpu.fill(dst, Scalar::Float(0.5))?;
+    /// assert_eq!(s.as_slice::<Bool>()?, &[Bool::TRUE; 3]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn fill(&self, dst: Output<'_, Self>, value: Scalar) -> Result<()>;
 
     /// `dst = op(src)`: `src` and `dst` share a dtype (for
     /// [`UnaryOp::LogicalNot`], `dst` is bool).
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, or shapes that differ.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, UnaryOp};
+    /// let x = RawTensor::from_vec(vec![-1.0f32, 4.0], &[2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::F32 };
+    /// Cpu.unary(UnaryOp::Abs, x.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[1.0, 4.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn unary(&self, op: UnaryOp, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()>;
 
     /// `dst = op(lhs, rhs)`: all three share a dtype (for the logical ops, `dst` is bool).
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, or shapes that differ.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, BinaryOp, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![7i32, -7], &[2])?;
+    /// let b = RawTensor::from_vec(vec![2i32, 2], &[2])?;
+    /// let mut s = Storage::from_slice(&[0i32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::I32 };
+    /// Cpu.binary(BinaryOp::FloorDiv, a.view().input(), b.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<i32>()?, &[3, -4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn binary(
         &self,
         op: BinaryOp,
@@ -53,6 +139,20 @@ pub trait Backend: Device {
     ) -> Result<()>;
 
     /// `dst = op(lhs, rhs)`: `lhs` and `rhs` share a dtype; `dst` is bool.
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, or shapes that differ.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Bool, CmpOp, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![1.0f64, 5.0], &[2])?;
+    /// let b = RawTensor::from_vec(vec![3.0f64, 3.0], &[2])?;
+    /// let mut s = Storage::from_slice(&[Bool::FALSE; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::Bool };
+    /// Cpu.compare(CmpOp::Lt, a.view().input(), b.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<Bool>()?, &[Bool::TRUE, Bool::FALSE]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn compare(
         &self,
         op: CmpOp,
@@ -62,6 +162,21 @@ pub trait Backend: Device {
     ) -> Result<()>;
 
     /// `dst = where(cond, a, b)`: `cond` is bool; `a`, `b`, `dst` share a dtype.
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, or shapes that differ.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Bool, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let cond = RawTensor::from_vec(vec![Bool::TRUE, Bool::FALSE], &[2])?;
+    /// let a = RawTensor::from_vec(vec![1u8, 2], &[2])?;
+    /// let b = RawTensor::from_vec(vec![8u8, 9], &[2])?;
+    /// let mut s = Storage::from_slice(&[0u8; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::U8 };
+    /// Cpu.select_where(cond.view().input(), a.view().input(), b.view().input(), dst)?;
+    /// assert_eq!(s.as_bytes(), &[1, 9]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn select_where(
         &self,
         cond: Input<'_, Self>,
@@ -72,6 +187,20 @@ pub trait Backend: Device {
 
     /// Reduces `src` over `dims` into `dst`, whose layout is `src`'s shape with
     /// those dims of size 1; `dst`'s dtype is [`ReduceOp::output_dtype`].
+    ///
+    /// # Errors
+    /// A dtype or shape of `dst` other than the above, a layout outside its
+    /// storage, or a max/min over no elements.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, ReduceOp, Storage};
+    /// let x = RawTensor::from_vec(vec![1i32, 2, 3, 4, 5, 6], &[2, 3])?;
+    /// let mut s = Storage::from_slice(&[0i64; 2]); // sums of i32 are i64
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 1]), dtype: DType::I64 };
+    /// Cpu.reduce(ReduceOp::Sum, x.view().input(), &[1], dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[6, 15]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn reduce(
         &self,
         op: ReduceOp,
@@ -81,6 +210,19 @@ pub trait Backend: Device {
     ) -> Result<()>;
 
     /// Index of the max/min along `dim` into the i64 `dst` (shape as in `reduce`).
+    ///
+    /// # Errors
+    /// As [`Backend::reduce`].
+    ///
+    /// ```
+    /// # use axial_core::{ArgReduceOp, Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![3.0f32, 9.0, 1.0, 7.0], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0i64; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 2]), dtype: DType::I64 };
+    /// Cpu.arg_reduce(ArgReduceOp::ArgMax, x.view().input(), 0, dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[0, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn arg_reduce(
         &self,
         op: ArgReduceOp,
@@ -91,6 +233,20 @@ pub trait Backend: Device {
 
     /// `dst = lhs @ rhs` for `[..., M, K] @ [..., K, N] -> [..., M, N]`, with the
     /// batch dims equal (already broadcast); one float dtype throughout.
+    ///
+    /// # Errors
+    /// Shapes that do not chain, other dtypes, or a layout outside its storage.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// let swap = RawTensor::from_vec(vec![0.0f32, 1.0, 1.0, 0.0], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.matmul(a.view().input(), swap.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[2.0, 1.0, 4.0, 3.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn matmul(
         &self,
         lhs: Input<'_, Self>,

@@ -24,6 +24,11 @@ pub trait Device: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     type Buffer: Send + Sync;
 
     /// The name PyTorch prints (`cpu`, `cuda:0`).
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// assert_eq!(Cpu.name(), "cpu");
+    /// ```
     fn name(&self) -> String;
 
     /// `nbytes` of memory whose contents are unspecified (but initialised):
@@ -31,35 +36,93 @@ pub trait Device: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     ///
     /// # Errors
     /// The device is out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// let buf = Cpu.alloc(24)?;
+    /// assert_eq!(Cpu.buffer_len(&buf), 24);
+    /// assert!(Cpu.alloc(usize::MAX).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn alloc(&self, nbytes: usize) -> Result<Self::Buffer>;
 
     /// `nbytes` of zeroed memory.
     ///
     /// # Errors
     /// The device is out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// let buf = Cpu.alloc_zeroed(3)?;
+    /// assert_eq!(buf.as_bytes(), &[0, 0, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn alloc_zeroed(&self, nbytes: usize) -> Result<Self::Buffer>;
 
     /// Bytes in a buffer.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// assert_eq!(Cpu.buffer_len(&Cpu.alloc(10)?), 10);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn buffer_len(&self, buffer: &Self::Buffer) -> usize;
 
     /// The address of the buffer's first byte (0 for an empty buffer).
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// assert_eq!(Cpu.buffer_addr(&Cpu.alloc(0)?), 0);
+    /// assert_ne!(Cpu.buffer_addr(&Cpu.alloc(4)?), 0);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn buffer_addr(&self, buffer: &Self::Buffer) -> usize;
 
     /// Copies `src` into the buffer at byte `offset`.
     ///
     /// # Errors
     /// The range is outside the buffer, or the device failed.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// let mut buf = Cpu.alloc_zeroed(4)?;
+    /// Cpu.copy_from_host(&mut buf, 1, &[7, 8])?;
+    /// assert_eq!(buf.as_bytes(), &[0, 7, 8, 0]);
+    /// assert!(Cpu.copy_from_host(&mut buf, 3, &[1, 2]).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn copy_from_host(&self, buffer: &mut Self::Buffer, offset: usize, src: &[u8]) -> Result<()>;
 
     /// Copies bytes from byte `offset` of the buffer into `dst`.
     ///
     /// # Errors
     /// The range is outside the buffer, or the device failed.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// let mut buf = Cpu.alloc_zeroed(4)?;
+    /// Cpu.copy_from_host(&mut buf, 0, &[1, 2, 3, 4])?;
+    /// let mut tail = [0u8; 2];
+    /// Cpu.copy_to_host(&buf, 2, &mut tail)?;
+    /// assert_eq!(tail, [3, 4]);
+    /// assert!(Cpu.copy_to_host(&buf, 3, &mut tail).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn copy_to_host(&self, buffer: &Self::Buffer, offset: usize, dst: &mut [u8]) -> Result<()>;
 
     /// A copy of the whole buffer on the same device.
     ///
     /// # Errors
     /// The device is out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device};
+    /// let mut buf = Cpu.alloc_zeroed(2)?;
+    /// let copy = Cpu.duplicate(&buf)?;
+    /// Cpu.copy_from_host(&mut buf, 0, &[5, 5])?;
+    /// assert_eq!(copy.as_bytes(), &[0, 0]); // not an alias
+    /// assert_ne!(Cpu.buffer_addr(&copy), Cpu.buffer_addr(&buf));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     fn duplicate(&self, buffer: &Self::Buffer) -> Result<Self::Buffer>;
 }

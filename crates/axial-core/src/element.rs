@@ -65,6 +65,14 @@ impl fmt::Display for Bool {
 }
 
 /// Which family an element type belongs to; decides how casts convert.
+///
+/// # Example
+/// ```
+/// use axial_core::{Bool, Element, Kind};
+/// assert_eq!(<u8 as Element>::KIND, Kind::Int);
+/// assert_eq!(<half::f16 as Element>::KIND, Kind::Float);
+/// assert_eq!(<Bool as Element>::KIND, Kind::Bool);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// [`Bool`].
@@ -103,20 +111,64 @@ pub trait Element:
     const ONE: Self;
 
     /// The value as an f64 (exact for every type but i64 beyond 2⁵³).
+    ///
+    /// ```
+    /// # use axial_core::{Bool, Element};
+    /// assert_eq!((-3i8).to_f64(), -3.0);
+    /// assert_eq!(Bool::TRUE.to_f64(), 1.0);
+    /// assert_eq!(((1i64 << 53) + 1).to_f64(), 9_007_199_254_740_992.0); // rounded
+    /// ```
     fn to_f64(self) -> f64;
     /// The value as an f32 (exact for f16, bf16 and f32).
+    ///
+    /// ```
+    /// # use axial_core::Element;
+    /// assert_eq!(Element::to_f32(half::bf16::from_f32(0.5)), 0.5);
+    /// assert_eq!(255u8.to_f32(), 255.0);
+    /// ```
     fn to_f32(self) -> f32;
     /// The value as an i64: floats truncate toward zero.
+    ///
+    /// ```
+    /// # use axial_core::Element;
+    /// assert_eq!((-2.9f32).to_i64(), -2);
+    /// assert_eq!(200u8.to_i64(), 200);
+    /// ```
     fn to_i64(self) -> i64;
     /// From an f64, as PyTorch converts a double: floats round to nearest even
     /// (f16 and bf16 through f32, as `c10::Half(float)` does), integers truncate
     /// toward zero through i64 and then wrap, bool is `v != 0`.
+    ///
+    /// ```
+    /// # use axial_core::{Bool, Element};
+    /// assert_eq!(u8::from_f64(257.9), 1); // 257, wrapped
+    /// assert_eq!(i32::from_f64(-7.5), -7);
+    /// assert_eq!(Bool::from_f64(-0.1), Bool::TRUE);
+    /// ```
     fn from_f64(v: f64) -> Self;
     /// From an f32, as [`Element::from_f64`].
+    ///
+    /// ```
+    /// # use axial_core::Element;
+    /// assert_eq!(i8::from_f32(130.0), -126); // 130 wraps in i8
+    /// assert_eq!(<half::f16 as Element>::from_f32(65520.0), half::f16::INFINITY);
+    /// ```
     fn from_f32(v: f32) -> Self;
     /// From an i64: integers wrap (two's complement), floats round to nearest.
+    ///
+    /// ```
+    /// # use axial_core::Element;
+    /// assert_eq!(u8::from_i64(-1), 255);
+    /// assert_eq!(f32::from_i64(16_777_217), 16_777_216.0);
+    /// ```
     fn from_i64(v: i64) -> Self;
     /// `v != 0` (NaN counts as non-zero, as in PyTorch).
+    ///
+    /// ```
+    /// # use axial_core::Element;
+    /// assert!(f32::NAN.is_nonzero());
+    /// assert!(!(-0.0f64).is_nonzero());
+    /// ```
     fn is_nonzero(self) -> bool;
 }
 
