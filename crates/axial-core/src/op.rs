@@ -5,6 +5,15 @@
 use crate::{DType, Error, Result};
 
 /// Elementwise ops of one operand.
+///
+/// # Example
+/// ```
+/// use axial_core::{RawTensor, UnaryOp};
+/// let x = RawTensor::from_vec(vec![-1.5f32, 0.5, 2.0], &[3])?;
+/// let clamped = x.view().unary(UnaryOp::Clamp { min: Some(0.0), max: Some(1.0) })?;
+/// assert_eq!(clamped.to_vec::<f32>()?, vec![0.0, 0.5, 1.0]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum UnaryOp {
@@ -111,6 +120,12 @@ impl UnaryOp {
 
     /// True for the ops whose result is a float even for integer input
     /// (`sqrt(i64)` is f32 in PyTorch).
+    ///
+    /// ```
+    /// # use axial_core::UnaryOp;
+    /// assert!(UnaryOp::Exp.is_float_op());
+    /// assert!(!UnaryOp::Abs.is_float_op());
+    /// ```
     pub fn is_float_op(self) -> bool {
         use UnaryOp::*;
         matches!(
@@ -168,6 +183,16 @@ impl UnaryOp {
 }
 
 /// Elementwise ops of two operands (broadcast).
+///
+/// # Example
+/// ```
+/// use axial_core::{BinaryOp, RawTensor};
+/// let a = RawTensor::from_vec(vec![5i64, -5], &[2, 1])?;
+/// let b = RawTensor::from_vec(vec![3i64, -3], &[2])?;
+/// let r = a.view().binary(BinaryOp::Rem, &b.view())?; // [2, 1] and [2] broadcast to [2, 2]
+/// assert_eq!(r.to_vec::<i64>()?, vec![2, -1, 1, -2]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BinaryOp {
@@ -199,6 +224,11 @@ pub enum BinaryOp {
 
 impl BinaryOp {
     /// PyTorch's name of the op.
+    ///
+    /// ```
+    /// # use axial_core::BinaryOp;
+    /// assert_eq!(BinaryOp::Rem.name(), "remainder");
+    /// ```
     pub fn name(self) -> &'static str {
         use BinaryOp::*;
         match self {
@@ -241,6 +271,15 @@ impl BinaryOp {
 }
 
 /// Comparisons; the result is bool.
+///
+/// # Example
+/// ```
+/// use axial_core::{Bool, CmpOp, RawTensor};
+/// let x = RawTensor::from_vec(vec![1.0f32, f32::NAN], &[2])?;
+/// let ne = x.view().compare(CmpOp::Ne, &x.view())?; // NaN != NaN
+/// assert_eq!(ne.to_vec::<Bool>()?, vec![Bool::FALSE, Bool::TRUE]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CmpOp {
     /// `==`.
@@ -259,6 +298,11 @@ pub enum CmpOp {
 
 impl CmpOp {
     /// PyTorch's name of the op.
+    ///
+    /// ```
+    /// # use axial_core::CmpOp;
+    /// assert_eq!(CmpOp::Ge.name(), "ge");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             CmpOp::Eq => "eq",
@@ -272,6 +316,15 @@ impl CmpOp {
 }
 
 /// Reductions over one or several dims.
+///
+/// # Example
+/// ```
+/// use axial_core::{RawTensor, ReduceOp};
+/// let x = RawTensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], &[2, 2])?;
+/// let var = x.view().reduce(ReduceOp::Var { correction: 1.0 }, &[1], false)?;
+/// assert_eq!(var.to_vec::<f64>()?, vec![0.5, 0.5]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ReduceOp {
@@ -303,6 +356,11 @@ pub enum ReduceOp {
 
 impl ReduceOp {
     /// PyTorch's name of the op.
+    ///
+    /// ```
+    /// # use axial_core::ReduceOp;
+    /// assert_eq!(ReduceOp::Max.name(), "amax");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             ReduceOp::Sum => "sum",
@@ -349,12 +407,30 @@ impl ReduceOp {
     }
 
     /// True when an empty reduction has no value (max, min): PyTorch errors.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, ReduceOp};
+    /// assert!(ReduceOp::Max.needs_elements() && !ReduceOp::Sum.needs_elements());
+    /// let empty = RawTensor::zeros(&[0], DType::F32)?;
+    /// assert_eq!(empty.view().reduce(ReduceOp::Sum, &[0], false)?.to_vec::<f32>()?, vec![0.0]);
+    /// assert!(empty.view().reduce(ReduceOp::Max, &[0], false).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn needs_elements(self) -> bool {
         matches!(self, ReduceOp::Max | ReduceOp::Min)
     }
 }
 
 /// Index reductions; the result is i64.
+///
+/// # Example
+/// ```
+/// use axial_core::{ArgReduceOp, RawTensor};
+/// let x = RawTensor::from_vec(vec![2i32, 7, 7, 1], &[4])?;
+/// let i = x.view().arg_reduce(ArgReduceOp::ArgMax, Some(0), false)?;
+/// assert_eq!(i.to_vec::<i64>()?, vec![1]); // the first of the ties
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ArgReduceOp {
     /// Index of the largest value (first on ties; NaN wins).
@@ -365,6 +441,11 @@ pub enum ArgReduceOp {
 
 impl ArgReduceOp {
     /// PyTorch's name of the op.
+    ///
+    /// ```
+    /// # use axial_core::ArgReduceOp;
+    /// assert_eq!(ArgReduceOp::ArgMin.name(), "argmin");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             ArgReduceOp::ArgMax => "argmax",

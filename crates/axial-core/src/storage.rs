@@ -24,6 +24,12 @@ pub struct Storage<D: Device = Cpu> {
 
 impl<D: Device> Storage<D> {
     /// A storage over a device buffer.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Storage};
+    /// let s = Storage::from_buffer(Cpu.alloc_buffer(8), Cpu);
+    /// assert_eq!(s.nbytes(), 8);
+    /// ```
     pub fn from_buffer(buffer: D::Buffer, device: D) -> Self {
         Storage { buffer, device }
     }
@@ -33,6 +39,14 @@ impl<D: Device> Storage<D> {
     ///
     /// # Errors
     /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Storage};
+    /// let s = Storage::uninit(&Cpu, 16)?;
+    /// assert_eq!(s.nbytes(), 16);
+    /// assert!(Storage::uninit(&Cpu, usize::MAX).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn uninit(device: &D, nbytes: usize) -> Result<Self> {
         Ok(Storage::from_buffer(device.alloc(nbytes)?, device.clone()))
     }
@@ -58,6 +72,13 @@ impl<D: Device> Storage<D> {
     ///
     /// # Errors
     /// Out of memory, or the copy failed.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Storage};
+    /// let s = Storage::from_host_bytes(&Cpu, &[1, 2, 3])?;
+    /// assert_eq!(s.to_host_bytes()?, vec![1, 2, 3]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn from_host_bytes(device: &D, bytes: &[u8]) -> Result<Self> {
         let mut s = Storage::uninit(device, bytes.len())?;
         device.copy_from_host(&mut s.buffer, 0, bytes)?;
@@ -68,41 +89,96 @@ impl<D: Device> Storage<D> {
     ///
     /// # Errors
     /// Out of memory, or the copy failed.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Storage};
+    /// let s = Storage::from_host_slice(&Cpu, &[1u16, 2])?;
+    /// assert_eq!(s.as_slice::<u16>()?, &[1, 2]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn from_host_slice<T: Element>(device: &D, data: &[T]) -> Result<Self> {
         Self::from_host_bytes(device, bytemuck::cast_slice(data))
     }
 
     /// Length in bytes (`untyped_storage().nbytes()`).
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// assert_eq!(Storage::from_slice(&[0.0f64; 3]).nbytes(), 24);
+    /// ```
     pub fn nbytes(&self) -> usize {
         self.device.buffer_len(&self.buffer)
     }
 
     /// Whole elements of `dtype` the storage holds.
+    ///
+    /// ```
+    /// # use axial_core::{DType, Storage};
+    /// let s = Storage::from_slice(&[0u8; 10]);
+    /// assert_eq!(s.len_of(DType::U8), 10);
+    /// assert_eq!(s.len_of(DType::F32), 2); // the last two bytes make no f32
+    /// ```
     pub fn len_of(&self, dtype: DType) -> usize {
         self.nbytes() / dtype.size()
     }
 
     /// The device.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device, Storage};
+    /// let s = Storage::from_slice(&[1i32]);
+    /// assert_eq!(s.device(), &Cpu);
+    /// assert_eq!(s.device().name(), "cpu");
+    /// ```
     pub fn device(&self) -> &D {
         &self.device
     }
 
     /// The device buffer.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let s = Storage::from_slice(&[9u8, 8]);
+    /// assert_eq!(s.buffer().as_bytes(), &[9, 8]);
+    /// ```
     pub fn buffer(&self) -> &D::Buffer {
         &self.buffer
     }
 
     /// The device buffer, mutably.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, Device, Storage};
+    /// let mut s = Storage::from_slice(&[0u8; 3]);
+    /// Cpu.copy_from_host(s.buffer_mut(), 1, &[5])?;
+    /// assert_eq!(s.as_bytes(), &[0, 5, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn buffer_mut(&mut self) -> &mut D::Buffer {
         &mut self.buffer
     }
 
     /// The address of the first byte (0 when empty), as PyTorch's `data_ptr()`.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let s = Storage::from_slice(&[1.0f32; 4]);
+    /// assert_eq!(s.data_ptr(), s.as_bytes().as_ptr() as usize);
+    /// assert_eq!(Storage::from_slice::<f32>(&[]).data_ptr(), 0);
+    /// ```
     pub fn data_ptr(&self) -> usize {
         self.device.buffer_addr(&self.buffer)
     }
 
     /// Whether two storages are the same memory.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let a = Storage::from_slice(&[1u8, 2]);
+    /// let b = a.clone(); // a copy, not the same memory
+    /// assert!(a.same_as(&a));
+    /// assert!(!a.same_as(&b));
+    /// ```
     pub fn same_as(&self, other: &Storage<D>) -> bool {
         std::ptr::eq(self, other) || (self.nbytes() > 0 && self.data_ptr() == other.data_ptr())
     }
@@ -111,6 +187,13 @@ impl<D: Device> Storage<D> {
     ///
     /// # Errors
     /// The device failed.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let s = Storage::from_slice(&[-1i16, 0]);
+    /// assert_eq!(s.to_host_bytes()?, vec![0xff, 0xff, 0, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn to_host_bytes(&self) -> Result<Vec<u8>> {
         let mut out = vec![0u8; self.nbytes()];
         self.device.copy_to_host(&self.buffer, 0, &mut out)?;
@@ -140,6 +223,15 @@ impl<D: Device> Storage<D> {
     ///
     /// # Errors
     /// `index` is past the end, or the device failed.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[0u8; 2]);
+    /// s.write_byte(1, 42)?;
+    /// assert_eq!(s.as_bytes(), &[0, 42]);
+    /// assert!(s.write_byte(2, 1).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn write_byte(&mut self, index: usize, value: u8) -> Result<()> {
         self.check_byte(index)?;
         self.device
@@ -150,6 +242,15 @@ impl<D: Device> Storage<D> {
     ///
     /// # Errors
     /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[1u8, 2]);
+    /// let copy = s.try_clone()?;
+    /// s.write_byte(0, 9)?;
+    /// assert_eq!(copy.as_bytes(), &[1, 2]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn try_clone(&self) -> Result<Self> {
         Ok(Storage::from_buffer(
             self.device.duplicate(&self.buffer)?,
@@ -183,11 +284,23 @@ impl Storage<Cpu> {
     }
 
     /// The bytes.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// assert_eq!(Storage::from_slice(&[0x0101u16, 0]).as_bytes(), &[1, 1, 0, 0]);
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         self.buffer.as_bytes()
     }
 
     /// The bytes, mutably.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[0u8; 4]);
+    /// s.as_bytes_mut()[1..3].fill(7);
+    /// assert_eq!(s.as_bytes(), &[0, 7, 7, 0]);
+    /// ```
     pub fn as_bytes_mut(&mut self) -> &mut [u8] {
         self.buffer.as_bytes_mut()
     }
@@ -196,6 +309,14 @@ impl Storage<Cpu> {
     ///
     /// # Errors
     /// The byte length is not a multiple of `T`'s size.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let s = Storage::from_slice(&[1u8, 0, 2, 0, 3]);
+    /// assert_eq!(s.as_slice::<u8>()?, &[1, 0, 2, 0, 3]);
+    /// assert!(s.as_slice::<i16>().is_err()); // 5 bytes are not whole i16s
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn as_slice<T: Element>(&self) -> Result<&[T]> {
         bytemuck::try_cast_slice(self.as_bytes()).map_err(|e| cast_error::<T>(self.nbytes(), e))
     }
@@ -204,6 +325,14 @@ impl Storage<Cpu> {
     ///
     /// # Errors
     /// The byte length is not a multiple of `T`'s size.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[1.0f32, 2.0]);
+    /// s.as_mut_slice::<f32>()?[1] = -2.0;
+    /// assert_eq!(s.as_slice::<f32>()?, &[1.0, -2.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn as_mut_slice<T: Element>(&mut self) -> Result<&mut [T]> {
         let n = self.nbytes();
         bytemuck::try_cast_slice_mut(self.as_bytes_mut()).map_err(|e| cast_error::<T>(n, e))

@@ -112,21 +112,47 @@ impl Layout {
     }
 
     /// Sizes, outermost first.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// assert_eq!(Layout::contiguous(&[2, 3]).t()?.shape(), &[3, 2]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn shape(&self) -> &[usize] {
         &self.shape
     }
 
     /// Strides in elements, outermost first.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// assert_eq!(Layout::contiguous(&[2, 3, 4]).strides(), &[12, 4, 1]);
+    /// assert_eq!(Layout::contiguous(&[3]).expand(&[2, 3])?.strides(), &[0, 1]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn strides(&self) -> &[isize] {
         &self.strides
     }
 
     /// Offset of the first element in the storage, in elements.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// let row = Layout::contiguous(&[4, 5]).select(0, 2)?; // x[2]
+    /// assert_eq!(row.offset(), 10);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// Number of dims.
+    ///
+    /// ```
+    /// # use axial_core::Layout;
+    /// assert_eq!(Layout::contiguous(&[2, 1, 3]).rank(), 3);
+    /// assert_eq!(Layout::contiguous(&[]).rank(), 0);
+    /// ```
     pub fn rank(&self) -> usize {
         self.shape.len()
     }

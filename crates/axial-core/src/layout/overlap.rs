@@ -5,6 +5,15 @@ use super::Layout;
 use crate::{Error, Result};
 
 /// Whether a layout addresses one memory location twice.
+///
+/// # Example
+/// ```
+/// use axial_core::{layout::MemOverlap, Layout};
+/// assert_eq!(Layout::contiguous(&[2, 3]).internal_overlap(), MemOverlap::No);
+/// let broadcast = Layout::contiguous(&[3]).expand(&[2, 3])?;
+/// assert_eq!(broadcast.internal_overlap(), MemOverlap::Yes);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum MemOverlap {
     /// Dense and non-overlapping.
@@ -16,6 +25,17 @@ pub enum MemOverlap {
 }
 
 /// How two layouts over storages relate.
+///
+/// # Example
+/// ```
+/// use axial_core::{layout::Overlap, Layout};
+/// let x = Layout::contiguous(&[2, 4]);
+/// let (left, right) = (x.narrow(1, 0, 2)?, x.narrow(1, 2, 2)?);
+/// assert_eq!(left.overlap(&right, true), Overlap::TooHard); // neither is dense
+/// let (top, bottom) = (x.select(0, 0)?, x.select(0, 1)?);
+/// assert_eq!(top.overlap(&bottom, true), Overlap::No);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Overlap {
     /// No shared element.
