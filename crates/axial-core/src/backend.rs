@@ -14,9 +14,9 @@ use crate::{
 ///
 /// # Example
 /// ```
-/// use axial_core::{DType, Input, Layout, RawTensor};
+/// use axial_core::{DType, Layout, RawTensor};
 /// let x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
-/// let operand: Input<'_> = x.view().t()?.input();
+/// let operand = x.view().t()?.input();
 /// assert_eq!(operand.layout, Layout::from_parts(&[2, 2], &[1, 2], 0));
 /// assert_eq!(operand.dtype, DType::F32);
 /// assert!(operand.storage.is_some_and(|s| s.same_as(x.storage())));

@@ -92,8 +92,8 @@ impl<D: Device> Storage<D> {
     ///
     /// ```
     /// # use axial_core::{Cpu, Storage};
-    /// let s = Storage::from_host_slice(&Cpu, &[1u16, 2])?;
-    /// assert_eq!(s.as_slice::<u16>()?, &[1, 2]);
+    /// let s = Storage::from_host_slice(&Cpu, &[1i16, -2])?;
+    /// assert_eq!(s.as_slice::<i16>()?, &[1, -2]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn from_host_slice<T: Element>(device: &D, data: &[T]) -> Result<Self> {
@@ -287,7 +287,7 @@ impl Storage<Cpu> {
     ///
     /// ```
     /// # use axial_core::Storage;
-    /// assert_eq!(Storage::from_slice(&[0x0101u16, 0]).as_bytes(), &[1, 1, 0, 0]);
+    /// assert_eq!(Storage::from_slice(&[0x0101i16, 0]).as_bytes(), &[1, 1, 0, 0]);
     /// ```
     pub fn as_bytes(&self) -> &[u8] {
         self.buffer.as_bytes()

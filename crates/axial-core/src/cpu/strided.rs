@@ -25,6 +25,22 @@ const PIECE_ALIGN: usize = 64;
 type DimVec<T> = SmallVec<[T; 6]>;
 
 /// A prepared walk over `N` layouts of one shape. Operand 0 decides the order.
+///
+/// # Example
+/// ```
+/// use axial_core::{cpu::strided::Plan, Layout};
+/// // Reading a transposed 2×3 input into a contiguous 3×2 output.
+/// let out = Layout::contiguous(&[3, 2]);
+/// let input = Layout::contiguous(&[2, 3]).t()?;
+/// let mut pairs = vec![];
+/// let plan = Plan::new([&out, &input]);
+/// let [so, si] = plan.inner_strides();
+/// plan.for_runs(0, plan.runs(), |[o, i], len| {
+///     pairs.extend((0..len as isize).map(|k| (o as isize + k * so, i as isize + k * si)));
+/// });
+/// assert_eq!(pairs, [(0, 0), (1, 3), (2, 1), (3, 4), (4, 2), (5, 5)]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Plan<const N: usize> {
     shape: DimVec<usize>,
@@ -35,6 +51,18 @@ pub struct Plan<const N: usize> {
 
 impl<const N: usize> Plan<N> {
     /// A walk over `layouts`, which must all have the same shape.
+    ///
+    /// # Panics
+    /// A layout with fewer dims than `layouts[0]` (debug builds check that the
+    /// shapes are equal). Kernels check their operands' shapes before they plan.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// let x = Layout::contiguous(&[2, 1, 3, 4]);
+    /// let plan = Plan::new([&x, &x]);
+    /// assert_eq!(plan.shape(), &[24]); // size-1 dim dropped, the rest coalesced
+    /// assert_eq!(plan.runs(), 1);
+    /// ```
     pub fn new(layouts: [&Layout; N]) -> Self {
         let shape0 = layouts[0].shape();
         debug_assert!(layouts.iter().all(|l| l.shape() == shape0));
@@ -84,6 +112,22 @@ impl<const N: usize> Plan<N> {
     /// Keeps the walk on one thread when an input reads the output's memory
     /// through another layout (`base` pointers equal, layouts different):
     /// threads could then read what others write.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// // In place, each output element reads the element after it.
+    /// let n = 1 << 20;
+    /// let (out, ahead) = (Layout::contiguous(&[n]), Layout::from_parts(&[n], &[1], 1));
+    /// let base = 0x1000; // both in one buffer
+    /// let mut plan = Plan::new([&out, &ahead]);
+    /// plan.restrict_aliasing((base, &out), &[(base, &ahead)]);
+    /// let calls = AtomicUsize::new(0);
+    /// plan.par_for_runs(|_, _| {
+    ///     calls.fetch_add(1, Ordering::Relaxed);
+    /// });
+    /// assert_eq!(calls.into_inner(), 1); // the whole run, on the calling thread
+    /// ```
     pub fn restrict_aliasing(&mut self, out: (usize, &Layout), inputs: &[(usize, &Layout)]) {
         if inputs.iter().any(|&(p, l)| p == out.0 && l != out.1) {
             self.disjoint = false;
@@ -91,21 +135,53 @@ impl<const N: usize> Plan<N> {
     }
 
     /// Elements walked.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// assert_eq!(Plan::new([&Layout::contiguous(&[3, 0, 2])]).numel(), 0);
+    /// assert_eq!(Plan::new([&Layout::contiguous(&[])]).numel(), 1);
+    /// ```
     pub fn numel(&self) -> usize {
         self.shape.iter().product()
     }
 
     /// Length of one run (the innermost coalesced dim; 1 for a 0-dim walk).
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// // x[:, ::2] of a 4×6 x is every other element: one run of 12 at stride 2.
+    /// let every_other_column = Layout::contiguous(&[4, 6]).slice(1, None, None, 2)?;
+    /// let plan = Plan::new([&every_other_column]);
+    /// assert_eq!((plan.inner_len(), plan.inner_strides()), (12, [2]));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn inner_len(&self) -> usize {
         self.shape.last().copied().unwrap_or(1)
     }
 
     /// Each operand's stride along the run.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// let out = Layout::contiguous(&[5]);
+    /// let row = Layout::contiguous(&[5]).expand(&[5])?;
+    /// let scalar = Layout::contiguous(&[]).expand(&[5])?; // broadcast: stride 0
+    /// assert_eq!(Plan::new([&out, &row, &scalar]).inner_strides(), [1, 1, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn inner_strides(&self) -> [isize; N] {
         std::array::from_fn(|i| self.strides[i].last().copied().unwrap_or(0))
     }
 
     /// Number of runs.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// let columns = Layout::contiguous(&[4, 6]).narrow(1, 0, 3)?;
+    /// let plan = Plan::new([&columns]);
+    /// assert_eq!((plan.runs(), plan.inner_len()), (4, 3)); // one run per row
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn runs(&self) -> usize {
         if self.inner_len() == 0 {
             0
@@ -115,17 +191,43 @@ impl<const N: usize> Plan<N> {
     }
 
     /// The coalesced shape, outermost first.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// let x = Layout::contiguous(&[2, 3, 4]).permute(&[2, 0, 1])?;
+    /// // Ordered by stride again, then coalesced into one dim.
+    /// assert_eq!(Plan::new([&x]).shape(), &[24]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn shape(&self) -> &[usize] {
         &self.shape
     }
 
     /// The coalesced strides of operand `i`.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// let out = Layout::contiguous(&[2, 3]);
+    /// let input = Layout::contiguous(&[3, 2]).t()?;
+    /// let plan = Plan::new([&out, &input]);
+    /// assert_eq!((plan.strides(0), plan.strides(1)), (&[3, 1][..], &[1, 2][..]));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn strides(&self, i: usize) -> &[isize] {
         &self.strides[i]
     }
 
     /// Calls `f(offsets, len)` for runs `first..first + count`, where
     /// `offsets[i]` is operand i's element offset at the start of the run.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// let rows = Layout::contiguous(&[3, 8]).narrow(1, 2, 4)?; // x[:, 2:6]
+    /// let mut starts = vec![];
+    /// Plan::new([&rows]).for_runs(1, 2, |[offset], len| starts.push((offset, len)));
+    /// assert_eq!(starts, [(10, 4), (18, 4)]); // rows 1 and 2
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn for_runs(&self, first: usize, count: usize, mut f: impl FnMut([usize; N], usize)) {
         if count == 0 {
             return;
@@ -169,6 +271,19 @@ impl<const N: usize> Plan<N> {
     ///
     /// When there are fewer runs than tasks (a contiguous walk is one run),
     /// runs are cut into pieces, so that one long run still uses every thread.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// let x = Layout::contiguous(&[512, 1024]);
+    /// let sum = AtomicUsize::new(0);
+    /// Plan::new([&x]).par_for_runs(|[offset], len| {
+    ///     sum.fetch_add((offset..offset + len).sum(), Ordering::Relaxed);
+    /// });
+    /// let n = 512 * 1024;
+    /// assert_eq!(sum.into_inner(), n * (n - 1) / 2); // every offset once
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn par_for_runs(&self, f: impl Fn([usize; N], usize) + Sync) {
         self.par_for_runs_weighted(1, f);
     }

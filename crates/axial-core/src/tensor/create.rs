@@ -315,6 +315,7 @@ impl<D: Backend> TensorRef<'_, D> {
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         super::expect_dtype::<T>("to_vec", self.dtype)?;
+        self.check_in_bounds()?;
         let c = self.contiguous()?;
         let view = c.as_ref();
         let start = view.offset() * self.dtype.size();
@@ -340,6 +341,7 @@ impl<D: Backend> TensorRef<'_, D> {
     /// ```
     pub fn get<T: Element>(&self, index: &[isize]) -> Result<T> {
         super::expect_dtype::<T>("get", self.dtype)?;
+        self.check_in_bounds()?;
         let at = self.layout.storage_index(index)?;
         let mut value = T::ZERO;
         self.storage.device().copy_to_host(
