@@ -62,6 +62,14 @@ impl CpuBuffer {
     ///
     /// # Errors
     /// The size overflows or the system is out of memory.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// let b = CpuBuffer::new(5, true)?;
+    /// assert_eq!(b.as_bytes(), &[0; 5]);
+    /// assert!(CpuBuffer::new(usize::MAX, false).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn new(len: usize, zeroed: bool) -> Result<Self> {
         if len == 0 {
             return Ok(CpuBuffer {
@@ -96,16 +104,35 @@ impl CpuBuffer {
     }
 
     /// Length in bytes.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// assert_eq!(CpuBuffer::new(7, false)?.len(), 7);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// True when the buffer holds no byte.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// assert!(CpuBuffer::new(0, false)?.is_empty());
+    /// assert!(!CpuBuffer::new(1, false)?.is_empty());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The bytes.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// assert_eq!(CpuBuffer::new(2, true)?.as_bytes(), &[0, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         // SAFETY: ptr is valid for `len` initialised bytes (or dangling with len 0),
         // and shared borrows of self only read.
@@ -113,12 +140,27 @@ impl CpuBuffer {
     }
 
     /// The bytes, mutably.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// let mut b = CpuBuffer::new(3, true)?;
+    /// b.as_bytes_mut()[2] = 9;
+    /// assert_eq!(b.as_bytes(), &[0, 0, 9]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn as_bytes_mut(&mut self) -> &mut [u8] {
         // SAFETY: as in `as_bytes`, and `&mut self` makes the access exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 
     /// Address of the first byte (0 when empty).
+    ///
+    /// ```
+    /// # use axial_core::cpu::{ALIGN, CpuBuffer};
+    /// assert_eq!(CpuBuffer::new(0, false)?.addr(), 0);
+    /// assert_eq!(CpuBuffer::new(10, false)?.addr() % ALIGN, 0);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn addr(&self) -> usize {
         if self.len == 0 {
             0

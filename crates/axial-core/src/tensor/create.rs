@@ -24,6 +24,15 @@ pub struct Generator(rand_chacha::ChaCha8Rng);
 
 impl Generator {
     /// A generator from a seed.
+    ///
+    /// ```
+    /// # use axial_core::{DType, Generator, RawTensor};
+    /// let mut rng = Generator::seed(1);
+    /// let a = RawTensor::randn(&[4], DType::F64, &mut rng)?;
+    /// let b = RawTensor::randn(&[4], DType::F64, &mut rng)?; // the stream moves on
+    /// assert_ne!(a.to_vec::<f64>()?, b.to_vec::<f64>()?);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn seed(seed: u64) -> Self {
         Generator(rand_chacha::ChaCha8Rng::seed_from_u64(seed))
     }
@@ -48,6 +57,14 @@ impl RawTensor<Cpu> {
     ///
     /// # Errors
     /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let x = RawTensor::zeros(&[2, 2], DType::I16)?;
+    /// assert_eq!(x.to_vec::<i16>()?, vec![0; 4]);
+    /// assert!(RawTensor::zeros(&[1 << 62, 4], DType::F32).is_err()); // too large
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn zeros(shape: &[usize], dtype: DType) -> Result<Self> {
         Self::zeros_on(&Cpu, shape, dtype)
     }
@@ -56,6 +73,13 @@ impl RawTensor<Cpu> {
     ///
     /// # Errors
     /// As [`RawTensor::arange_on`].
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let x = RawTensor::arange(0.0, 1.0, 0.25, DType::F32)?;
+    /// assert_eq!(x.to_vec::<f32>()?, vec![0.0, 0.25, 0.5, 0.75]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> Result<Self> {
         Self::arange_on(&Cpu, start, end, step, dtype)
     }
@@ -64,6 +88,14 @@ impl RawTensor<Cpu> {
     ///
     /// # Errors
     /// A non-float dtype.
+    ///
+    /// ```
+    /// # use axial_core::{DType, Generator, RawTensor};
+    /// let x = RawTensor::rand(&[1000], DType::F32, &mut Generator::seed(3))?;
+    /// assert!(x.to_vec::<f32>()?.iter().all(|v| (0.0..1.0).contains(v)));
+    /// assert!(RawTensor::rand(&[2], DType::I32, &mut Generator::seed(3)).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn rand(shape: &[usize], dtype: DType, rng: &mut Generator) -> Result<Self> {
         Self::rand_on(&Cpu, shape, dtype, rng)
     }
@@ -72,6 +104,14 @@ impl RawTensor<Cpu> {
     ///
     /// # Errors
     /// A non-float dtype.
+    ///
+    /// ```
+    /// # use axial_core::{DType, Generator, RawTensor, ReduceOp};
+    /// let x = RawTensor::randn(&[10_000], DType::F64, &mut Generator::seed(5))?;
+    /// let mean = x.view().reduce(ReduceOp::Mean, &[], false)?.view().item::<f64>()?;
+    /// assert!(mean.abs() < 0.05);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn randn(shape: &[usize], dtype: DType, rng: &mut Generator) -> Result<Self> {
         Self::randn_on(&Cpu, shape, dtype, rng)
     }
@@ -82,6 +122,14 @@ impl<D: Backend> RawTensor<D> {
     ///
     /// # Errors
     /// `data` has another number of elements than `shape`.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, RawTensor};
+    /// let x = RawTensor::from_slice_on(&Cpu, &[1u8, 2, 3, 4, 5, 6], &[3, 2])?;
+    /// assert_eq!(x.view().get::<u8>(&[2, 0])?, 5);
+    /// assert!(RawTensor::from_slice_on(&Cpu, &[1u8, 2], &[3]).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn from_slice_on<T: Element>(device: &D, data: &[T], shape: &[usize]) -> Result<Self> {
         let numel = checked_numel("alloc", shape)?;
         if numel != data.len() {
@@ -102,6 +150,13 @@ impl<D: Backend> RawTensor<D> {
     ///
     /// # Errors
     /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, RawTensor};
+    /// let x = RawTensor::zeros_on(&Cpu, &[3], DType::F64)?;
+    /// assert_eq!(x.to_vec::<f64>()?, vec![0.0; 3]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn zeros_on(device: &D, shape: &[usize], dtype: DType) -> Result<Self> {
         let nbytes = checked_numel("alloc", shape)?
             .checked_mul(dtype.size())
@@ -222,6 +277,13 @@ impl<D: Backend> RawTensor<D> {
     ///
     /// # Errors
     /// A non-float dtype.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, Generator, RawTensor};
+    /// let x = RawTensor::rand_on(&Cpu, &[2, 2], DType::BF16, &mut Generator::seed(0))?;
+    /// assert_eq!((x.shape(), x.dtype()), (&[2, 2][..], DType::BF16));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn rand_on(device: &D, shape: &[usize], dtype: DType, rng: &mut Generator) -> Result<Self> {
         float_only("rand", dtype)?;
         Self::from_samples(device, "rand", shape, dtype, || rng.0.random::<f64>())
@@ -231,6 +293,15 @@ impl<D: Backend> RawTensor<D> {
     ///
     /// # Errors
     /// A non-float dtype.
+    ///
+    /// ```
+    /// # use axial_core::{Cpu, DType, Generator, RawTensor};
+    /// let a = RawTensor::randn_on(&Cpu, &[3], DType::F32, &mut Generator::seed(9))?;
+    /// let b = RawTensor::randn_on(&Cpu, &[3], DType::F32, &mut Generator::seed(9))?;
+    /// assert_eq!(a.to_vec::<f32>()?, b.to_vec::<f32>()?); // same seed, same values
+    /// assert!(RawTensor::randn_on(&Cpu, &[3], DType::U8, &mut Generator::seed(9)).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn randn_on(
         device: &D,
         shape: &[usize],
@@ -295,6 +366,14 @@ impl<D: Backend> RawTensor<D> {
     ///
     /// # Errors
     /// `T` is not the tensor's dtype, or the device failed.
+    ///
+    /// ```
+    /// # use axial_core::RawTensor;
+    /// let x = RawTensor::from_vec(vec![1i32, 2, 3], &[3])?;
+    /// assert_eq!(x.to_vec::<i32>()?, vec![1, 2, 3]);
+    /// assert!(x.to_vec::<i64>().is_err()); // not the dtype
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         self.view().to_vec()
     }
@@ -356,6 +435,15 @@ impl<D: Backend> TensorRef<'_, D> {
     ///
     /// # Errors
     /// `T` is not the dtype, or the tensor has another number of elements.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, ReduceOp};
+    /// let x = RawTensor::arange(1.0, 5.0, 1.0, DType::F32)?;
+    /// let total = x.view().reduce(ReduceOp::Sum, &[], false)?;
+    /// assert_eq!(total.view().item::<f32>()?, 10.0);
+    /// assert!(x.view().item::<f32>().is_err()); // four elements
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn item<T: Element>(&self) -> Result<T> {
         if self.numel() != 1 {
             return Err(Error::invalid(

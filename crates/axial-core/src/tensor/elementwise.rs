@@ -63,6 +63,15 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     ///
     /// # Errors
     /// The device failed.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let x = RawTensor::zeros(&[2, 3], DType::F32)?;
+    /// let t = x.view().t()?.to_owned()?;
+    /// assert_eq!(t.strides(), &[1, 3]); // dense strides kept
+    /// assert_ne!(t.storage().data_ptr(), x.storage().data_ptr());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn to_owned(&self) -> Result<RawTensor<D>> {
         self.to_dtype(self.dtype)
     }
@@ -71,6 +80,14 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     ///
     /// # Errors
     /// The device failed.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let x = RawTensor::from_vec(vec![1u8, 2, 3, 4], &[2, 2])?;
+    /// let t = x.view().t()?.to_contiguous()?;
+    /// assert_eq!((t.strides(), t.to_vec::<u8>()?), (&[2, 1][..], vec![1, 3, 2, 4]));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn to_contiguous(&self) -> Result<RawTensor<D>> {
         let mut out = alloc_output(
             self.storage.device(),
@@ -172,6 +189,15 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     ///
     /// # Errors
     /// Shapes that do not broadcast.
+    ///
+    /// ```
+    /// # use axial_core::{Bool, CmpOp, RawTensor};
+    /// let x = RawTensor::from_vec(vec![1i32, 5, 3], &[3])?;
+    /// let limit = RawTensor::from_vec(vec![3i64], &[1])?; // broadcast, promoted
+    /// let le = x.view().compare(CmpOp::Le, &limit.view())?;
+    /// assert_eq!(le.to_vec::<Bool>()?, vec![Bool::TRUE, Bool::FALSE, Bool::TRUE]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn compare(&self, op: CmpOp, other: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
         let shape = broadcast_shapes(self.shape(), other.shape())?;
         let common = self.dtype.promote(other.dtype);
@@ -191,6 +217,15 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     ///
     /// # Errors
     /// A non-bool condition, or shapes that do not broadcast.
+    ///
+    /// ```
+    /// # use axial_core::{Bool, RawTensor};
+    /// let cond = RawTensor::from_vec(vec![Bool::TRUE, Bool::FALSE], &[2])?;
+    /// let (a, b) = (RawTensor::from_vec(vec![1.0f32, 2.0], &[2])?, RawTensor::from_vec(vec![0.0f32], &[])?);
+    /// assert_eq!(cond.view().where_(&a.view(), &b.view())?.to_vec::<f32>()?, vec![1.0, 0.0]);
+    /// assert!(a.view().where_(&a.view(), &b.view()).is_err()); // not a bool condition
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn where_(&self, a: &TensorRef<'_, D>, b: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
         if self.dtype != DType::Bool {
             return Err(Error::invalid(
@@ -253,6 +288,14 @@ impl<D: Backend> TensorMut<'_, D> {
     ///
     /// # Errors
     /// The device failed.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let mut x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3])?;
+    /// x.view_mut().narrow(0, 1, 2)?.zero_()?;
+    /// assert_eq!(x.to_vec::<f32>()?, vec![1.0, 0.0, 0.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn zero_(&mut self) -> Result<()> {
         self.fill_(Scalar::Int(0))
     }
@@ -261,6 +304,18 @@ impl<D: Backend> TensorMut<'_, D> {
     ///
     /// # Errors
     /// Shapes that do not broadcast to `x`'s, or a write into overlapping memory.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let mut x = RawTensor::zeros(&[2, 2], DType::F32)?;
+    /// let row = RawTensor::from_vec(vec![1i64, 2], &[2])?;
+    /// x.view_mut().copy_(&row.view())?; // broadcast and converted
+    /// assert_eq!(x.to_vec::<f32>()?, vec![1.0, 2.0, 1.0, 2.0]);
+    /// // Two elements at one address: the write is refused.
+    /// let mut same = x.view_mut().as_strided(&[2], &[0], None)?;
+    /// assert_eq!(same.copy_(&row.view()), Err(axial_core::Error::InternalOverlap));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn copy_(&mut self, src: &TensorRef<'_, D>) -> Result<()> {
         let input = expanded_input(src, &None, self.shape())?;
         let device = self.storage_device();
@@ -271,6 +326,16 @@ impl<D: Backend> TensorMut<'_, D> {
     ///
     /// # Errors
     /// The result dtype cannot be stored in `x`, or `x` overlaps itself.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, UnaryOp};
+    /// let mut x = RawTensor::from_vec(vec![1.0f32, 4.0], &[2])?;
+    /// x.view_mut().unary_(UnaryOp::Sqrt)?;
+    /// assert_eq!(x.to_vec::<f32>()?, vec![1.0, 2.0]);
+    /// let mut n = RawTensor::from_vec(vec![4i32], &[1])?;
+    /// assert!(n.view_mut().unary_(UnaryOp::Sqrt).is_err()); // f32 result, i32 storage
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn unary_(&mut self, op: UnaryOp) -> Result<()> {
         let out_dtype = op.output_dtype(self.dtype)?;
         if out_dtype != self.dtype {
@@ -293,6 +358,17 @@ impl<D: Backend> TensorMut<'_, D> {
     ///
     /// # Errors
     /// `y` does not broadcast to `x`'s shape, the cast is refused, or memory overlaps.
+    ///
+    /// ```
+    /// # use axial_core::{BinaryOp, RawTensor};
+    /// let mut x = RawTensor::from_vec(vec![1i32, 2, 3, 4], &[2, 2])?;
+    /// let col = RawTensor::from_vec(vec![10i64, 20], &[2, 1])?;
+    /// x.view_mut().binary_(BinaryOp::Add, &col.view())?; // stays i32
+    /// assert_eq!(x.to_vec::<i32>()?, vec![11, 12, 23, 24]);
+    /// let half = RawTensor::from_vec(vec![0.5f32], &[])?;
+    /// assert!(x.view_mut().binary_(BinaryOp::Mul, &half.view()).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn binary_(&mut self, op: BinaryOp, other: &TensorRef<'_, D>) -> Result<()> {
         let input = self.inplace_operand(op, other)?;
         let shape = self.shape().to_vec();
@@ -344,6 +420,14 @@ impl<D: Backend> TensorMut<'_, D> {
     ///
     /// # Errors
     /// As [`TensorMut::binary_`].
+    ///
+    /// ```
+    /// # use axial_core::{BinaryOp, RawTensor, Scalar};
+    /// let mut x = RawTensor::from_vec(vec![1.0f32, 2.0], &[2])?;
+    /// x.view_mut().binary_scalar_(BinaryOp::Pow, Scalar::Int(3))?;
+    /// assert_eq!(x.to_vec::<f32>()?, vec![1.0, 8.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn binary_scalar_(&mut self, op: BinaryOp, s: Scalar) -> Result<()> {
         let dtype = scalar_result_dtype(self.dtype, s);
         let scalar = RawTensor::full_on(&self.storage_device(), &[], s, dtype)?;

@@ -11,6 +11,15 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::slice`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::from_vec((0..6i64).collect(), &[2, 3])?;
+            /// let odd = x.view().slice(1, Some(1), None, 2)?; // x[:, 1::2]
+            /// assert_eq!(odd.to_vec::<i64>()?, vec![1, 4]);
+            /// assert_eq!(x.view_mut().slice(0, Some(-1), None, 1)?.shape(), &[1, 3]);
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn slice(
                 self: $recv,
                 dim: isize,
@@ -26,6 +35,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::select`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::from_vec((0..6i64).collect(), &[2, 3])?;
+            /// assert_eq!(x.view().select(1, -1)?.to_vec::<i64>()?, vec![2, 5]); // x[:, -1]
+            /// assert!(x.view_mut().select(0, 2).is_err());
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn select(self: $recv, dim: isize, index: isize) -> Result<Self> {
                 let l = self.layout.select(dim, index)?;
                 Ok(self.$get(l))
@@ -35,6 +52,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::narrow`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::from_vec((0..6i64).collect(), &[2, 3])?;
+            /// assert_eq!(x.view().narrow(1, 1, 2)?.to_vec::<i64>()?, vec![1, 2, 4, 5]);
+            /// assert!(x.view_mut().narrow(1, 2, 2).is_err()); // past the end
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn narrow(self: $recv, dim: isize, start: isize, length: usize) -> Result<Self> {
                 let l = self.layout.narrow(dim, start, length)?;
                 Ok(self.$get(l))
@@ -44,12 +69,28 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::unsqueeze`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::from_vec((0..6i64).collect(), &[2, 3])?;
+            /// assert_eq!(x.view().unsqueeze(1)?.shape(), &[2, 1, 3]);
+            /// assert_eq!(x.view_mut().unsqueeze(-1)?.shape(), &[2, 3, 1]);
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn unsqueeze(self: $recv, dim: isize) -> Result<Self> {
                 let l = self.layout.unsqueeze(dim)?;
                 Ok(self.$get(l))
             }
 
             /// `x.squeeze()`: every size-1 dim dropped.
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::zeros(&[1, 3, 1], DType::F32)?;
+            /// assert_eq!(x.view().squeeze().shape(), &[3]);
+            /// assert_eq!(x.view_mut().squeeze().strides(), &[1]);
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn squeeze(self: $recv) -> Self {
                 let l = self.layout.squeeze();
                 self.$get(l)
@@ -59,6 +100,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::squeeze_dims`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::zeros(&[1, 3, 1], DType::F32)?;
+            /// assert_eq!(x.view().squeeze_dims(&[0])?.shape(), &[3, 1]);
+            /// assert_eq!(x.view_mut().squeeze_dims(&[1])?.shape(), &[1, 3, 1]); // size 3 stays
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn squeeze_dims(self: $recv, dims: &[isize]) -> Result<Self> {
                 let l = self.layout.squeeze_dims(dims)?;
                 Ok(self.$get(l))
@@ -68,6 +117,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// A dim out of range.
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::zeros(&[2, 3, 4], DType::F32)?;
+            /// assert_eq!(x.view().transpose(0, -1)?.strides(), &[1, 4, 12]);
+            /// assert!(x.view_mut().transpose(0, 3).is_err());
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn transpose(self: $recv, d0: isize, d1: isize) -> Result<Self> {
                 let l = self.layout.transpose(d0, d1)?;
                 Ok(self.$get(l))
@@ -77,6 +134,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// Rank above 2.
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::from_vec((0..6i64).collect(), &[2, 3])?;
+            /// assert_eq!(x.view().t()?.to_vec::<i64>()?, vec![0, 3, 1, 4, 2, 5]);
+            /// assert_eq!(x.view_mut().t()?.shape(), &[3, 2]);
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn t(self: $recv) -> Result<Self> {
                 let l = self.layout.t()?;
                 Ok(self.$get(l))
@@ -86,6 +151,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::permute`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::zeros(&[2, 3, 4], DType::F32)?;
+            /// assert_eq!(x.view().permute(&[2, 0, 1])?.shape(), &[4, 2, 3]);
+            /// assert!(x.view_mut().permute(&[0, 0, 1]).is_err()); // a repeated dim
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn permute(self: $recv, dims: &[isize]) -> Result<Self> {
                 let l = self.layout.permute(dims)?;
                 Ok(self.$get(l))
@@ -95,6 +168,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::movedim`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::zeros(&[2, 3, 4], DType::F32)?;
+            /// assert_eq!(x.view().movedim(&[0], &[-1])?.shape(), &[3, 4, 2]);
+            /// assert_eq!(x.view_mut().movedim(&[2], &[0])?.strides(), &[1, 12, 4]);
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn movedim(self: $recv, source: &[isize], destination: &[isize]) -> Result<Self> {
                 let l = self.layout.movedim(source, destination)?;
                 Ok(self.$get(l))
@@ -104,6 +185,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::diagonal`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::from_vec((0..9i64).collect(), &[3, 3])?;
+            /// assert_eq!(x.view().diagonal(0, 0, 1)?.to_vec::<i64>()?, vec![0, 4, 8]);
+            /// assert_eq!(x.view_mut().diagonal(1, 0, 1)?.strides(), &[4]);
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn diagonal(self: $recv, offset: isize, d1: isize, d2: isize) -> Result<Self> {
                 let l = self.layout.diagonal(offset, d1, d2)?;
                 Ok(self.$get(l))
@@ -113,6 +202,15 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::unfold`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::arange(0.0, 5.0, 1.0, DType::I64)?;
+            /// let windows = x.view().unfold(0, 2, 1)?; // every window of 2
+            /// assert_eq!(windows.to_vec::<i64>()?, vec![0, 1, 1, 2, 2, 3, 3, 4]);
+            /// assert_eq!(x.view_mut().unfold(0, 2, 2)?.shape(), &[2, 2]);
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn unfold(self: $recv, dim: isize, size: usize, step: usize) -> Result<Self> {
                 let l = self.layout.unfold(dim, size, step)?;
                 Ok(self.$get(l))
@@ -122,6 +220,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::view`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::zeros(&[2, 6], DType::F32)?;
+            /// assert_eq!(x.view().view(&[3, -1])?.shape(), &[3, 4]);
+            /// assert!(x.view_mut().t()?.view(&[12]).is_err()); // a transpose needs a copy
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn view(self: $recv, shape: &[isize]) -> Result<Self> {
                 let l = self.layout.view(shape)?;
                 Ok(self.$get(l))
@@ -131,6 +237,14 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::unflatten`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::zeros(&[2, 6], DType::F32)?;
+            /// assert_eq!(x.view().unflatten(1, &[2, -1])?.shape(), &[2, 2, 3]);
+            /// assert!(x.view_mut().unflatten(1, &[4, 2]).is_err());
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn unflatten(self: $recv, dim: isize, sizes: &[isize]) -> Result<Self> {
                 let l = self.layout.unflatten(dim, sizes)?;
                 Ok(self.$get(l))
@@ -141,6 +255,15 @@ macro_rules! view_ops {
             ///
             /// # Errors
             /// As [`Layout::as_strided`].
+            ///
+            /// ```
+            /// # use axial_core::{DType, RawTensor};
+            /// let mut x = RawTensor::arange(0.0, 4.0, 1.0, DType::I64)?;
+            /// let pairs = x.view().as_strided(&[3, 2], &[1, 1], None)?; // overlapping windows
+            /// assert_eq!(pairs.to_vec::<i64>()?, vec![0, 1, 1, 2, 2, 3]);
+            /// assert!(x.view_mut().as_strided(&[5], &[1], None).is_err()); // past the storage
+            /// # Ok::<(), axial_core::Error>(())
+            /// ```
             pub fn as_strided(
                 self: $recv,
                 size: &[usize],
@@ -218,6 +341,15 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     ///
     /// # Errors
     /// A dim out of range, or `start` after `end`.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let x = RawTensor::zeros(&[2, 3, 4], DType::F32)?;
+    /// assert_eq!(x.view().flatten(1, -1)?.as_ref().shape(), &[2, 12]);
+    /// assert!(x.view().flatten(0, 1)?.is_view());
+    /// assert!(!x.view().transpose(0, 2)?.flatten(0, -1)?.is_view());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn flatten(&self, start: isize, end: isize) -> Result<MaybeOwned<'a, D>> {
         let shape = self.layout.flatten_shape(start, end)?;
         if shape.as_slice() == self.shape() {
@@ -232,6 +364,16 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     ///
     /// # Errors
     /// The device failed.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// let x = RawTensor::arange(0.0, 6.0, 1.0, DType::F32)?;
+    /// let t = x.view().view(&[2, 3])?.t()?;
+    /// let c = t.contiguous()?;
+    /// assert!(!c.is_view() && c.as_ref().is_contiguous());
+    /// assert_eq!(c.as_ref().to_vec::<f32>()?, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
     pub fn contiguous(&self) -> Result<MaybeOwned<'a, D>> {
         if self.is_contiguous() {
             return Ok(MaybeOwned::View(self.clone()));
