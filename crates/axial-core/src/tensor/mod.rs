@@ -365,7 +365,8 @@ macro_rules! shared_accessors {
                 }
                 // Wraps only for a layout past its storage, whose address
                 // means nothing (and is never read through).
-                (self.storage.data_ptr())
+                self.storage
+                    .data_ptr()
                     .wrapping_add(self.offset().wrapping_mul(self.dtype.size()))
             }
 
@@ -486,7 +487,8 @@ impl<'a, D: Device> TensorRef<'a, D> {
     /// Refuses a layout past the storage (one [`TensorRef::new_prechecked`]
     /// let through) before a host read computes byte offsets from it.
     fn check_in_bounds(&self) -> Result<()> {
-        (self.layout).check_bounds(self.storage.len_of(self.dtype), self.dtype.size())
+        self.layout
+            .check_bounds(self.storage.len_of(self.dtype), self.dtype.size())
     }
 
     fn with_layout(&self, layout: Layout) -> TensorRef<'a, D> {
