@@ -25,6 +25,21 @@ macro_rules! holds_or_unknown {
 }
 
 /// No other axis has this name (`Self` is whether one does).
+///
+/// What `unsqueeze`, `rename`, `merge` and `diagonal` ask of a new name: the
+/// answer of [`Contains`](crate::Contains) is `B0`.
+/// ```
+/// use axial_shape::report::Fresh;
+/// use axial_shape::{Contains, Shape, Truth, axes, shape};
+/// axes!(Batch, Channels, Heads);
+/// fn new_name<S: Shape + Contains<A>, A>() -> Option<bool>
+/// where
+///     S::Out: Fresh<A, S::Display>,
+/// {
+///     <S::Out as Truth>::VALUE
+/// }
+/// assert_eq!(new_name::<shape![Batch: 2, Channels: 3], Heads>(), Some(false));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "tensor of shape `{Disp}` already has an axis `{A}`",
     label = "`{A}` is already an axis of `{Disp}`",
@@ -34,6 +49,23 @@ pub trait Fresh<A, Disp> {}
 impl<A, Disp> Fresh<A, Disp> for B0 {}
 
 /// A shape names each axis once (`Self` is whether the rest repeats `A`).
+///
+/// What [`Distinct`](crate::Distinct) asks of each axis: the axes after it do
+/// not name it again.
+/// ```
+/// use axial_shape::report::Unique;
+/// use axial_shape::{Contains, Distinct, Shape, Truth, axes, shape};
+/// axes!(Batch, Channels);
+/// fn not_again<Rest: Shape + Contains<A>, A>() -> Option<bool>
+/// where
+///     Rest::Out: Unique<A, Rest::Display>,
+/// {
+///     <Rest::Out as Truth>::VALUE
+/// }
+/// assert_eq!(not_again::<shape![Channels: 3], Batch>(), Some(false));
+/// fn distinct<S: Distinct>() {}
+/// distinct::<shape![Batch: 2, Channels: 3]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "shape `{Disp}` names axis `{A}` twice",
     label = "`{A}` appears twice in `{Disp}`",
@@ -43,6 +75,17 @@ pub trait Unique<A, Disp> {}
 impl<A, Disp> Unique<A, Disp> for B0 {}
 
 /// `align_to` takes each axis once (`Self`: the name asked for again).
+///
+/// Never implemented: reached only for a name `align_to` takes a second time,
+/// so an [`AlignTo`](crate::AlignTo) that holds names each axis once.
+/// ```
+/// use axial_shape::{AlignTo, Aligned, Shape, axes, names, shape};
+/// axes!(N, C);
+/// fn align<S: AlignTo<L>, L>() -> usize {
+///     <Aligned<S, L> as Shape>::RANK
+/// }
+/// assert_eq!(align::<shape![N: 2, C: 3], names![C, N]>(), 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`align_to` names axis `{Self}` twice in `{List}`",
     label = "`{Self}` named twice",
@@ -51,6 +94,17 @@ impl<A, Disp> Unique<A, Disp> for B0 {}
 pub trait NamedOnce<List, Disp> {}
 
 /// `align_to` takes only axes the tensor has (`Self`: the missing name).
+///
+/// Never implemented: reached only for a name the tensor lacks, so an
+/// [`AlignTo`](crate::AlignTo) that holds takes existing axes and `New` ones.
+/// ```
+/// use axial_shape::{AlignTo, Shape, axes, names, shape};
+/// axes!(N, C, H);
+/// type Out = <shape![N: 2, C: 3] as AlignTo<names![N, New<H>, C]>>::Output;
+/// let mut sizes = [None; 3];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(2), Some(1), Some(3)]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "tensor of shape `{Disp}` has no axis `{Self}`",
     label = "no axis `{Self}` in `{Disp}`",
@@ -59,6 +113,18 @@ pub trait NamedOnce<List, Disp> {}
 pub trait AxisOf<Disp> {}
 
 /// `align_to` without `...` names every axis (`Self`: the axes left out).
+///
+/// Implemented for `()` (no axis left out); `...` takes the axes not named.
+/// ```
+/// use axial_shape::report::AllNamed;
+/// use axial_shape::{AlignTo, Shape, axes, names, shape};
+/// axes!(N, C, H);
+/// fn nothing_left<Left: AllNamed<List, Disp>, List, Disp>() {}
+/// nothing_left::<(), (C, N), (N, C)>();
+/// let mut plan = [None; 3];
+/// <shape![N: 2, C: 3, H: 4] as AlignTo<names![H, ...]>>::plan(&mut plan);
+/// assert_eq!(plan, [Some(2), Some(0), Some(1)]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`align_to::<{List}>` leaves out axes `{Self}` of `{Disp}`",
     label = "`{Self}` not named",
@@ -68,6 +134,15 @@ pub trait AllNamed<List, Disp> {}
 impl<List, Disp> AllNamed<List, Disp> for () {}
 
 /// `permute` is a permutation: names only (`Self`: the item that is not).
+///
+/// Never implemented: reached only for a `New<_>` or `...` in the list of
+/// `permute`, so a [`Permute`](crate::Permute) that holds lists names only.
+/// ```
+/// use axial_shape::{Permute, axes, names, shape};
+/// axes!(N, C, H);
+/// fn permute<S: Permute<L>, L>() {}
+/// permute::<shape![N: 2, C: 3, H: 4], names![H, N, C]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`permute::<{List}>` takes axis names only, not `{Self}`",
     note = "use `align_to` for `...` and new axes"
@@ -75,6 +150,23 @@ impl<List, Disp> AllNamed<List, Disp> for () {}
 pub trait PlainName<List> {}
 
 /// Two static element counts are equal.
+///
+/// What [`ReshapeTo`](crate::ReshapeTo) asks of the element counts: `B1`
+/// (equal) or `Unknown` (a `Dyn` size, checked at run time).
+/// ```
+/// use axial_shape::report::SameNumel;
+/// use axial_shape::{Shape, SizeEq, Truth, axes, shape};
+/// axes!(Rows, Cols, Pixels);
+/// fn same<From: Shape, To: Shape>() -> Option<bool>
+/// where
+///     From::Numel: SizeEq<To::Numel>,
+///     <From::Numel as SizeEq<To::Numel>>::Out: SameNumel<From::Display, To::Display>,
+/// {
+///     <<From::Numel as SizeEq<To::Numel>>::Out as Truth>::VALUE
+/// }
+/// assert_eq!(same::<shape![Rows: 3, Cols: 4], shape![Pixels: 12]>(), Some(true));
+/// assert_eq!(same::<shape![Rows: Dyn, Cols: 4], shape![Pixels: 12]>(), None);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot reshape a tensor of shape `{From}` into `{To}`: they hold different numbers of elements",
     label = "element counts differ",
@@ -84,6 +176,17 @@ pub trait SameNumel<From, To> {}
 holds_or_unknown!(SameNumel<From, To>);
 
 /// A literal index lies inside its axis.
+///
+/// What [`SelectAt`](crate::SelectAt) asks of a literal index: below the
+/// axis' size (`B1`), or an axis of `Dyn` size (`Unknown`, checked at run
+/// time).
+/// ```
+/// use axial_shape::{SelectAt, axes, shape};
+/// axes!(Rows, Cols);
+/// fn select<S: SelectAt<A, I>, A, const I: usize>() {}
+/// select::<shape![Rows: 3, Cols: 4], Cols, 3>();
+/// select::<shape![Rows: Dyn, Cols: 4], Rows, 100>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "index {I} is out of range for axis `{A}` of `{Disp}`",
     label = "index {I} is past the end of `{A}`"
@@ -92,6 +195,17 @@ pub trait InRange<const I: usize, A, Disp> {}
 holds_or_unknown!(InRange<A, Disp>, const I);
 
 /// A position at which to insert an axis (0 to the rank).
+///
+/// What [`Unsqueeze`](crate::Unsqueeze) asks of its position: at most the
+/// rank.
+/// ```
+/// use axial_shape::{Shape, Unsqueeze, axes, shape};
+/// axes!(Rows, Cols, One);
+/// type Last = <shape![Rows: 3, Cols: 4] as Unsqueeze<One, 2>>::Output;
+/// let mut names = [None; 3];
+/// Last::write_names(&mut names);
+/// assert_eq!(names, [Some("Rows"), Some("Cols"), Some("One")]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot insert an axis at position {AT} of `{Disp}`",
     label = "position {AT} is past the last axis"
@@ -100,6 +214,24 @@ pub trait InsertPosition<const AT: usize, Disp> {}
 impl<const AT: usize, Disp> InsertPosition<AT, Disp> for B1 {}
 
 /// `squeeze` removes only an axis of size 1.
+///
+/// What [`Squeeze`](crate::Squeeze) asks of the axis: size 1 (`B1`), or
+/// `Dyn` (`Unknown`, checked at run time).
+/// ```
+/// use axial_shape::report::SizeOne;
+/// use axial_shape::{Size, SizeEq, Squeeze, Truth, axes, shape};
+/// axes!(One, Rows);
+/// fn size_one<Sz: Size + SizeEq<typenum::U1>>() -> Option<bool>
+/// where
+///     Sz::Out: SizeOne<One, (One,)>,
+/// {
+///     <Sz::Out as Truth>::VALUE
+/// }
+/// assert_eq!(size_one::<typenum::U1>(), Some(true));
+/// assert_eq!(size_one::<axial_shape::Dyn>(), None);
+/// fn squeeze<S: Squeeze<A>, A>() {}
+/// squeeze::<shape![One: 1, Rows: 3], One>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot squeeze axis `{A}` of `{Disp}`: its size is not 1",
     label = "`{A}` does not have size 1"
@@ -108,6 +240,17 @@ pub trait SizeOne<A, Disp> {}
 holds_or_unknown!(SizeOne<A, Disp>);
 
 /// `split`'s new sizes multiply to the axis' size.
+///
+/// What [`Split`](crate::Split) asks of the new sizes: their product is the
+/// axis' size (or either is `Dyn`, checked at run time).
+/// ```
+/// use axial_shape::{Shape, Split, axes, shape};
+/// axes!(Pixels, Rows, Cols);
+/// type Out = <shape![Pixels: 12] as Split<Pixels, shape![Rows: 3, Cols: 4]>>::Output;
+/// let mut sizes = [None; 2];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(3), Some(4)]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot split axis `{A}` of `{Disp}` into `{Into}`: the sizes do not multiply to its size",
     label = "sizes do not multiply to the size of `{A}`"
@@ -116,6 +259,16 @@ pub trait SplitFits<A, Disp, Into> {}
 holds_or_unknown!(SplitFits<A, Disp, Into>);
 
 /// `merge` takes adjacent axes, in order (`Self`: whether the next one follows).
+///
+/// What [`Merge`](crate::Merge) asks of each axis after the first: it comes
+/// next (`B1`).
+/// ```
+/// use axial_shape::{Merge, axes, names, shape};
+/// axes!(N, C, H, W, HW);
+/// type S = shape![N: 2, C: 3, H: 4, W: 5];
+/// assert_eq!(<S as Merge<names![H, W], HW>>::POS, 2);
+/// assert_eq!(<S as Merge<names![H, W], HW>>::LEN, 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot merge `{List}` in `{Disp}`: the axes must be adjacent and in this order",
     label = "not adjacent in this order",
@@ -125,6 +278,22 @@ pub trait Adjacent<List, Disp> {}
 impl<List, Disp> Adjacent<List, Disp> for B1 {}
 
 /// `t()` takes at most two axes (`Self`: the shape).
+///
+/// Never implemented: reached only for a shape of three or more axes, so a
+/// [`TransposeT`](crate::TransposeT) that holds has at most two.
+/// ```
+/// use axial_shape::{Shape, TransposeT, TransposedT, axes, shape};
+/// axes!(Rows, Cols);
+/// fn t<S: TransposeT>() -> [Option<&'static str>; 2]
+/// where
+///     S::Output: Shape,
+/// {
+///     let mut names = [None; 2];
+///     <S::Output as Shape>::write_names(&mut names);
+///     names
+/// }
+/// assert_eq!(t::<shape![Rows: 2, Cols: 3]>(), [Some("Cols"), Some("Rows")]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`t()` needs a tensor with at most 2 axes, but `{Self}` has more",
     label = "more than 2 axes",
@@ -133,6 +302,22 @@ impl<List, Disp> Adjacent<List, Disp> for B1 {}
 pub trait AtMostTwoAxes {}
 
 /// `diagonal` takes two different axes.
+///
+/// What [`Diagonal`](crate::Diagonal) asks of its two axes: different names
+/// (`B0` from [`SameName`](crate::SameName)).
+/// ```
+/// use axial_shape::report::DifferentAxes;
+/// use axial_shape::{Diagonal, SameName, Truth, axes, shape};
+/// axes!(Rows, Cols, Diag);
+/// fn different<A: SameName<B>, B>() -> Option<bool>
+/// where
+///     A::Out: DifferentAxes<A, (Rows, Cols)>,
+/// {
+///     <A::Out as Truth>::VALUE
+/// }
+/// assert_eq!(different::<Rows, Cols>(), Some(false));
+/// assert_eq!(<shape![Rows: 3, Cols: 3] as Diagonal<Cols, Rows, Diag>>::POSITIONS, (1, 0));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`diagonal` needs two different axes of `{Disp}`, got `{A}` twice",
     label = "the same axis twice"
@@ -141,6 +326,17 @@ pub trait DifferentAxes<A, Disp> {}
 impl<A, Disp> DifferentAxes<A, Disp> for B0 {}
 
 /// `refine_names` only names anonymous axes (`Self`: whether the names agree).
+///
+/// What [`RefineNames`](crate::RefineNames) asks of each axis: the name it
+/// has is the one asked for, or the axis is anonymous.
+/// ```
+/// use axial_shape::{RefineNames, Shape, axes, names, shape};
+/// axes!(N, C);
+/// type Out = <shape![N: 2, 3] as RefineNames<names![N, C]>>::Output;
+/// let mut names = [None; 2];
+/// Out::write_names(&mut names);
+/// assert_eq!(names, [Some("N"), Some("C")]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot refine `{From}` to `{To}`: `{Had}` is different from `{Wanted}`",
     label = "`{Had}` cannot become `{Wanted}`",
@@ -150,6 +346,16 @@ pub trait Coerces<Had, Wanted, From, To> {}
 impl<Had, Wanted, From, To> Coerces<Had, Wanted, From, To> for B1 {}
 
 /// `refine_names` takes one name (or `_`) per axis (`Self`: the shorter side's rest).
+///
+/// Never implemented: reached only when the list and the shape differ in
+/// length, so a [`RefineNames`](crate::RefineNames) that holds gives one item
+/// (a name or `_`) per axis.
+/// ```
+/// use axial_shape::{RefineNames, axes, names, shape};
+/// axes!(N, C);
+/// fn refine<S: RefineNames<L>, L>() {}
+/// refine::<shape![2, 3, 4], names![N, _, C]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot refine `{From}` to `{To}`: one name (or `_`) per axis is needed",
     label = "not one name per axis"
@@ -157,6 +363,18 @@ impl<Had, Wanted, From, To> Coerces<Had, Wanted, From, To> for B1 {}
 pub trait OneNamePerAxis<From, To> {}
 
 /// Realizing keeps the names (`Self`: whether this axis' names agree).
+///
+/// What [`Realize`](crate::Realize) asks of each axis: the target has the
+/// same name there.
+/// ```
+/// use axial_shape::report::RealizeNames;
+/// use axial_shape::{Realize, axes, shape};
+/// axes!(Batch, Channels);
+/// fn same_name<Answer: RealizeNames<Batch, Batch, (Batch,), (Batch,)>>() {}
+/// same_name::<axial_shape::B1>();
+/// fn realize<S: Realize<S2>, S2>() {}
+/// realize::<shape![Batch: Dyn, Channels: 3], shape![Batch: 8, Channels: 3]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot realize `{From}` as `{To}`: axis `{Had}` is `{Wanted}` there",
     label = "names differ",
@@ -166,6 +384,17 @@ pub trait RealizeNames<Had, Wanted, From, To> {}
 impl<Had, Wanted, From, To> RealizeNames<Had, Wanted, From, To> for B1 {}
 
 /// Realizing keeps the rank (`Self`: the axes one side has beyond the other).
+///
+/// Never implemented: reached only when one shape has axes the other lacks,
+/// so a [`Realize`](crate::Realize) that holds keeps the rank.
+/// ```
+/// use axial_shape::{Realize, Shape, axes, shape};
+/// axes!(Batch, Channels);
+/// fn realize<S: Realize<S2>, S2: Shape>() -> usize {
+///     S2::RANK
+/// }
+/// assert_eq!(realize::<shape![Batch: Dyn, Channels: Dyn], shape![Batch: 8, Channels: 3]>(), 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot realize `{From}` as `{To}`: they have different numbers of axes",
     label = "ranks differ"
@@ -173,6 +402,24 @@ impl<Had, Wanted, From, To> RealizeNames<Had, Wanted, From, To> for B1 {}
 pub trait RealizeRank<From, To> {}
 
 /// Realizing agrees with the static sizes the tensor has.
+///
+/// What [`Realize`](crate::Realize) asks of each size: the same static size
+/// (`B1`), or a `Dyn` side (`Unknown`, checked at run time).
+/// ```
+/// use axial_shape::report::RealizeSize;
+/// use axial_shape::{Realize, SizeEq, Truth, axes, shape};
+/// axes!(Batch);
+/// fn fits<Sz: SizeEq<To>, To>() -> Option<bool>
+/// where
+///     Sz::Out: RealizeSize<Batch, (Batch,), (Batch,)>,
+/// {
+///     <Sz::Out as Truth>::VALUE
+/// }
+/// assert_eq!(fits::<typenum::U8, typenum::U8>(), Some(true));
+/// assert_eq!(fits::<axial_shape::Dyn, typenum::U8>(), None);
+/// fn realize<S: Realize<S2>, S2>() {}
+/// realize::<shape![Batch: 8], shape![Batch: 8]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot realize `{From}` as `{To}`: axis `{A}` already has another static size",
     label = "static sizes differ for `{A}`"
@@ -181,6 +428,16 @@ pub trait RealizeSize<A, From, To> {}
 holds_or_unknown!(RealizeSize<A, From, To>);
 
 /// Broadcasting pairs axes of one name from the right.
+///
+/// What [`ExpandTo`](crate::ExpandTo) asks of each pair of axes from the
+/// right: one name, or an anonymous axis that takes the target's.
+/// ```
+/// use axial_shape::{ExpandTo, axes, shape};
+/// axes!(Batch, Rows, Cols);
+/// fn expand<S: ExpandTo<S2>, S2>() {}
+/// expand::<shape![Rows: 1, Cols: 4], shape![Batch: 2, Rows: 3, Cols: 4]>();
+/// expand::<shape![1, 4], shape![Rows: 3, Cols: 4]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot expand `{From}` to `{To}`: axis `{Had}` meets `{Wanted}` at the same position from the right",
     label = "names differ",
@@ -190,6 +447,16 @@ pub trait ExpandNames<Had, Wanted, From, To> {}
 impl<Had, Wanted, From, To> ExpandNames<Had, Wanted, From, To> for B1 {}
 
 /// Broadcasting stretches only size-1 axes.
+///
+/// What [`ExpandTo`](crate::ExpandTo) asks of each pair of sizes: equal, or 1
+/// on the side expanded (`Unknown` with a `Dyn` one, checked at run time).
+/// ```
+/// use axial_shape::{ExpandTo, axes, shape};
+/// axes!(Rows, Cols);
+/// fn expand<S: ExpandTo<S2>, S2>() {}
+/// expand::<shape![Rows: 1, Cols: 4], shape![Rows: 3, Cols: 4]>();
+/// expand::<shape![Rows: Dyn, Cols: 4], shape![Rows: 3, Cols: 4]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot expand axis `{A}` of `{From}` to `{To}`: its size is neither 1 nor the target's",
     label = "only a size-1 axis can be expanded"
@@ -198,6 +465,15 @@ pub trait ExpandSize<A, From, To> {}
 holds_or_unknown!(ExpandSize<A, From, To>);
 
 /// Broadcasting never drops axes (`Self`: the axes left over).
+///
+/// Never implemented: reached only when the target has fewer axes, so an
+/// [`ExpandTo`](crate::ExpandTo) that holds only adds axes in front.
+/// ```
+/// use axial_shape::{ExpandTo, axes, shape};
+/// axes!(Batch, Cols);
+/// fn expand<S: ExpandTo<S2>, S2>() {}
+/// expand::<shape![Cols: 4], shape![Batch: 2, Cols: 4]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot expand `{From}` to `{To}`: the target has fewer axes",
     label = "too few axes in the target"
@@ -205,6 +481,24 @@ holds_or_unknown!(ExpandSize<A, From, To>);
 pub trait ExpandRank<From, To> {}
 
 /// A static constructor needs every size in the type.
+///
+/// What [`StaticShape`](crate::StaticShape) asks: no `Dyn` axis (`B1`).
+/// ```
+/// use axial_shape::report::AllStatic;
+/// use axial_shape::{Shape, StaticShape, axes, shape};
+/// use typenum::{Bit, IsEqual, U0};
+/// axes!(Rows, Cols);
+/// fn all_static<S: Shape>() -> bool
+/// where
+///     S::NumDyn: IsEqual<U0>,
+///     <S::NumDyn as IsEqual<U0>>::Output: AllStatic<S::Display>,
+/// {
+///     <<S::NumDyn as IsEqual<U0>>::Output as Bit>::BOOL
+/// }
+/// assert!(all_static::<shape![Rows: 2, Cols: 3]>());
+/// fn constructor<S: StaticShape>() {}
+/// constructor::<shape![Rows: 2, Cols: 3]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "shape `{Disp}` has `Dyn` axes, so this constructor needs their sizes",
     label = "sizes of `Dyn` axes missing",
@@ -214,6 +508,16 @@ pub trait AllStatic<Disp> {}
 impl<Disp> AllStatic<Disp> for B1 {}
 
 /// One run-time size per `Dyn` axis (`Self`: what was given).
+///
+/// Never implemented: reached only for a number of sizes other than the
+/// number of `Dyn` axes, so a [`DynSizes`](crate::DynSizes) that holds gives
+/// each `Dyn` axis its size.
+/// ```
+/// use axial_shape::{DynSizes, axes, shape};
+/// axes!(Batch, Channels, Time);
+/// type S = shape![Batch: Dyn, Channels: 3, Time: Dyn];
+/// assert_eq!(DynSizes::<S>::sizes([4, 9]).as_slice(), &[4, 3, 9]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "expected one size per `Dyn` axis of `{Disp}`, found `{Self}`",
     label = "wrong number of sizes"
@@ -221,6 +525,24 @@ impl<Disp> AllStatic<Disp> for B1 {}
 pub trait SizePerDyn<Disp> {}
 
 /// One coordinate per axis.
+///
+/// What [`RankIs`](crate::RankIs) asks: as many coordinates as axes (`B1`).
+/// ```
+/// use axial_shape::report::Coordinates;
+/// use axial_shape::{RankIs, Shape, axes, shape};
+/// use typenum::{Bit, IsEqual, U2};
+/// axes!(Rows, Cols);
+/// fn two_coordinates<S: Shape>() -> bool
+/// where
+///     U2: IsEqual<S::Rank>,
+///     <U2 as IsEqual<S::Rank>>::Output: Coordinates<2, S::Display>,
+/// {
+///     <<U2 as IsEqual<S::Rank>>::Output as Bit>::BOOL
+/// }
+/// assert!(two_coordinates::<shape![Rows: 2, Cols: 3]>());
+/// fn index<S: RankIs<2>>() {}
+/// index::<shape![Rows: 2, Cols: 3]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "an index of {N} coordinates does not fit a tensor of shape `{Disp}`",
     label = "one coordinate per axis is needed"
@@ -229,6 +551,24 @@ pub trait Coordinates<const N: usize, Disp> {}
 impl<const N: usize, Disp> Coordinates<N, Disp> for B1 {}
 
 /// A statically sized tensor holds one element.
+///
+/// What `item()` of `axial` asks: a number of elements that is 1 (`B1`) or
+/// `Dyn` (`Unknown`, checked at run time).
+/// ```
+/// use axial_shape::report::OneElement;
+/// use axial_shape::{Shape, SizeEq, Truth, axes, shape};
+/// use typenum::U1;
+/// axes!(Rows, Cols);
+/// fn one_element<S: Shape>() -> Option<bool>
+/// where
+///     S::Numel: SizeEq<U1>,
+///     <S::Numel as SizeEq<U1>>::Out: OneElement<S::Display>,
+/// {
+///     <<S::Numel as SizeEq<U1>>::Out as Truth>::VALUE
+/// }
+/// assert_eq!(one_element::<shape![Rows: 1, Cols: 1]>(), Some(true));
+/// assert_eq!(one_element::<shape![Rows: Dyn]>(), None);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`item()` needs exactly one element, but a tensor of shape `{Disp}` holds another number",
     label = "not one element"
@@ -237,6 +577,23 @@ pub trait OneElement<Disp> {}
 holds_or_unknown!(OneElement<Disp>);
 
 /// A shape of exactly two axes.
+///
+/// What the constructors of matrices in `axial` (`eye`) ask: rank 2 (`B1`).
+/// ```
+/// use axial_shape::report::TwoAxes;
+/// use axial_shape::{Shape, axes, shape};
+/// use typenum::{Bit, IsEqual, U2};
+/// axes!(Rows, Cols);
+/// struct Eye;
+/// fn matrix<S: Shape>() -> bool
+/// where
+///     S::Rank: IsEqual<U2>,
+///     <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+/// {
+///     <<S::Rank as IsEqual<U2>>::Output as Bit>::BOOL
+/// }
+/// assert!(matrix::<shape![Rows: 3, Cols: 3]>());
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Op}` makes a tensor with two axes, not `{Disp}`",
     label = "not two axes"
@@ -246,6 +603,25 @@ impl<Op, Disp> TwoAxes<Op, Disp> for B1 {}
 
 /// A nested array has the nesting of the shape (`Self`: the array at the
 /// level that does not fit).
+///
+/// Never implemented: reached only for an array level with no axis left, or a
+/// scalar where axes remain; a nested array that fits has one level per axis,
+/// each extent checked by [`ExtentFits`].
+/// ```
+/// use axial_shape::report::ExtentFits;
+/// use axial_shape::{ExtentIs, axes};
+/// use typenum::{U2, U3};
+/// axes!(Rows, Cols);
+/// fn fits<Sz: ExtentIs<K>, A, const K: usize>()
+/// where
+///     Sz::Out: ExtentFits<K, A, (Rows, Cols)>,
+/// {
+/// }
+/// let nested = [[1.0_f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+/// fits::<U2, Rows, 2>(); // the outer array: two rows
+/// fits::<U3, Cols, 3>(); // each inner array: three columns
+/// assert_eq!((nested.len(), nested[0].len()), (2, 3));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not nest like a tensor of shape `{Disp}`",
     label = "nesting differs from the shape",
@@ -254,6 +630,23 @@ impl<Op, Disp> TwoAxes<Op, Disp> for B1 {}
 pub trait NestsLike<Disp> {}
 
 /// A nested array's extent matches the axis' static size.
+///
+/// What a nested array asks of each level: its extent is the axis' static
+/// size (`B1`), or the axis is `Dyn` (`Unknown`: it takes the extent).
+/// ```
+/// use axial_shape::report::ExtentFits;
+/// use axial_shape::{Dyn, ExtentIs, Truth, axes};
+/// use typenum::U3;
+/// axes!(Cols);
+/// fn fits<Sz: ExtentIs<K>, const K: usize>() -> Option<bool>
+/// where
+///     Sz::Out: ExtentFits<K, Cols, (Cols,)>,
+/// {
+///     <Sz::Out as Truth>::VALUE
+/// }
+/// assert_eq!(fits::<U3, 3>(), Some(true));
+/// assert_eq!(fits::<Dyn, 5>(), None);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "an array of extent {K} cannot fill axis `{A}` of `{Disp}`",
     label = "extent {K} differs from the size of `{A}`"
@@ -263,6 +656,18 @@ holds_or_unknown!(ExtentFits<A, Disp>, const K);
 
 /// Broadcasting pairs axes of one name from the right (`Self`: the right
 /// operand's axis, `A` the left's).
+///
+/// Never implemented: reached only for two named axes of different names at
+/// one position from the right, so a [`BroadcastWith`](crate::BroadcastWith)
+/// that holds pairs equal names (or an anonymous axis with any).
+/// ```
+/// use axial_shape::{BroadcastWith, Shape, axes, shape};
+/// axes!(Rows, Cols);
+/// type Out = <shape![Rows: 3, Cols: 4] as BroadcastWith<shape![Rows: 3, 1]>>::Output;
+/// let mut names = [None; 2];
+/// Out::write_names(&mut names);
+/// assert_eq!(names, [Some("Rows"), Some("Cols")]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{Left}` with `{Right}`: axis `{A}` meets `{Self}` at the same position from the right",
     label = "names differ",
@@ -272,6 +677,18 @@ pub trait BroadcastNames<A, Left, Right> {}
 
 /// Broadcasting pairs equal sizes or a size 1 (`Self`: the right operand's
 /// axis, `A` the left's).
+///
+/// Never implemented: reached only for two static sizes that differ and are
+/// not 1, so a [`BroadcastWith`](crate::BroadcastWith) that holds pairs equal
+/// sizes, a 1, or a `Dyn` (checked at run time).
+/// ```
+/// use axial_shape::{BroadcastWith, Shape, axes, shape};
+/// axes!(Rows, Cols);
+/// type Out = <shape![Rows: 3, Cols: 1] as BroadcastWith<shape![Rows: 1, Cols: 4]>>::Output;
+/// let mut sizes = [None; 2];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(3), Some(4)]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{Left}` with `{Right}`: the sizes of `{A}` (left) and `{Self}` (right) differ and neither is 1",
     label = "sizes differ",
@@ -281,6 +698,23 @@ pub trait BroadcastSizes<A, Left, Right> {}
 
 /// A name has one position from the right in both operands (`Self`:
 /// whether the broadcast result would name `A` twice).
+///
+/// What [`BroadcastWith`](crate::BroadcastWith) asks of each axis of the
+/// result: the rest does not name it again (`B0`).
+/// ```
+/// use axial_shape::report::BroadcastPlace;
+/// use axial_shape::{BroadcastWith, Contains, Shape, Truth, axes, shape};
+/// axes!(Batch, Rows, Cols);
+/// fn once<Rest: Contains<A>, A>() -> Option<bool>
+/// where
+///     Rest::Out: BroadcastPlace<A, (Rows, Cols), (Batch, Cols)>,
+/// {
+///     <Rest::Out as Truth>::VALUE
+/// }
+/// assert_eq!(once::<shape![Rows: 3, Cols: 4], Batch>(), Some(false));
+/// type Out = <shape![Rows: 3, Cols: 4] as BroadcastWith<shape![Batch: 2, Rows: 1, Cols: 4]>>::Output;
+/// assert_eq!(Out::RANK, 3);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{Left}` with `{Right}`: axis `{A}` is at different positions from the right",
     label = "`{A}` would appear twice in the result",
@@ -291,6 +725,16 @@ impl<A, Left, Right> BroadcastPlace<A, Left, Right> for B0 {}
 
 /// In place, the operand's axis has the output's name or none (`Self`:
 /// whether so; `B` the operand's axis, `A` self's).
+///
+/// What [`InPlace`](crate::InPlace) asks of each operand axis: self's name at
+/// its place from the right, or none.
+/// ```
+/// use axial_shape::{InPlace, axes, shape};
+/// axes!(Rows, Cols);
+/// fn add_assign<S: InPlace<S2>, S2>() {}
+/// add_assign::<shape![Rows: 3, Cols: 4], shape![Cols: 4]>();
+/// add_assign::<shape![Rows: 3, Cols: 4], shape![3, 1]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "an in-place op keeps self's shape `{Out}`, but the operand `{Operand}` has axis `{B}` where self has `{A}`",
     label = "names differ",
@@ -300,6 +744,16 @@ pub trait InPlaceNames<A, B, Out, Operand> {}
 impl<A, B, Out, Operand> InPlaceNames<A, B, Out, Operand> for B1 {}
 
 /// In place, the operand's axis has the output's size or 1.
+///
+/// What [`InPlace`](crate::InPlace) asks of each operand axis: self's size
+/// there, or 1 (`Unknown` with a `Dyn` one, checked at run time).
+/// ```
+/// use axial_shape::{InPlace, axes, shape};
+/// axes!(Rows, Cols);
+/// fn add_assign<S: InPlace<S2>, S2>() {}
+/// add_assign::<shape![Rows: 3, Cols: 4], shape![Rows: 1, Cols: 4]>();
+/// add_assign::<shape![Rows: 3, Cols: Dyn], shape![Rows: 3, Cols: 4]>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "an in-place op keeps self's shape `{Out}`, but axis `{B}` of the operand `{Operand}` has neither the size of self's `{A}` nor 1",
     label = "the broadcast result would not be self's shape",
@@ -310,6 +764,20 @@ holds_or_unknown!(InPlaceSize<A, B, Out, Operand>);
 
 /// In place, the operand has no more axes than the output (`Self`: the
 /// axes left over).
+///
+/// Never implemented: reached only for an operand with more axes than self,
+/// so an [`InPlace`](crate::InPlace) that holds keeps self's shape.
+/// ```
+/// use axial_shape::{BroadcastWith, InPlace, Shape, axes, shape};
+/// axes!(Rows, Cols);
+/// type S = shape![Rows: 3, Cols: 4];
+/// fn add_assign<S: InPlace<S2>, S2>() {}
+/// add_assign::<S, shape![Cols: 4]>();
+/// // In place, the result is self's shape, as broadcasting gives it.
+/// let mut sizes = [None; 2];
+/// <<S as BroadcastWith<shape![Cols: 4]>>::Output as Shape>::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(3), Some(4)]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "an in-place op keeps self's shape `{Out}`, but the operand `{Operand}` has more axes",
     label = "more axes than self",
@@ -319,6 +787,22 @@ pub trait InPlaceRank<Out, Operand> {}
 
 /// A reduction takes each axis once (`Self`: whether the rest of the list
 /// names `A` again).
+///
+/// What [`Reduce`](crate::Reduce) asks of each axis of its list: the rest of
+/// the list does not name it again (`B0`).
+/// ```
+/// use axial_shape::report::ReducedOnce;
+/// use axial_shape::{Contains, Reduce, Truth, axes, names, shape};
+/// axes!(N, C, H);
+/// fn once<Rest: Contains<A>, A>() -> Option<bool>
+/// where
+///     Rest::Out: ReducedOnce<A, (C, H)>,
+/// {
+///     <Rest::Out as Truth>::VALUE
+/// }
+/// assert_eq!(once::<names![H], C>(), Some(false));
+/// assert_eq!(<shape![N: 2, C: 3, H: 4] as Reduce<names![C, H]>>::COUNT, 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot reduce over `{List}`: it names axis `{A}` twice",
     label = "`{A}` named twice"
@@ -328,6 +812,17 @@ impl<A, List> ReducedOnce<A, List> for B0 {}
 
 /// `matmul` contracts axes of one name, or an anonymous one (`Self`:
 /// whether so).
+///
+/// What [`MatMul`](crate::MatMul) asks of the contracted axes: one name, or
+/// an anonymous one.
+/// ```
+/// use axial_shape::{MatMul, Shape, axes, shape};
+/// axes!(Rows, Inner, Cols);
+/// type Out = <shape![Rows: 2, Inner: 3] as MatMul<shape![3, Cols: 4]>>::Output;
+/// let mut names = [None; 2];
+/// Out::write_names(&mut names);
+/// assert_eq!(names, [Some("Rows"), Some("Cols")]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot multiply `{Left}` by `{Right}`: the contracted axes `{A}` and `{B}` have different names",
     label = "contracted axes differ",
@@ -337,6 +832,23 @@ pub trait ContractNames<A, B, Left, Right> {}
 impl<A, B, Left, Right> ContractNames<A, B, Left, Right> for B1 {}
 
 /// `matmul` contracts axes of one size.
+///
+/// What [`MatMul`](crate::MatMul) asks of the contracted axes: one size
+/// (`Unknown` with a `Dyn` one, checked at run time).
+/// ```
+/// use axial_shape::report::ContractSizes;
+/// use axial_shape::{Dyn, SizeEq, Truth, axes};
+/// use typenum::U3;
+/// axes!(Inner);
+/// fn contract<SA: SizeEq<SB>, SB>() -> Option<bool>
+/// where
+///     SA::Out: ContractSizes<Inner, Inner, (Inner,), (Inner,)>,
+/// {
+///     <SA::Out as Truth>::VALUE
+/// }
+/// assert_eq!(contract::<U3, U3>(), Some(true));
+/// assert_eq!(contract::<Dyn, U3>(), None);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot multiply `{Left}` by `{Right}`: the contracted axes `{A}` (left) and `{B}` (right) have different sizes",
     label = "contracted sizes differ",
@@ -347,6 +859,21 @@ holds_or_unknown!(ContractSizes<A, B, Left, Right>);
 
 /// The product of `matmul` names each axis once (`Self`: whether the rest
 /// names `A` again).
+///
+/// What [`MatMul`](crate::MatMul) asks of each axis of the product: the rest
+/// does not name it again (`B0`).
+/// ```
+/// use axial_shape::report::MatMulNames;
+/// use axial_shape::{Contains, Truth, axes, shape};
+/// axes!(Rows, Inner, Cols);
+/// fn once<Rest: Contains<A>, A>() -> Option<bool>
+/// where
+///     Rest::Out: MatMulNames<A, (Rows, Inner), (Inner, Cols)>,
+/// {
+///     <Rest::Out as Truth>::VALUE
+/// }
+/// assert_eq!(once::<shape![Cols: 4], Rows>(), Some(false));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`matmul` of `{Left}` by `{Right}` would name axis `{A}` twice",
     label = "`{A}` twice in the product",
@@ -356,6 +883,17 @@ pub trait MatMulNames<A, Left, Right> {}
 impl<A, Left, Right> MatMulNames<A, Left, Right> for B0 {}
 
 /// `matmul` needs an axis on each side (`Self`: the empty shape).
+///
+/// Never implemented: reached only for an operand without axes, so a
+/// [`MatMul`](crate::MatMul) that holds has at least one axis on each side.
+/// ```
+/// use axial_shape::{MatMul, Shape, axes, shape};
+/// axes!(Inner, Cols);
+/// type Out = <shape![Inner: 3] as MatMul<shape![Inner: 3, Cols: 4]>>::Output;
+/// let mut names = [None; 1];
+/// Out::write_names(&mut names);
+/// assert_eq!(names, [Some("Cols")]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "cannot multiply `{Left}` by `{Right}`: both operands need at least one axis",
     label = "a tensor without axes"

@@ -21,29 +21,112 @@ use crate::size::SizeEq;
 
 /// A dim of the left side: the tensor's axis `A` (an anonymous axis takes
 /// the name `A`).
+///
+/// ```
+/// use axial_shape::einops::{Axis, MatchLeft, Plain};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(H, W);
+/// // "H W" takes the axes `H` and `W` as they are
+/// type Left = Plain<Cons<Axis<H>, Cons<Axis<W>, Nil>>>;
+/// type Elementary = <shape![H: 2, W: 3] as MatchLeft<Left, (H, W), (H, W)>>::Elementary;
+/// let mut sizes = [None; 2];
+/// Elementary::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(2), Some(3)]);
+/// ```
 pub struct Axis<A>(Marker<A>);
 
 /// A dim of the left side: the tensor's axis `A`, whose size the call also
 /// gives (`Given`: a typenum number, or `Dyn` for a run-time value).
+///
+/// ```
+/// use axial_shape::einops::{MatchLeft, Plain, SizedAxis};
+/// use axial_shape::{Cons, Dyn, Nil, Shape, axes, shape};
+/// axes!(W);
+/// // "W" with W = 3, on an axis of `Dyn` size: the match has size 3
+/// type Left = Plain<Cons<SizedAxis<W, typenum::U3>, Nil>>;
+/// type Elementary = <shape![W: Dyn] as MatchLeft<Left, (W,), (W,)>>::Elementary;
+/// let mut sizes = [None; 1];
+/// Elementary::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(3)]);
+/// ```
 pub struct SizedAxis<A, Given>(Marker<(A, Given)>);
 
 /// A dim of the left side: `1` or `()`, an axis of size 1, dropped.
+///
+/// ```
+/// use axial_shape::einops::{Axis, MatchLeft, Plain, Unit};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(H);
+/// // "1 H": the axis of size 1 is no elementary axis
+/// type Left = Plain<Cons<Unit, Cons<Axis<H>, Nil>>>;
+/// type Elementary = <shape![1, H: 4] as MatchLeft<Left, ((), H), (H,)>>::Elementary;
+/// assert_eq!(Elementary::RANK, 1);
+/// ```
 pub struct Unit;
 
 /// A dim of the left side: a group `(H P)` that decomposes the axis at its
 /// place, whatever that axis is called. `Parts` lists a
 /// [`Part`](super::Part) per axis; `Disp` is how the group prints.
+///
+/// ```
+/// use axial_shape::einops::{Group, Infer, MatchLeft, Part, Plain};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(H, P, Rows);
+/// // "(H P)" with P = 2 decomposes `Rows` of 8
+/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, typenum::U2>, Nil>>;
+/// type Left = Plain<Cons<Group<Parts, (H, P)>, Nil>>;
+/// type Elementary = <shape![Rows: 8] as MatchLeft<Left, ((H, P),), (Rows,)>>::Elementary;
+/// let mut sizes = [None; 2];
+/// Elementary::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(4), Some(2)]);
+/// ```
 pub struct Group<Parts, Disp>(Marker<(Parts, Disp)>);
 
 /// The left side without `...`: its dims, a list of [`Axis`], [`Unit`] and
 /// [`Group`].
+///
+/// ```
+/// use axial_shape::einops::{Axis, MatchLeft, Plain};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(H, W);
+/// type Left = Plain<Cons<Axis<H>, Cons<Axis<W>, Nil>>>;
+/// // without `...`, no axis for `...` to stand for
+/// type Ellipsis = <shape![H: 2, W: 3] as MatchLeft<Left, (H, W), (H, W)>>::Ellipsis;
+/// assert_eq!(Ellipsis::RANK, 0);
+/// ```
 pub struct Plain<Dims>(Marker<Dims>);
 
 /// The left side with `...` between the dims `Front` and `Back`.
+///
+/// ```
+/// use axial_shape::einops::{Around, Axis, MatchLeft};
+/// use axial_shape::{Cons, Ellipsis, Nil, Shape, axes, shape};
+/// axes!(B, H, W, C);
+/// // "B ... C"
+/// type Left = Around<Cons<Axis<B>, Nil>, Cons<Axis<C>, Nil>>;
+/// type S = shape![B: 2, H: 3, W: 4, C: 5];
+/// type Middle = <S as MatchLeft<Left, (B, Ellipsis, C), (B, H, W, C)>>::Ellipsis;
+/// let mut names = [None; 2];
+/// Middle::write_names(&mut names);
+/// assert_eq!(names, [Some("H"), Some("W")]);
+/// ```
 pub struct Around<Front, Back>(Marker<(Front, Back)>);
 
 /// The left side `Left` of a pattern (its display `Pat`) matched against this
 /// shape (its display `Disp`).
+///
+/// ```
+/// use axial_shape::einops::{Around, Axis, MatchLeft};
+/// use axial_shape::{Cons, Ellipsis, Nil, Shape, axes, shape};
+/// axes!(B, H, W);
+/// // "B ...": `B`, then `...` for the rest
+/// type Left = Around<Cons<Axis<B>, Nil>, Nil>;
+/// type S = shape![B: 2, H: 3, W: 4];
+/// // the elementary axes: `B` and, in their place, those of `...`
+/// type Elementary = <S as MatchLeft<Left, (B, Ellipsis), (B, H, W)>>::Elementary;
+/// type Rest = <S as MatchLeft<Left, (B, Ellipsis), (B, H, W)>>::Ellipsis;
+/// assert_eq!((Elementary::RANK, Rest::RANK), (3, 2));
+/// ```
 pub trait MatchLeft<Left, Pat, Disp> {
     /// The elementary axes, in order.
     type Elementary;
@@ -84,6 +167,16 @@ where
 }
 
 /// The dims `Dims` matched against the first axes of this shape.
+///
+/// ```
+/// use axial_shape::einops::{Axis, MatchDims};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(H, W, C);
+/// type S = shape![H: 2, W: 3, C: 4];
+/// type Dims = Cons<Axis<H>, Nil>;
+/// assert_eq!(<<S as MatchDims<Dims, (H,), (H, W, C)>>::Out as Shape>::RANK, 1);
+/// assert_eq!(<<S as MatchDims<Dims, (H,), (H, W, C)>>::Rest as Shape>::RANK, 2);
+/// ```
 pub trait MatchDims<Dims, Pat, Disp> {
     /// Their elementary axes.
     type Out;
@@ -115,6 +208,15 @@ where
 }
 
 /// One dim matched against the axis `N` of size `Sz`.
+///
+/// ```
+/// use axial_shape::einops::{Axis, MatchDim, Unit};
+/// use axial_shape::{Shape, axes};
+/// use typenum::{U1, U3};
+/// axes!(W);
+/// assert_eq!(<<Axis<W> as MatchDim<W, U3, (W,), (W,)>>::Out as Shape>::RANK, 1);
+/// assert_eq!(<<Unit as MatchDim<W, U1, ((),), (W,)>>::Out as Shape>::RANK, 0);
+/// ```
 pub trait MatchDim<N, Sz, Pat, Disp> {
     /// Its elementary axes.
     type Out;
@@ -160,6 +262,17 @@ where
 
 /// This shape cut into the axes `...` stands for and the last ones, as many
 /// as the dims `Back`.
+///
+/// ```
+/// use axial_shape::einops::{Axis, SplitBack};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(B, H, W);
+/// // the last axis for "... W", the others for `...`
+/// type S = shape![B: 2, H: 3, W: 4];
+/// type Back = Cons<Axis<W>, Nil>;
+/// assert_eq!(<<S as SplitBack<Back, (), ()>>::Ellipsis as Shape>::RANK, 2);
+/// assert_eq!(<<S as SplitBack<Back, (), ()>>::Last as Shape>::RANK, 1);
+/// ```
 pub trait SplitBack<Back, Pat, Disp> {
     /// The axes before the last ones.
     type Ellipsis;
@@ -176,6 +289,16 @@ where
 }
 
 /// This shape without one axis per dim of `Dims`.
+///
+/// ```
+/// use axial_shape::einops::{Axis, Skip};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(B, H, W);
+/// type Out = <shape![B: 2, H: 3, W: 4] as Skip<Cons<Axis<W>, Nil>, (), ()>>::Out;
+/// let mut names = [None; 2];
+/// Out::write_names(&mut names);
+/// assert_eq!(names, [Some("H"), Some("W")]);
+/// ```
 pub trait Skip<Dims, Pat, Disp> {
     /// The axes left.
     type Out;
@@ -197,6 +320,18 @@ impl<D, DT, N, Sz, T: Skip<DT, Pat, Disp>, Pat, Disp> Skip<Cons<D, DT>, Pat, Dis
 
 /// This shape walked beside the shorter `Lag`: the axes taken while `Lag`
 /// lasts, and the rest.
+///
+/// ```
+/// use axial_shape::einops::Lockstep;
+/// use axial_shape::{Shape, axes, shape};
+/// axes!(B, H, W);
+/// type S = shape![B: 2, H: 3, W: 4];
+/// type Front = <S as Lockstep<shape![5, 6]>>::Front;
+/// let mut names = [None; 2];
+/// Front::write_names(&mut names);
+/// assert_eq!(names, [Some("B"), Some("H")]);
+/// assert_eq!(<<S as Lockstep<shape![5, 6]>>::Back as Shape>::RANK, 1);
+/// ```
 pub trait Lockstep<Lag> {
     /// The axes taken.
     type Front;

@@ -72,6 +72,20 @@ type Known<S, L, N, P> = Concat<Elementary<S, L, P>, N>;
 /// place whatever its name; `1` takes an axis of size 1; `...` the axes not
 /// named. The elementary axes (and `News`) must name no axis twice, and so
 /// must the output.
+///
+/// # Example
+/// ```
+/// use axial_shape::einops::{Axis, Einops, OutAxis, Plain};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(H, W, C);
+/// // repeat: "H W -> H W C" with C = 3, the new axis listed in `News`
+/// type Left = Plain<Cons<Axis<H>, Cons<Axis<W>, Nil>>>;
+/// type Right = Cons<OutAxis<H>, Cons<OutAxis<W>, Cons<OutAxis<C>, Nil>>>;
+/// type Out = <shape![H: 2, W: 4] as Einops<Left, Right, shape![C: 3], (H, W)>>::Output;
+/// let mut sizes = [None; 3];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(2), Some(4), Some(3)]);
+/// ```
 pub trait Einops<Left, Out, News, Pat>: Shape {
     /// The output shape.
     type Output: Shape;
@@ -90,6 +104,15 @@ where
 
 /// The elementary axes name each axis once (a pattern name is not also one
 /// of the axes `...` stands for).
+///
+/// ```
+/// use axial_shape::einops::OnceEach;
+/// use axial_shape::{axes, shape};
+/// axes!(B, H, W);
+/// fn once_each<Known: OnceEach<Pat, Disp>, Pat, Disp>() {}
+/// // "B ... -> ..." on (B, H, W): B, then the axes of `...`
+/// once_each::<shape![B: 2, H: 3, W: 4], (B, axial_shape::Ellipsis), (B, H, W)>();
+/// ```
 pub trait OnceEach<Pat, Disp> {}
 impl<Pat, Disp> OnceEach<Pat, Disp> for Nil {}
 impl<N, Sz, T: Contains<N> + OnceEach<Pat, Disp>, Pat, Disp> OnceEach<Pat, Disp> for Ax<N, Sz, T> where

@@ -1,6 +1,22 @@
 //! One bundle trait per view, each with a blanket impl: what a method's
 //! `where` clause names. Each proves its op and gives the output shape and
 //! the positions the run-time layout needs.
+//!
+//! # Example
+//! What a method such as `transpose` names in its `where` clause, and what
+//! it gets from it:
+//! ```
+//! use axial_shape::{HasAxis, Shape, Transpose, axes, shape};
+//! axes!(Batch, Rows, Cols);
+//! fn transpose<S: Transpose<A, B>, A, B>() -> [Option<&'static str>; 3] {
+//!     let mut names = [None; 3];
+//!     <S::Output as Shape>::write_names(&mut names);
+//!     names
+//! }
+//! type S = shape![Batch: 8, Rows: 2, Cols: 3];
+//! assert_eq!(transpose::<S, Rows, Cols>(), [Some("Batch"), Some("Cols"), Some("Rows")]);
+//! assert_eq!(<S as HasAxis<Cols>>::POS, 2);
+//! ```
 
 mod align;
 mod axis;
