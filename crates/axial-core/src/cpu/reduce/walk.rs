@@ -101,10 +101,14 @@ fn split_tasks(tasks: usize, parallel: bool, f: impl Fn(usize, usize) + Sync) {
 /// Elements widened at a time for types that widen by blocks ([`Widen::BLOCK`]).
 const BLOCK: usize = 512;
 
+/// Runs shorter than this widen element by element (filling a block buffer
+/// would cost more than it saves).
+const SHORT_BLOCK: usize = 4 * LANES;
+
 /// Reduces a contiguous run with [`LANES`] accumulators.
 #[inline(always)]
 fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
-    if !R::In::BLOCK {
+    if !R::In::BLOCK || xs.len() < SHORT_BLOCK {
         return lanes_of(r, xs, first, R::In::widen);
     }
     let mut buf = [<Wide<R> as Num>::ZERO; BLOCK];
@@ -125,6 +129,12 @@ fn lanes_of<R: Reducer, I: Copy>(
     first: usize,
     widen: impl Fn(I) -> Wide<R>,
 ) -> R::Acc {
+    if xs.len() < LANES {
+        // What the lanes below would give: their identities, combined with
+        // this fold of the tail.
+        return (xs.iter().enumerate())
+            .fold(r.identity(), |a, (j, &x)| r.step(a, widen(x), first + j));
+    }
     let mut acc = [r.identity(); LANES];
     let chunks = xs.chunks_exact(LANES);
     let tail = chunks.remainder();
@@ -204,12 +214,45 @@ impl<R: Reducer> Walk<'_, R> {
     /// `parallel`) and written.
     fn inner_outputs(&self, first: usize, n: usize, parallel: bool) {
         let ((run, [stride]), outer) = self.plan.reduced.split_inner();
-        let mut od = Odometer::new(&self.plan.kept, first);
-        for _ in 0..n {
-            let [src, dst] = od.offsets;
+        let r = self.r;
+        if outer.sizes.is_empty() && stride == 1 && run <= LEAF {
+            // One short unit-stride run per output (a sum over a last dim,
+            // over windows): reduced directly, without a walk per output.
+            self.for_outputs(first, n, |src, dst| {
+                // SAFETY: the run of an output of the plan: `run` elements at
+                // unit stride from its source offset.
+                let xs = unsafe { std::slice::from_raw_parts(self.src_at(src), run) };
+                // SAFETY: an output offset of the plan.
+                unsafe { self.write(dst, r.finish(lanes(r, xs, 0), self.count)) };
+            });
+            return;
+        }
+        self.for_outputs(first, n, |src, dst| {
             let acc = self.inner_range(&outer, (run, stride), src, 0, self.count, parallel);
             // SAFETY: an output offset of the plan.
-            unsafe { self.write(dst, self.r.finish(acc, self.count)) };
+            unsafe { self.write(dst, r.finish(acc, self.count)) };
+        });
+    }
+
+    /// Calls `f(src, dst)` with the source and output offsets of the kept
+    /// positions `first..first + n` in order, stepping along the innermost
+    /// kept dim without an odometer.
+    #[inline(always)]
+    fn for_outputs(&self, first: usize, n: usize, mut f: impl FnMut(isize, isize)) {
+        if n == 0 {
+            return;
+        }
+        let ((lanes, [src_step, dst_step]), outer) = self.plan.kept.split_inner();
+        let mut od = Odometer::new(&outer, first / lanes);
+        let (mut lane, mut left) = (first % lanes, n);
+        while left > 0 {
+            let take = (lanes - lane).min(left);
+            let [src, dst] = od.offsets;
+            for j in lane..lane + take {
+                f(src + j as isize * src_step, dst + j as isize * dst_step);
+            }
+            left -= take;
+            lane = 0;
             od.advance();
         }
     }
