@@ -5,7 +5,7 @@
 
 mod support;
 
-use axial_core::{ArgReduceOp, Bool, DType, Element, Kind, RawTensor, ReduceOp, cast};
+use axial_core::{ArgReduceOp, Bool, DType, Element, Kind, Layout, RawTensor, ReduceOp, cast};
 use half::{bf16, f16};
 use proptest::prelude::*;
 use support::{Case, case, case_for, large_case_for, unravel};
@@ -328,6 +328,77 @@ proptest! {
         keepdim in any::<bool>(),
     ) {
         each_type!(T in [f64, f32, f16, bf16, i64, i32, i16, i8, u8, Bool] => check_arg::<T>(&c, max, dim, keepdim)?);
+    }
+}
+
+/// Windows over a 1-D storage, as `unfold` makes them: shape `(outer,
+/// windows, run)` with strides `(outer_stride, step, 1)` from an offset, the
+/// windows overlapping (`step < run`) or apart, the outer dim strided.
+fn windows(
+    runs: std::ops::RangeInclusive<usize>,
+    counts: std::ops::RangeInclusive<usize>,
+    large: bool,
+) -> impl Strategy<Value = Case> {
+    (
+        runs,
+        counts,
+        1usize..=36,
+        1usize..=3,
+        0usize..=5,
+        0usize..=3,
+    )
+        .prop_flat_map(move |(run, windows, step, outer, gap, offset)| {
+            let outer_stride = windows * step + gap;
+            let need = offset + (outer - 1) * outer_stride + (windows - 1) * step + run;
+            let layout = Layout::from_parts(
+                &[outer, windows, run],
+                &[outer_stride as isize, step as isize, 1],
+                offset,
+            );
+            let base = if large {
+                large_case_for(vec![need], false, true).boxed()
+            } else {
+                case_for(vec![need], false, true).boxed()
+            };
+            base.prop_map(move |c| Case {
+                shape: layout.shape().to_vec(),
+                layout: layout.clone(),
+                ..c
+            })
+        })
+}
+
+proptest! {
+    #[test]
+    fn window_reductions_match_naive(
+        c in windows(0..=33, 1..=40, false),
+        op in 0usize..9,
+        keepdim in any::<bool>(),
+        max in any::<bool>(),
+    ) {
+        check_every_dtype(&c, op_at(op, 1.0), &[-1], keepdim)?;
+        each_type!(T in [f64, f32, f16, bf16, i64, i32, i16, i8, u8] => check_arg::<T>(&c, max, Some(2), keepdim)?);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn large_window_reductions_match_naive(
+        c in windows(1..=33, 2000..=3000, true),
+        op in 0usize..9,
+        max in any::<bool>(),
+    ) {
+        let op = op_at(op, 1.0);
+        let tame = tame_for_prod(&c);
+        let floats = if op == ReduceOp::Prod { &tame } else { &c };
+        check_reduce::<f32>(floats, op, &[-1], false)?;
+        check_reduce::<bf16>(floats, op, &[-1], false)?;
+        if op.output_dtype(DType::I32).is_ok() {
+            check_reduce::<i8>(&c, op, &[-1], false)?;
+        }
+        check_arg::<f16>(&c, max, Some(2), false)?;
     }
 }
 
