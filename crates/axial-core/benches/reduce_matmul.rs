@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use axial_core::{DType, Generator, RawTensor, ReduceOp};
+use axial_core::{ArgReduceOp, DType, Generator, RawTensor, ReduceOp};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 
@@ -39,9 +39,16 @@ fn reductions(c: &mut Criterion) {
         ("amax_rows", ReduceOp::Max, &[1]),
         ("amax_cols", ReduceOp::Max, &[0]),
         ("mean_rows", ReduceOp::Mean, &[1]),
+        ("var_rows", ReduceOp::Var { correction: 1.0 }, &[1]),
+        ("var_cols", ReduceOp::Var { correction: 1.0 }, &[0]),
     ] {
         g.bench_function(name, |b| {
             b.iter(|| black_box(x.view().reduce(op, dims, false).unwrap()))
+        });
+    }
+    for (name, dim) in [("argmax_rows", 1), ("argmax_cols", 0)] {
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(x.view().arg_reduce(ArgReduceOp::ArgMax, Some(dim), false)))
         });
     }
     let t = x.view().t().unwrap();

@@ -4,6 +4,7 @@
 
 use std::marker::PhantomData;
 
+use super::walk::lanes_of;
 use super::widen::{Num, Real, Widen};
 use crate::Element;
 
@@ -25,6 +26,12 @@ pub(crate) trait Reducer: Copy + Send + Sync {
     fn combine(self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// The output element for `count` reduced elements.
     fn finish(self, acc: Self::Acc, count: usize) -> Self::Out;
+    /// Reduces a contiguous run of items at flat positions from `first`,
+    /// each widened by `widen`: by default [`lanes_of`] steps.
+    #[inline(always)]
+    fn run<I: Copy>(self, xs: &[I], first: usize, widen: impl Fn(I) -> Wide<Self>) -> Self::Acc {
+        lanes_of(self, xs, first, widen)
+    }
 }
 
 /// The widened element a reducer steps on.
@@ -280,4 +287,36 @@ impl<T: Widen, const MAX: bool> Reducer for Arg<T, MAX> {
     fn finish(self, acc: (T::W, usize), _: usize) -> i64 {
         acc.1 as i64
     }
+    /// Two passes that vectorise, rather than a step per element: the
+    /// extremum (NaN if any) as `amax`/`amin` finds it, then its first index.
+    #[inline(always)]
+    fn run<I: Copy>(self, xs: &[I], first: usize, widen: impl Fn(I) -> T::W) -> (T::W, usize) {
+        let best = if MAX {
+            lanes_of(Max::<T>::default(), xs, first, &widen)
+        } else {
+            lanes_of(Min::<T>::default(), xs, first, &widen)
+        };
+        let at = if best.is_nan() {
+            first_where(xs, |x| widen(x).is_nan())
+        } else {
+            first_where(xs, |x| widen(x) == best)
+        };
+        match at {
+            Some(i) => (widen(xs[i]), first + i),
+            None => self.identity(),
+        }
+    }
+}
+
+/// The index of the first item of `xs` that is a `hit`, tested a block at a
+/// time (a block's test vectorises; the found block is then searched).
+#[inline(always)]
+fn first_where<I: Copy>(xs: &[I], hit: impl Fn(I) -> bool) -> Option<usize> {
+    const CHUNK: usize = 64;
+    xs.chunks(CHUNK).enumerate().find_map(|(c, part)| {
+        let any = part.iter().fold(false, |found, &x| found | hit(x));
+        any.then(|| part.iter().position(|&x| hit(x)))
+            .flatten()
+            .map(|i| c * CHUNK + i)
+    })
 }

@@ -109,7 +109,7 @@ const SHORT_BLOCK: usize = 4 * LANES;
 #[inline(always)]
 fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
     if !R::In::BLOCK || xs.len() < SHORT_BLOCK {
-        return lanes_of(r, xs, first, R::In::widen);
+        return r.run(xs, first, R::In::widen);
     }
     let mut buf = [<Wide<R> as Num>::ZERO; BLOCK];
     xs.chunks(BLOCK)
@@ -117,13 +117,14 @@ fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
         .fold(r.identity(), |acc, (c, xs)| {
             let wide = &mut buf[..xs.len()];
             R::In::widen_block(xs, wide);
-            r.combine(acc, lanes_of(r, wide, first + c * BLOCK, |x| x))
+            r.combine(acc, r.run(wide, first + c * BLOCK, |x| x))
         })
 }
 
-/// [`lanes`] over items that `widen` turns into what the reducer steps on.
+/// [`lanes`] over items that `widen` turns into what the reducer steps on,
+/// a step per item ([`Reducer::run`]'s default).
 #[inline(always)]
-fn lanes_of<R: Reducer, I: Copy>(
+pub(super) fn lanes_of<R: Reducer, I: Copy>(
     r: R,
     xs: &[I],
     first: usize,
