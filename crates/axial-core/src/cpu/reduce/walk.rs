@@ -5,7 +5,10 @@
 //! - **inner**: the innermost source dim is reduced. Each output reduces
 //!   contiguous runs with [`LANES`] independent accumulators (they vectorise),
 //!   in blocks of at most [`LEAF`] elements combined pairwise (a cascade, so an
-//!   f32 sum of n elements errs by O(log n) roundings, not O(n)).
+//!   f32 sum of n elements errs by O(log n) roundings, not O(n)). When each
+//!   output is one unit-stride run of at most a leaf (a last dim, windows),
+//!   the runs are reduced directly, outputs stepped along the innermost kept
+//!   dim.
 //! - **outer**: the innermost source dim is kept (or the reduced runs are
 //!   short). The walk reads whole source rows in memory order and adds them,
 //!   eight at a time, into a vector of partial results, in blocks of
