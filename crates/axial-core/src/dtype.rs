@@ -39,6 +39,13 @@ pub enum DType {
 
 impl DType {
     /// Every dtype, in PyTorch's promotion order.
+    ///
+    /// ```
+    /// use axial_core::DType;
+    /// assert_eq!(DType::ALL.len(), 10);
+    /// assert_eq!((DType::ALL[0], DType::ALL[9]), (DType::Bool, DType::F64));
+    /// assert_eq!(DType::ALL.iter().filter(|d| d.is_float()).count(), 4);
+    /// ```
     pub const ALL: [DType; 10] = [
         DType::Bool,
         DType::U8,

@@ -25,8 +25,20 @@ pub struct Bool(u8);
 
 impl Bool {
     /// `False` (byte 0).
+    ///
+    /// ```
+    /// use axial_core::Bool;
+    /// assert_eq!(Bool::FALSE, Bool::default());
+    /// assert_eq!(Bool::FALSE.to_string(), "False");
+    /// ```
     pub const FALSE: Bool = Bool(0);
     /// `True` (byte 1).
+    ///
+    /// ```
+    /// use axial_core::Bool;
+    /// assert!(Bool::FALSE < Bool::TRUE);
+    /// assert_eq!(Bool::TRUE.to_string(), "True");
+    /// ```
     pub const TRUE: Bool = Bool(1);
 
     /// The value as a Rust `bool`.

@@ -270,4 +270,13 @@ impl From<axial_pattern::PatternError> for Error {
 }
 
 /// `Result<T, axial_core::Error>`.
+///
+/// ```
+/// use axial_core::layout::wrap_dim;
+/// fn last_dim(rank: usize) -> axial_core::Result<usize> {
+///     wrap_dim(-1, rank)
+/// }
+/// assert_eq!(last_dim(3)?, 2);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;

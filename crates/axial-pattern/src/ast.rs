@@ -4,6 +4,16 @@
 use crate::Span;
 
 /// One elementary axis of a side.
+///
+/// ```
+/// # use axial_pattern::{Atom, Pattern, Span};
+/// let p = Pattern::parse("b 3 ... -> b")?;
+/// let atoms: Vec<&Atom> = p.input().atoms().collect();
+/// assert_eq!(atoms[0], &Atom::Named { name: "b".into(), span: Span::new(0, 1) });
+/// assert_eq!(atoms[1], &Atom::Anonymous { size: 3, span: Span::new(2, 3) });
+/// assert_eq!(atoms[2], &Atom::Ellipsis { span: Span::new(4, 7) });
+/// # Ok::<(), axial_pattern::PatternError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Atom {
     /// A named axis (`b`, `Batch`, or `_` where the grammar allows it).
@@ -64,6 +74,17 @@ impl Atom {
 
 /// One dim of a side: a bare axis, a parenthesised group composed in C order,
 /// a unit dim (`1` or `()`, no atoms), or a bare `...` (any number of dims).
+///
+/// ```
+/// # use axial_pattern::{Dim, Pattern};
+/// let p = Pattern::parse("(h 1 w) () c -> h w c")?;
+/// let dims: &[Dim] = &p.input().dims;
+/// assert_eq!((dims[0].atoms.len(), dims[0].parenthesized), (2, true));
+/// assert_eq!(dims[0].span.text(p.text()), "(h 1 w)");
+/// assert!(dims[1].atoms.is_empty());
+/// assert!(!dims[2].parenthesized);
+/// # Ok::<(), axial_pattern::PatternError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Dim {
     /// The elementary axes, outermost first (a `1` inside a group is dropped).
@@ -90,6 +111,15 @@ impl Dim {
 }
 
 /// One side of a pattern (`b c (h w)`).
+///
+/// ```
+/// # use axial_pattern::{Expression, Pattern};
+/// let p = Pattern::parse("b c (h w) -> b h w c")?;
+/// let side: &Expression = p.input();
+/// assert_eq!(side.dims.len(), 3);
+/// assert_eq!(side.span.text(p.text()), "b c (h w) ");
+/// # Ok::<(), axial_pattern::PatternError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Expression {
     /// The dims, left to right.
@@ -169,6 +199,15 @@ impl Expression {
 /// A whole pattern: one input side (several for einsum), `->`, one output side.
 /// Built only by [`Pattern::parse`] and [`Pattern::parse_einsum`], so it
 /// always has at least one input.
+///
+/// ```
+/// # use axial_pattern::Pattern;
+/// let p = Pattern::parse("b (h w) -> b h w")?;
+/// assert_eq!(p.inputs().len(), 1);
+/// assert_eq!(p.output().names().collect::<Vec<_>>(), ["b", "h", "w"]);
+/// assert!(Pattern::parse("b h w").is_err());
+/// # Ok::<(), axial_pattern::PatternError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Pattern {
     pub(crate) text: String,

@@ -4,6 +4,14 @@
 use crate::{Atom, Dim, ErrorKind, Pattern, PatternError, Span};
 
 /// One subscript of an einsum side.
+///
+/// ```
+/// # use axial_pattern::{Einsum, Pattern, Span, Subscript};
+/// let e = Einsum::new(&Pattern::parse_einsum("i ..., i -> ...")?)?;
+/// assert_eq!(e.inputs[0][0], Subscript::Label { name: "i".into(), span: Span::new(0, 1) });
+/// assert_eq!(e.output, [Subscript::Ellipsis { span: Span::new(12, 15) }]);
+/// # Ok::<(), axial_pattern::PatternError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Subscript {
     /// A named axis.

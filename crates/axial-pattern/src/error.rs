@@ -52,6 +52,13 @@ impl fmt::Display for AxisSet<'_> {
 
 /// What is wrong; the `Display` of each is einops' message (or, where einops
 /// has none because Python raises a generic error, a message in its style).
+///
+/// ```
+/// # use axial_pattern::{ErrorKind, Pattern};
+/// let err = Pattern::parse("a b").unwrap_err();
+/// assert_eq!(err.kind(), &ErrorKind::MissingArrow { einsum: false });
+/// assert_eq!(err.kind().to_string(), "Pattern must contain '->'.");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ErrorKind {

@@ -38,6 +38,12 @@ pub enum Reduction {
 
 impl Reduction {
     /// Every reduction, in einops' order.
+    ///
+    /// ```
+    /// # use axial_pattern::Reduction;
+    /// let names: Vec<_> = Reduction::ALL.iter().map(|r| r.name()).collect();
+    /// assert_eq!(names, ["min", "max", "sum", "mean", "prod", "any", "all"]);
+    /// ```
     pub const ALL: [Reduction; 7] = [
         Reduction::Min,
         Reduction::Max,

@@ -16,6 +16,15 @@ pub use typenum::{B0, B1};
 pub struct Unknown;
 
 /// A type-level truth value, known at compile time or left to run time.
+///
+/// ```
+/// use axial_shape::{SizeEq, Truth, typenum::U2};
+/// fn is_pair<Z: SizeEq<U2>>() -> Option<bool> {
+///     <Z::Out as Truth>::VALUE
+/// }
+/// assert_eq!(is_pair::<U2>(), Some(true));
+/// assert_eq!(is_pair::<axial_shape::Dyn>(), None);
+/// ```
 pub trait Truth: crate::sealed::Sealed {
     /// `Some` when the compiler knows the answer.
     const VALUE: Option<bool>;
@@ -41,6 +50,16 @@ impl Truth for Unknown {
 pub type And<A, B> = <A as AndWith<B>>::Out;
 
 /// The trait behind [`And`].
+///
+/// ```
+/// use axial_shape::{AndWith, B0, B1, Truth, Unknown};
+/// fn both<A: AndWith<B>, B>() -> Option<bool> {
+///     <A::Out as Truth>::VALUE
+/// }
+/// assert_eq!(both::<B1, B1>(), Some(true));
+/// assert_eq!(both::<Unknown, B0>(), Some(false));
+/// assert_eq!(both::<Unknown, B1>(), None);
+/// ```
 pub trait AndWith<B> {
     /// The conjunction.
     type Out: Truth;
@@ -62,9 +81,23 @@ truth_table! {
 }
 
 /// Negation of a known truth.
+///
+/// ```
+/// use axial_shape::{B0, B1, Not, Truth};
+/// assert_eq!(<Not<B0> as Truth>::VALUE, Some(true));
+/// assert_eq!(<Not<B1> as Truth>::VALUE, Some(false));
+/// ```
 pub type Not<A> = <A as NotBit>::Out;
 
 /// The trait behind [`Not`].
+///
+/// ```
+/// use axial_shape::{B0, B1, NotBit, Truth};
+/// fn negate<A: NotBit>() -> Option<bool> {
+///     <A::Out as Truth>::VALUE
+/// }
+/// assert_eq!((negate::<B0>(), negate::<B1>()), (Some(true), Some(false)));
+/// ```
 pub trait NotBit {
     /// The negation.
     type Out: Truth;
@@ -86,6 +119,16 @@ impl NotBit for B1 {
 pub type Or<A, B> = <A as OrWith<B>>::Out;
 
 /// The trait behind [`Or`].
+///
+/// ```
+/// use axial_shape::{B0, B1, OrWith, Truth, Unknown};
+/// fn either<A: OrWith<B>, B>() -> Option<bool> {
+///     <A::Out as Truth>::VALUE
+/// }
+/// assert_eq!(either::<B0, B0>(), Some(false));
+/// assert_eq!(either::<Unknown, B1>(), Some(true));
+/// assert_eq!(either::<B0, Unknown>(), None);
+/// ```
 pub trait OrWith<B> {
     /// The disjunction.
     type Out: Truth;

@@ -38,6 +38,13 @@ pub struct Nil;
 
 /// A list of names (for `align_to`, `permute`, `refine_names`): `Head` in
 /// front of `Tail`. Written with `names!`.
+///
+/// ```
+/// use axial_shape::{Cons, Nil, axes, names};
+/// axes!(Rows, Cols);
+/// fn same<T>(_: Option<T>, _: Option<T>) {}
+/// same(None::<names![Cols, Rows]>, None::<Cons<Cols, Cons<Rows, Nil>>>);
+/// ```
 pub struct Cons<Head, Tail>(Marker<(Head, Tail)>);
 
 /// A tensor's shape: its axes' names and sizes, its rank and how it prints in
@@ -121,4 +128,12 @@ where
 }
 
 /// The display of a shape or names list (a flat tuple of its names).
+///
+/// ```
+/// use axial_shape::{DisplayOf, axes, names, shape};
+/// axes!(Batch, Rows);
+/// let shape: DisplayOf<shape![Batch: 2, Rows: Dyn]> = (Batch, Rows);
+/// let _list: DisplayOf<names![Rows, Batch]> = (Rows, Batch);
+/// assert_eq!(std::any::type_name_of_val(&shape), std::any::type_name::<(Batch, Rows)>());
+/// ```
 pub type DisplayOf<S> = <S as Flat>::Out;

@@ -18,6 +18,16 @@ use crate::logic::{B0, B1, Truth, Unknown};
 pub struct Dyn;
 
 /// An axis size: a typenum unsigned number or [`Dyn`].
+///
+/// ```
+/// use axial_shape::typenum::{Bit, U0, U3};
+/// use axial_shape::{Dyn, Size};
+/// fn describe<Z: Size>() -> Option<usize> {
+///     Z::STATIC
+/// }
+/// assert_eq!((describe::<U3>(), describe::<U0>(), describe::<Dyn>()), (Some(3), Some(0), None));
+/// assert!(<Dyn as Size>::IsDyn::BOOL && !<U3 as Size>::IsDyn::BOOL);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an axis size",
     label = "not a size",
@@ -31,6 +41,15 @@ pub trait Size: 'static + crate::sealed::Sealed {
 }
 
 /// A size the compiler knows (a typenum unsigned number).
+///
+/// ```
+/// use axial_shape::typenum::U28;
+/// use axial_shape::StaticSize;
+/// fn known<Z: StaticSize>() -> usize {
+///     Z::USIZE
+/// }
+/// assert_eq!(known::<U28>(), 28);
+/// ```
 pub trait StaticSize: Size + Unsigned {}
 
 impl Size for Dyn {
@@ -49,9 +68,26 @@ impl StaticSize for UTerm {}
 impl<U: Unsigned + 'static, B: Bit + 'static> StaticSize for UInt<U, B> {}
 
 /// The product of two sizes: static when both are, else [`Dyn`].
+///
+/// ```
+/// use axial_shape::typenum::{U3, U4};
+/// use axial_shape::{Dyn, Size, SizeProd};
+/// assert_eq!(<SizeProd<U3, U4> as Size>::STATIC, Some(12));
+/// assert_eq!(<SizeProd<U3, Dyn> as Size>::STATIC, None);
+/// ```
 pub type SizeProd<A, B> = <A as SizeMul<B>>::Out;
 
 /// The trait behind [`SizeProd`].
+///
+/// ```
+/// use axial_shape::typenum::{U2, U5};
+/// use axial_shape::{Dyn, Size, SizeMul};
+/// fn product<A: SizeMul<B>, B>() -> Option<usize> {
+///     <A::Out as Size>::STATIC
+/// }
+/// assert_eq!(product::<U2, U5>(), Some(10));
+/// assert_eq!(product::<Dyn, U5>(), None);
+/// ```
 pub trait SizeMul<B> {
     /// The product.
     type Out: Size;
@@ -70,9 +106,26 @@ where
 }
 
 /// Whether two sizes are equal: known when both are static, else [`Unknown`].
+///
+/// ```
+/// use axial_shape::typenum::{U3, U4};
+/// use axial_shape::{Dyn, SizesEqual, Truth};
+/// assert_eq!(<SizesEqual<U3, U3> as Truth>::VALUE, Some(true));
+/// assert_eq!(<SizesEqual<U3, U4> as Truth>::VALUE, Some(false));
+/// assert_eq!(<SizesEqual<Dyn, U4> as Truth>::VALUE, None);
+/// ```
 pub type SizesEqual<A, B> = <A as SizeEq<B>>::Out;
 
 /// The trait behind [`SizesEqual`].
+///
+/// ```
+/// use axial_shape::typenum::{U1, U7};
+/// use axial_shape::{SizeEq, Truth};
+/// fn is_one<Z: SizeEq<U1>>() -> Option<bool> {
+///     <Z::Out as Truth>::VALUE
+/// }
+/// assert_eq!((is_one::<U1>(), is_one::<U7>()), (Some(true), Some(false)));
+/// ```
 pub trait SizeEq<B> {
     /// `B1`, `B0` or [`Unknown`].
     type Out: Truth;

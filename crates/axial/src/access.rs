@@ -12,6 +12,19 @@ use crate::tensor::{ArcTensor, Tensor, TensorBase};
 use crate::views::or_panic;
 
 /// A shape with exactly one element (proven when its sizes are static).
+///
+/// What [`item`](crate::TensorBase::item) asks of the shape; a `Dyn` size is
+/// checked at run time.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::OneElementShape;
+/// fn only<S: OneElementShape>(x: &Tensor<i32, S>) -> i32 {
+///     x.item()
+/// }
+/// assert_eq!(only(&Tensor::<i32, shape![1, 1]>::full(7)), 7);
+/// assert_eq!(only(&Tensor::<i32, shape![Dyn]>::full_dyn(1, 3)), 3);
+/// ```
 pub trait OneElementShape: Shape {}
 
 impl<S: Shape> OneElementShape for S

@@ -37,16 +37,67 @@ pub struct TensorBase<T, S, D: Device, R> {
 type Marker<T> = PhantomData<fn() -> T>;
 
 /// A tensor that owns its storage.
+///
+/// ```
+/// use axial::prelude::*;
+/// axes!(Rows, Cols);
+/// let m: Tensor<f32, shape![Rows: 2, Cols: 2]> = Tensor::from_vec(vec![1.0, 2.0, 3.0, 4.0]);
+/// assert_eq!(m.to_vec(), [1.0, 2.0, 3.0, 4.0]);
+/// ```
 pub type Tensor<T, S, D = Cpu> = TensorBase<T, S, D, Owned<D>>;
 /// A tensor that shares its storage, copying it on the first write while shared.
+///
+/// ```
+/// use axial::prelude::*;
+/// let a: ArcTensor<f32, shape![3]> = Tensor::zeros().into_shared();
+/// let mut b = a.clone();
+/// assert!(b.shares_storage_with(&a));
+/// b.set([0], 1.0);
+/// assert!(!b.shares_storage_with(&a));
+/// assert_eq!((a.to_vec(), b.to_vec()), (vec![0.0; 3], vec![1.0, 0.0, 0.0]));
+/// ```
 pub type ArcTensor<T, S, D = Cpu> = TensorBase<T, S, D, Shared<D>>;
 /// A read-only view: shares the storage, never copies.
+///
+/// ```
+/// use axial::prelude::*;
+/// let m = Tensor::<f32, shape![2, 3]>::arange();
+/// let v: TensorView<'_, f32, shape![2, 3]> = m.as_view();
+/// assert!(v.shares_storage_with(&m));
+/// assert_eq!(v.to_vec(), m.to_vec());
+/// ```
 pub type TensorView<'a, T, S, D = Cpu> = TensorBase<T, S, D, View<'a, D>>;
 /// A mutable view: writes show through the owner and every alias.
+///
+/// ```
+/// use axial::prelude::*;
+/// let mut m = Tensor::<f32, shape![2]>::zeros();
+/// let mut v: TensorViewMut<'_, f32, shape![2]> = m.as_view_mut();
+/// v.set([1], 5.0);
+/// assert_eq!(m.to_vec(), [0.0, 5.0]);
+/// ```
 pub type TensorViewMut<'a, T, S, D = Cpu> = TensorBase<T, S, D, ViewMut<'a, D>>;
 /// A view or a copy, read-only (what `reshape` and `contiguous` of a view give).
+///
+/// ```
+/// use axial::prelude::*;
+/// let m = Tensor::<f32, shape![2, 3]>::arange();
+/// let same: TensorCow<'_, f32, shape![2, 3]> = m.as_view().contiguous();
+/// assert!(same.shares_storage_with(&m));
+/// let copied: TensorCow<'_, f32, shape![3, 2]> = m.as_view().t().contiguous();
+/// assert!(!copied.shares_storage_with(&m));
+/// assert_eq!(copied.to_vec(), [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+/// ```
 pub type TensorCow<'a, T, S, D = Cpu> = TensorBase<T, S, D, CowRepr<'a, D>>;
 /// A broadcast of an owned tensor (read-only).
+///
+/// ```
+/// use axial::prelude::*;
+/// let row = Tensor::<f32, shape![3]>::arange();
+/// let b: axial::BroadcastTensor<f32, shape![2, 3]> = row.expand();
+/// assert_eq!(b.strides().as_slice(), &[0, 1]);
+/// assert_eq!(b.to_vec(), [0.0, 1.0, 2.0, 0.0, 1.0, 2.0]);
+/// ```
 pub type BroadcastTensor<T, S, D = Cpu> = TensorBase<T, S, D, Broadcast<Owned<D>>>;
 
 impl<T, S, D: Device, R> TensorBase<T, S, D, R> {

@@ -14,6 +14,13 @@ use std::sync::Mutex;
 use crate::{Error, Result};
 
 /// Alignment of every host buffer (a cache line; enough for any SIMD load).
+///
+/// ```
+/// use axial_core::cpu::{ALIGN, CpuBuffer};
+/// assert!(ALIGN.is_power_of_two());
+/// assert_eq!(CpuBuffer::new(3, true)?.addr() % ALIGN, 0);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 pub const ALIGN: usize = 64;
 /// A type of [`ALIGN`]-byte alignment, for the dangling pointer of an empty buffer.
 #[repr(C, align(64))]

@@ -9,13 +9,35 @@ use crate::Layout;
 
 /// Elements below which a kernel whose elements cost some work (a math
 /// function, a division, a reduction step) stays on one thread.
+///
+/// ```
+/// use axial_core::cpu::strided::{COSTLY, PARALLEL_THRESHOLD, PLAIN_PARALLEL_THRESHOLD};
+/// // A costly walk of this many elements is as much work as the plain threshold.
+/// assert_eq!(PARALLEL_THRESHOLD * COSTLY, PLAIN_PARALLEL_THRESHOLD);
+/// assert_eq!(PARALLEL_THRESHOLD, 32 * 1024);
+/// ```
 pub const PARALLEL_THRESHOLD: usize = 1 << 15;
 /// Units of work below which a [`Plan`] walk stays on one thread. An element
 /// of a plain op (a copy, an add, a comparison) is one unit: waking the pool
 /// costs about as much as a plain op on a quarter million elements in cache.
+///
+/// ```
+/// use axial_core::cpu::strided::{PLAIN_PARALLEL_THRESHOLD, Plan};
+/// use axial_core::Layout;
+/// // Below the threshold every run is walked on the calling thread.
+/// let l = Layout::contiguous(&[PLAIN_PARALLEL_THRESHOLD / 64 - 1, 64]);
+/// let here = std::thread::current().id();
+/// Plan::new([&l]).par_for_runs(|_, _| assert_eq!(std::thread::current().id(), here));
+/// ```
 pub const PLAIN_PARALLEL_THRESHOLD: usize = 1 << 18;
 /// Units of work of one element of an op that calls a math function or
 /// divides: such walks share out from [`PARALLEL_THRESHOLD`] elements.
+///
+/// ```
+/// use axial_core::cpu::strided::{COSTLY, PARALLEL_THRESHOLD, PLAIN_PARALLEL_THRESHOLD};
+/// assert_eq!(COSTLY, PLAIN_PARALLEL_THRESHOLD / PARALLEL_THRESHOLD);
+/// assert!(COSTLY > 1);
+/// ```
 pub const COSTLY: usize = PLAIN_PARALLEL_THRESHOLD / PARALLEL_THRESHOLD;
 /// Fewest elements of work a thread is given when a run is cut into pieces.
 const MIN_PIECE: usize = 1 << 13;

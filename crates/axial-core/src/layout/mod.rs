@@ -33,8 +33,23 @@ use smallvec::SmallVec;
 use crate::{Error, Result};
 
 /// Sizes of a layout, inline up to rank 6 (no heap for the common ranks).
+///
+/// ```
+/// use axial_core::layout::{Dims, broadcast_shapes};
+/// let d: Dims = broadcast_shapes(&[3, 1], &[4])?;
+/// assert_eq!(d.as_slice(), &[3, 4]);
+/// assert!(!d.spilled());
+/// # Ok::<(), axial_core::Error>(())
+/// ```
 pub type Dims = SmallVec<[usize; 6]>;
 /// Strides of a layout, in elements, inline up to rank 6.
+///
+/// ```
+/// use axial_core::layout::{Strides, contiguous_strides};
+/// let s: Strides = contiguous_strides(&[2, 3, 4]);
+/// assert_eq!(s.as_slice(), &[12, 4, 1]);
+/// assert!(!s.spilled());
+/// ```
 pub type Strides = SmallVec<[isize; 6]>;
 
 /// Shape, strides (in elements) and storage offset of a strided tensor.

@@ -11,7 +11,24 @@ use crate::repr::Owned;
 use crate::tensor::TensorBase;
 use crate::views::or_panic;
 
-/// Marks `eye` in its error message.
+/// Marks `eye` in its error message: the `Op` of
+/// [`TwoAxes`](axial_shape::report::TwoAxes) when the shape is not a matrix.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::Eye;
+/// use axial_shape::report::TwoAxes;
+/// use typenum::{Bit, IsEqual, U2};
+/// fn is_matrix<S: Shape>() -> bool
+/// where
+///     S::Rank: IsEqual<U2>,
+///     <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+/// {
+///     <<S::Rank as IsEqual<U2>>::Output as Bit>::BOOL
+/// }
+/// assert!(is_matrix::<shape![2, 3]>());
+/// assert_eq!(Tensor::<f32, shape![2, 2]>::eye().to_vec(), [1.0, 0.0, 0.0, 1.0]);
+/// ```
 pub struct Eye;
 
 impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {

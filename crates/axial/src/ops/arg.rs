@@ -10,6 +10,16 @@ use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
 
 /// Values and their `i64` indices along an axis, as `max::<A>()` gives them.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::WithIndices;
+/// axes!(Rows, Cols);
+/// let x = Tensor::<f32, shape![Rows: 2, Cols: 2]>::from_vec(vec![1.0, 5.0, 4.0, 2.0]);
+/// let (values, indices): WithIndices<f32, shape![Rows: 2], Cpu> = x.max::<Cols>();
+/// assert_eq!(values.to_vec(), [5.0, 4.0]);
+/// assert_eq!(indices.to_vec(), [1, 0]);
+/// ```
 pub type WithIndices<T, S, D> = (Tensor<T, S, D>, Tensor<i64, S, D>);
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {

@@ -119,6 +119,18 @@ pub trait Condition: Element {}
 impl Condition for Bool {}
 
 /// The shape `cond.if_else(&a, &b)` gives: the three broadcast.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::Chosen;
+/// axes!(Rows, Cols);
+/// let cond = Tensor::<f32, shape![Rows: 2, 1]>::from_vec(vec![1.0, -1.0]).gt(0.0);
+/// let a = Tensor::<f32, shape![Cols: 3]>::ones();
+/// let b = Tensor::<f32, shape![1]>::zeros();
+/// let c: Tensor<f32, Chosen<shape![Rows: 2, 1], shape![Cols: 3], shape![1]>> = cond.if_else(&a, &b);
+/// assert_eq!(c.sizes().as_slice(), &[2, 3]);
+/// assert_eq!(c.to_vec(), [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]);
+/// ```
 pub type Chosen<S, A, B> = Broadcasted<Broadcasted<S, A>, B>;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {

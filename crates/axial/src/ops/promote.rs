@@ -23,6 +23,14 @@ pub trait Promote<B: Element>: Element {
 }
 
 /// The dtype PyTorch promotes `A` and `B` to.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::Promoted;
+/// assert_eq!(<Promoted<u8, i8> as axial::Element>::DTYPE, DType::I16);
+/// assert_eq!(<Promoted<Bool, f16> as axial::Element>::DTYPE, DType::F16);
+/// assert_eq!(<Promoted<i64, f32> as axial::Element>::DTYPE, DType::F32);
+/// ```
 pub type Promoted<A, B> = <A as Promote<B>>::Output;
 
 /// One row of the table: `$a` with each column type.
