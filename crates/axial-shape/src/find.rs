@@ -126,6 +126,17 @@ impl<T: Contains<A>, A> OrContains<T, A> for B0 {
 
 /// The name a names-list item carries (`New<A>` carries `A`; `...` and `_`
 /// carry none).
+///
+/// ```
+/// use axial_shape::{AxisName, ItemName, Keep, New, axes};
+/// axes!(Rows);
+/// fn carried<H: ItemName>() -> Option<&'static str> {
+///     H::Named::NAME
+/// }
+/// assert_eq!(carried::<Rows>(), Some("Rows"));
+/// assert_eq!(carried::<New<Rows>>(), Some("Rows"));
+/// assert_eq!(carried::<Keep>(), None);
+/// ```
 pub trait ItemName {
     /// The name, or a marker equal to nothing.
     type Named: AxisName;
@@ -163,9 +174,30 @@ impl AxisName for Nothing {
 }
 
 /// `Front` followed by `Back` (two shapes joined).
+///
+/// ```
+/// use axial_shape::{Concat, Shape, axes, shape};
+/// axes!(A, B, C);
+/// type Joined = Concat<shape![A: 2], shape![B: 3, C: Dyn]>;
+/// let mut names = [None; 3];
+/// Joined::write_names(&mut names);
+/// assert_eq!(names, [Some("A"), Some("B"), Some("C")]);
+/// ```
 pub type Concat<Front, Back> = <Front as Append<Back>>::Out;
 
 /// The trait behind [`Concat`].
+///
+/// ```
+/// use axial_shape::{Append, Shape, axes, shape};
+/// axes!(A, B);
+/// fn rank_joined<F: Append<B>, B>() -> usize
+/// where
+///     F::Out: Shape,
+/// {
+///     <F::Out as Shape>::RANK
+/// }
+/// assert_eq!(rank_joined::<shape![A: 2], shape![B: 3, 4]>(), 3);
+/// ```
 pub trait Append<Back> {
     /// The joined list.
     type Out;
@@ -178,12 +210,32 @@ impl<N, Sz, T: Append<Back>, Back> Append<Back> for Ax<N, Sz, T> {
 }
 
 /// `S` with the axis `A` replaced by `Name` of `Sz` (positions unchanged).
+///
+/// ```
+/// use axial_shape::{Dyn, Replace, Shape, axes, shape};
+/// axes!(A, B, C, D);
+/// type R = Replace<shape![A: 2, B: 3, C: 4], B, D, Dyn>;
+/// let (mut names, mut sizes) = ([None; 3], [None; 3]);
+/// R::write_names(&mut names);
+/// R::write_static_sizes(&mut sizes);
+/// assert_eq!(names, [Some("A"), Some("D"), Some("C")]);
+/// assert_eq!(sizes, [Some(2), None, Some(4)]);
+/// ```
 pub type Replace<S, A, Name, Sz> = Concat<
     <S as Find<A, <S as crate::shape::Shape>::Display>>::Before,
     Ax<Name, Sz, <S as Find<A, <S as crate::shape::Shape>::Display>>::After>,
 >;
 
 /// `S` without the axis `A`.
+///
+/// ```
+/// use axial_shape::{Remove, Shape, axes, shape};
+/// axes!(A, B, C);
+/// type R = Remove<shape![A: 2, B: 3, C: 4], B>;
+/// let mut sizes = [None; 2];
+/// R::write_static_sizes(&mut sizes);
+/// assert_eq!((R::RANK, sizes), (2, [Some(2), Some(4)]));
+/// ```
 pub type Remove<S, A> = Concat<
     <S as Find<A, <S as crate::shape::Shape>::Display>>::Before,
     <S as Find<A, <S as crate::shape::Shape>::Display>>::After,

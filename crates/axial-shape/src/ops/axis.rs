@@ -50,6 +50,17 @@ where
 }
 
 /// `into_dyn::<A>()`: the shape with `A`'s size made `Dyn`.
+///
+/// ```
+/// use axial_shape::{IntoDyn, Shape, axes, shape};
+/// axes!(Rows, Cols);
+/// fn loosened<S: IntoDyn<A>, A>() -> [Option<usize>; 2] {
+///     let mut sizes = [None; 2];
+///     <S::Resized as Shape>::write_static_sizes(&mut sizes);
+///     sizes
+/// }
+/// assert_eq!(loosened::<shape![Rows: 2, Cols: 3], Cols>(), [Some(2), None]);
+/// ```
 pub trait IntoDyn<A>: HasAxis<A> {}
 impl<S: HasAxis<A>, A> IntoDyn<A> for S {}
 

@@ -45,10 +45,29 @@ pub trait BroadcastWith<S2>: Shape {
 }
 
 /// The shape an elementwise op between tensors of shapes `S1` and `S2` gives.
+///
+/// ```
+/// use axial_shape::{Broadcasted, Shape, axes, shape};
+/// axes!(Rows, Cols);
+/// type Out = Broadcasted<shape![Rows: 3, 1], shape![Cols: 4]>;
+/// let (mut names, mut sizes) = ([None; 2], [None; 2]);
+/// Out::write_names(&mut names);
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(names, [Some("Rows"), Some("Cols")]);
+/// assert_eq!(sizes, [Some(3), Some(4)]);
+/// ```
 pub type Broadcasted<S1, S2> = <S2 as BroadcastOutput<S1>>::Output;
 
 /// [`Broadcasted`]'s trait, with the right operand first (see
 /// [`Aligned`](crate::Aligned) for why).
+///
+/// ```
+/// use axial_shape::{BroadcastOutput, Shape, shape};
+/// fn rank_of_sum<S1, S2: BroadcastOutput<S1>>() -> usize {
+///     <S2::Output as Shape>::RANK
+/// }
+/// assert_eq!(rank_of_sum::<shape![2, 3], shape![4, 1, 3]>(), 3);
+/// ```
 pub trait BroadcastOutput<S1> {
     /// The broadcast shape.
     type Output: Shape;

@@ -38,10 +38,28 @@ pub trait MatMul<S2>: Shape {
 }
 
 /// The shape `matmul` gives for operands of shapes `S1` and `S2`.
+///
+/// ```
+/// use axial_shape::{MatMulOut, Shape, axes, shape};
+/// axes!(Rows, Inner, Cols);
+/// type Out = MatMulOut<shape![Rows: 2, Inner: 3], shape![Inner: 3, Cols: 4]>;
+/// let mut sizes = [None; 2];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(2), Some(4)]);
+/// ```
 pub type MatMulOut<S1, S2> = <S2 as MatMulOutput<S1>>::Output;
 
 /// [`MatMulOut`]'s trait, with the right operand first (see
 /// [`Aligned`](crate::Aligned)).
+///
+/// ```
+/// use axial_shape::{MatMulOutput, Shape, axes, shape};
+/// axes!(Batch, Rows, Inner);
+/// fn product_rank<S1, S2: MatMulOutput<S1>>() -> usize {
+///     <S2::Output as Shape>::RANK
+/// }
+/// assert_eq!(product_rank::<shape![Batch: 5, Rows: 2, Inner: 3], shape![Inner: 3]>(), 2);
+/// ```
 pub trait MatMulOutput<S1> {
     /// The product's shape.
     type Output: Shape;

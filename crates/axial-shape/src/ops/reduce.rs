@@ -86,11 +86,38 @@ where
 }
 
 /// The shape a reduction over `L` gives on `S`.
+///
+/// ```
+/// use axial_shape::{Reduced, Shape, axes, names, shape};
+/// axes!(N, C, H);
+/// type Out = Reduced<shape![N: 2, C: 3, H: 4], names![N, H]>;
+/// let mut names = [None; 1];
+/// Out::write_names(&mut names);
+/// assert_eq!((Out::RANK, names), (1, [Some("C")]));
+/// ```
 pub type Reduced<S, L> = <L as ReduceOutput<S>>::Output;
 /// The shape a reduction over `L` with `keepdim` gives on `S`.
+///
+/// ```
+/// use axial_shape::{ReducedKeep, Shape, axes, shape};
+/// axes!(N, C);
+/// type Out = ReducedKeep<shape![N: 2, C: 3], C>;
+/// let mut sizes = [None; 2];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(2), Some(1)]);
+/// ```
 pub type ReducedKeep<S, L> = <L as ReduceOutput<S>>::Kept;
 
 /// [`Reduced`]'s trait, with the axes first (see [`Aligned`](crate::Aligned)).
+///
+/// ```
+/// use axial_shape::{ReduceOutput, Shape, axes, shape};
+/// axes!(N, C);
+/// fn ranks<S, L: ReduceOutput<S>>() -> (usize, usize) {
+///     (<L::Output as Shape>::RANK, <L::Kept as Shape>::RANK)
+/// }
+/// assert_eq!(ranks::<shape![N: 2, C: 3], N>(), (1, 2));
+/// ```
 pub trait ReduceOutput<S> {
     /// As [`Reduce::Output`].
     type Output: Shape;

@@ -118,6 +118,20 @@ where
 
 /// The shape `t()` gives (any rank; a tensor of more than two axes is
 /// unchanged here and refused by [`TransposeT`]).
+///
+/// ```
+/// use axial_shape::{Shape, TransposedT, axes, shape};
+/// axes!(Rows, Cols);
+/// fn swapped_names<S: TransposedT>() -> [Option<&'static str>; 2]
+/// where
+///     S::Output: Shape,
+/// {
+///     let mut names = [None; 2];
+///     <S::Output as Shape>::write_names(&mut names);
+///     names
+/// }
+/// assert_eq!(swapped_names::<shape![Rows: 2, Cols: 3]>(), [Some("Cols"), Some("Rows")]);
+/// ```
 pub trait TransposedT {
     /// The swapped shape.
     type Output;
