@@ -14,14 +14,59 @@ use crate::size::{Dyn, Size, SizeEq, SizeMul, SizeProd, StaticSize};
 
 /// In a group: the axis `A` of the size `Given`, a typenum number, `Dyn`
 /// (given at run time), or [`Infer`].
+///
+/// ```
+/// use axial_shape::einops::{Decompose, Part};
+/// use axial_shape::{Cons, Dyn, Nil, Shape, axes};
+/// use typenum::{U2, U6};
+/// axes!(N, H, P);
+/// // `(H P)` with `H` given at run time and `P = 2`, on an axis of size 6
+/// type Parts = Cons<Part<H, Dyn>, Cons<Part<P, U2>, Nil>>;
+/// type Axes = <Parts as Decompose<U6, N, (), (), ()>>::Out;
+/// let mut sizes = [None; 2];
+/// Axes::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(3), Some(2)]);
+/// ```
 pub struct Part<A, Given>(Marker<(A, Given)>);
 
 /// In a group: the one size inferred from the axis' size and the others.
+///
+/// ```
+/// use axial_shape::einops::{Decompose, Infer, Part};
+/// use axial_shape::{Cons, Nil, Shape, axes};
+/// use typenum::{U4, U12};
+/// axes!(N, H, P);
+/// // `(H P)` with `P = 4` on an axis of size 12: `H` is 3
+/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, U4>, Nil>>;
+/// type Axes = <Parts as Decompose<U12, N, (), (), ()>>::Out;
+/// let mut sizes = [None; 2];
+/// Axes::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(3), Some(4)]);
+/// ```
 pub struct Infer;
 
 /// The parts `Self` of a group decomposing the axis `N` of size `Sz`: its
 /// elementary axes, sizes checked or inferred. `GDisp` is the group as it
 /// prints, `Pat` and `Disp` the left side and the shape.
+///
+/// ```
+/// use axial_shape::einops::{Decompose, Infer, Part};
+/// use axial_shape::{Cons, Dyn, Nil, Shape, axes};
+/// use typenum::U2;
+/// axes!(N, H, P);
+/// fn sizes<Parts: Decompose<Sz, N, (), (), ()>, Sz>() -> [Option<usize>; 2]
+/// where
+///     Parts::Out: Shape,
+/// {
+///     let mut sizes = [None; 2];
+///     <Parts::Out as Shape>::write_static_sizes(&mut sizes);
+///     sizes
+/// }
+/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, U2>, Nil>>;
+/// assert_eq!(sizes::<Parts, typenum::U10>(), [Some(5), Some(2)]);
+/// // On an axis of run-time size the inferred size is `Dyn`.
+/// assert_eq!(sizes::<Parts, Dyn>(), [None, Some(2)]);
+/// ```
 pub trait Decompose<Sz, N, GDisp, Pat, Disp> {
     /// The elementary axes.
     type Out;
@@ -39,6 +84,19 @@ where
 }
 
 /// What the sizes given in a group say.
+///
+/// ```
+/// use axial_shape::einops::{Infer, Part};
+/// use axial_shape::{Cons, Nil, axes};
+/// use typenum::U2;
+/// axes!(H, P);
+/// // `(H P)` with `P = 2`: `H` is inferred
+/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, U2>, Nil>>;
+/// use axial_shape::einops::Given;
+/// use axial_shape::{Size, Truth};
+/// assert_eq!(<<Parts as Given>::Known as Size>::STATIC, Some(2));
+/// assert_eq!(<<Parts as Given>::Infers as Truth>::VALUE, Some(true));
+/// ```
 pub trait Given {
     /// Their product.
     type Known: Size;
@@ -55,6 +113,18 @@ impl<A, G: GivenSize<T::Known, T::Infers>, T: Given> Given for Cons<Part<A, G>, 
 }
 
 /// One part's size folded into the product `K` of the others.
+///
+/// ```
+/// use axial_shape::einops::{GivenSize, Infer};
+/// use axial_shape::{B0, Dyn, Size};
+/// use typenum::{U3, U5};
+/// fn product<G: GivenSize<K, B0>, K>() -> Option<usize> {
+///     <G::Known as Size>::STATIC
+/// }
+/// assert_eq!(product::<U3, U5>(), Some(15));
+/// assert_eq!(product::<Dyn, U5>(), None);
+/// assert_eq!(product::<Infer, U5>(), Some(5));
+/// ```
 pub trait GivenSize<K, I> {
     /// The new product.
     type Known: Size;
@@ -86,6 +156,16 @@ where
 
 /// The check of a group (`Self`: whether a size is inferred) and the
 /// inferred size.
+///
+/// ```
+/// use axial_shape::einops::Solve;
+/// use axial_shape::{B1, Size, axes};
+/// use typenum::{U3, U12};
+/// axes!(N);
+/// // One size inferred: 12 split with the others' product 3.
+/// type Inferred = <B1 as Solve<U3, U12, N, (), (), ()>>::Inferred;
+/// assert_eq!(<Inferred as Size>::STATIC, Some(4));
+/// ```
 pub trait Solve<Known, Sz, N, GDisp, Pat, Disp> {
     /// The inferred size (`Dyn` when none is inferred; unused then).
     type Inferred;
@@ -104,6 +184,21 @@ where
 }
 
 /// The parts as axes, [`Infer`] given the inferred size.
+///
+/// ```
+/// use axial_shape::einops::{Infer, Part};
+/// use axial_shape::{Cons, Nil, axes};
+/// use typenum::U2;
+/// axes!(H, P);
+/// // `(H P)` with `P = 2`: `H` is inferred
+/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, U2>, Nil>>;
+/// use axial_shape::einops::Resolve;
+/// use axial_shape::Shape;
+/// type Axes = <Parts as Resolve<typenum::U7>>::Out;
+/// let mut sizes = [None; 2];
+/// Axes::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(7), Some(2)]);
+/// ```
 pub trait Resolve<Inferred> {
     /// The axes.
     type Out;
@@ -120,6 +215,19 @@ impl<A, G: SizeOr<Inferred>, T: Resolve<Inferred>, Inferred> Resolve<Inferred>
 /// A given size, or the other one (`Inferred`) for [`Infer`] and `Dyn`
 /// (a `Dyn` given size is checked at run time against an inferred one, so
 /// the inferred one is as good and may be static).
+///
+/// ```
+/// use axial_shape::einops::{Infer, SizeOr};
+/// use axial_shape::{Dyn, Size};
+/// use typenum::{U2, U9};
+/// fn size<G: SizeOr<U9>>() -> Option<usize>
+/// where
+///     G::Out: Size,
+/// {
+///     <G::Out as Size>::STATIC
+/// }
+/// assert_eq!((size::<Infer>(), size::<Dyn>(), size::<U2>()), (Some(9), Some(9), Some(2)));
+/// ```
 pub trait SizeOr<Inferred> {
     /// The size.
     type Out;
