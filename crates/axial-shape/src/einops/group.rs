@@ -20,12 +20,13 @@ use crate::size::{Dyn, Size, SizeEq, SizeMul, SizeProd, StaticSize};
 /// use axial_shape::{Cons, Dyn, Nil, Shape, axes};
 /// use typenum::{U2, U6};
 /// axes!(N, H, P);
-/// // `(H P)` with `H` given at run time and `P = 2`, on an axis of size 6
+/// // `(H P)` with `H` given at run time and `P = 2`, on an axis of size 6:
+/// // `H`'s size is checked at run time, so it stays `Dyn`
 /// type Parts = Cons<Part<H, Dyn>, Cons<Part<P, U2>, Nil>>;
 /// type Axes = <Parts as Decompose<U6, N, (), (), ()>>::Out;
 /// let mut sizes = [None; 2];
 /// Axes::write_static_sizes(&mut sizes);
-/// assert_eq!(sizes, [Some(3), Some(2)]);
+/// assert_eq!(sizes, [None, Some(2)]);
 /// ```
 pub struct Part<A, Given>(Marker<(A, Given)>);
 

@@ -61,15 +61,63 @@ where
 }
 
 /// The identity of [`Composed`]: the list of its parts' identities.
+///
+/// ```
+/// use std::any::TypeId;
+/// use axial_shape::einops::{ComposedId, ComposedParts};
+/// use axial_shape::{AxisName, Composed, axes};
+/// axes!(C, H);
+/// type Id = <Composed<(C, H)> as AxisName>::Id;
+/// assert_eq!(TypeId::of::<Id>(), TypeId::of::<ComposedId<<(C, H) as ComposedParts>::Ids>>());
+/// ```
 pub struct ComposedId<L>(Marker<L>);
 /// The identity of [`Unnamed`]: its number.
+///
+/// ```
+/// use std::any::TypeId;
+/// use axial_shape::einops::UnnamedId;
+/// use axial_shape::{AxisName, Unnamed};
+/// type Id = <Unnamed<2> as AxisName>::Id;
+/// assert_eq!(TypeId::of::<Id>(), TypeId::of::<UnnamedId<typenum::U2>>());
+/// ```
 pub struct UnnamedId<U>(Marker<U>);
 /// A list of identities, `H` in front of `T`.
+///
+/// ```
+/// use std::any::TypeId;
+/// use axial_shape::einops::{ComposedParts, IdCons, IdNil};
+/// use axial_shape::{AxisName, axes};
+/// axes!(C, H);
+/// type Ids = <(C, H) as ComposedParts>::Ids;
+/// type Expected = IdCons<<C as AxisName>::Id, IdCons<<H as AxisName>::Id, IdNil>>;
+/// assert_eq!(TypeId::of::<Ids>(), TypeId::of::<Expected>());
+/// ```
 pub struct IdCons<H, T>(Marker<(H, T)>);
 /// The end of a list of identities.
+///
+/// ```
+/// use axial_shape::einops::{IdListEq, IdNil};
+/// use axial_shape::Truth;
+/// assert_eq!(<<IdNil as IdListEq<IdNil>>::Out as Truth>::VALUE, Some(true));
+/// ```
 pub struct IdNil;
 
 /// Two lists of identities are equal item by item.
+///
+/// ```
+/// use axial_shape::einops::{ComposedParts, IdListEq};
+/// use axial_shape::{Truth, axes};
+/// axes!(C, H, W);
+/// fn equal<A: ComposedParts, B: ComposedParts>() -> Option<bool>
+/// where
+///     A::Ids: IdListEq<B::Ids>,
+/// {
+///     <<A::Ids as IdListEq<B::Ids>>::Out as Truth>::VALUE
+/// }
+/// assert_eq!(equal::<(C, H), (C, H)>(), Some(true));
+/// assert_eq!(equal::<(C, H), (H, C)>(), Some(false));
+/// assert_eq!(equal::<(C, H), (C, H, W)>(), Some(false));
+/// ```
 pub trait IdListEq<Other> {
     /// The answer.
     type Out: Truth;
@@ -91,6 +139,13 @@ where
 }
 
 /// After the heads: unequal stops, equal compares the tails.
+///
+/// ```
+/// use axial_shape::einops::{IdNil, ThenTails};
+/// use axial_shape::{B0, B1, Truth};
+/// assert_eq!(<<B1 as ThenTails<IdNil, IdNil>>::Out as Truth>::VALUE, Some(true));
+/// assert_eq!(<<B0 as ThenTails<IdNil, IdNil>>::Out as Truth>::VALUE, Some(false));
+/// ```
 pub trait ThenTails<T1, T2> {
     /// The answer.
     type Out: Truth;
@@ -149,7 +204,16 @@ impl<U> IdKind for UnnamedId<U> {
 /// The longest spelling of a composed name kept (longer ones are cut).
 const SPELLING_CAPACITY: usize = 512;
 
-/// A name spelled at compile time, in a fixed buffer.
+/// A name spelled at compile time, in a fixed buffer: how a [`Composed`]
+/// name gets its `NAME`.
+///
+/// ```
+/// use axial_shape::einops::{ComposedParts, Spelling};
+/// use axial_shape::{AxisName, Composed, axes};
+/// axes!(C, H);
+/// let _spelled: &'static Spelling = <(C, H) as ComposedParts>::SPELLED;
+/// assert_eq!(<Composed<(C, H)>>::NAME, Some("(C H)"));
+/// ```
 pub struct Spelling {
     bytes: [u8; SPELLING_CAPACITY],
     len: usize,
@@ -205,6 +269,16 @@ const fn part_name(name: Option<&'static str>) -> &'static str {
 }
 
 /// The parts of a composed name: its identity list and its spelling.
+///
+/// ```
+/// use axial_shape::einops::ComposedParts;
+/// use axial_shape::{AxisName, Composed, Unnamed, axes};
+/// axes!(C, W);
+/// fn spelled<P: ComposedParts + 'static>() -> Option<&'static str> {
+///     <Composed<P>>::NAME
+/// }
+/// assert_eq!(spelled::<(C, Unnamed<1>, W)>(), Some("(C _ W)"));
+/// ```
 pub trait ComposedParts {
     /// The parts' identities.
     type Ids;
