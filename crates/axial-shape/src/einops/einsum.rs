@@ -20,6 +20,18 @@ use crate::size::SizeEq;
 
 /// The subscripts of one operand: a left side (`Plain` or `Around` of
 /// `Axis` dims) and its display.
+///
+/// ```
+/// use axial_shape::einops::{Axis, Operand, Operands, Plain};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(I, J);
+/// // The subscripts `i j` of one operand.
+/// type Ij = Operand<Plain<Cons<Axis<I>, Cons<Axis<J>, Nil>>>, (I, J)>;
+/// type Known = <Cons<shape![I: 2, J: 3], Nil> as Operands<Cons<Ij, Nil>, Nil, Nil>>::Known;
+/// let mut sizes = [None; 2];
+/// Known::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(2), Some(3)]);
+/// ```
 pub struct Operand<Left, Pat>(Marker<(Left, Pat)>);
 
 /// `einsum!` of operands whose shapes are the list `Self`, with the
@@ -58,6 +70,20 @@ type EllOf<S, L, P> = <S as MatchLeft<L, P, Disp<S>>>::Ellipsis;
 
 /// The operands folded: every axis of those so far (`Known`, a name shared
 /// by two operands appearing twice) and the axes of `...` (`Ell`).
+///
+/// ```
+/// use axial_shape::einops::{Axis, Operand, Operands, Plain};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// axes!(I, J, K);
+/// type Ij = Operand<Plain<Cons<Axis<I>, Cons<Axis<J>, Nil>>>, (I, J)>;
+/// type Jk = Operand<Plain<Cons<Axis<J>, Cons<Axis<K>, Nil>>>, (J, K)>;
+/// type Shapes = Cons<shape![I: 2, J: 3], Cons<shape![J: 3, K: 4], Nil>>;
+/// type Folded = <Shapes as Operands<Cons<Ij, Cons<Jk, Nil>>, Nil, Nil>>::Known;
+/// let mut names = [None; 4];
+/// Folded::write_names(&mut names);
+/// assert_eq!(names, [Some("I"), Some("J"), Some("J"), Some("K")]);
+/// assert_eq!(<Shapes as Operands<Cons<Ij, Cons<Jk, Nil>>, Nil, Nil>>::Ellipsis::RANK, 0);
+/// ```
 pub trait Operands<Specs, Known, Ell> {
     /// Every axis of every operand.
     type Known;
@@ -87,6 +113,17 @@ where
 }
 
 /// Each axis of an operand has the size it has in the operands before it.
+///
+/// ```
+/// use axial_shape::einops::Agree;
+/// use axial_shape::{Shape, axes, shape};
+/// axes!(I, J, K);
+/// fn agreed<S: Shape + Agree<Known, (), ()>, Known>() -> usize {
+///     S::RANK
+/// }
+/// // `J` has size 3 in both; `K` is new.
+/// assert_eq!(agreed::<shape![J: 3, K: 4], shape![I: 2, J: 3]>(), 2);
+/// ```
 pub trait Agree<Known, Before, Disp> {}
 impl<Known, Before, Disp> Agree<Known, Before, Disp> for Nil {}
 impl<A, Sz, T, Known, Before, Disp> Agree<Known, Before, Disp> for Ax<A, Sz, T>
@@ -98,6 +135,19 @@ where
 }
 
 /// [`Agree`] for one axis, by whether an earlier operand has it.
+///
+/// ```
+/// use axial_shape::einops::AgreeOn;
+/// use axial_shape::{B0, B1, Dyn, axes, shape};
+/// use typenum::U3;
+/// axes!(I, J);
+/// fn agrees<Found: AgreeOn<J, Sz, Known, (), ()>, Sz, Known>() -> bool {
+///     true
+/// }
+/// assert!(agrees::<B1, U3, shape![I: 2, J: 3]>());
+/// assert!(agrees::<B1, Dyn, shape![I: 2, J: 3]>()); // checked at run time
+/// assert!(agrees::<B0, U3, shape![I: 2]>());
+/// ```
 pub trait AgreeOn<A, Sz, Known, Before, Disp> {}
 impl<A, Sz, Known, Before, Disp> AgreeOn<A, Sz, Known, Before, Disp> for B0 {}
 impl<A, Sz, Known, Before, Disp> AgreeOn<A, Sz, Known, Before, Disp> for B1
@@ -110,6 +160,15 @@ where
 
 /// The axes of `...` so far (`Self`) and an operand's (`E`): the longer,
 /// the same axes when both have some.
+///
+/// ```
+/// use axial_shape::einops::Widen;
+/// use axial_shape::{Nil, Shape, axes, shape};
+/// axes!(B);
+/// type FromNone = <Nil as Widen<shape![B: 5], (), ()>>::Out;
+/// type KeptSome = <shape![B: 5] as Widen<Nil, (), ()>>::Out;
+/// assert_eq!((FromNone::RANK, KeptSome::RANK), (1, 1));
+/// ```
 pub trait Widen<E, Before, Disp> {
     /// The axes of `...`.
     type Out;
@@ -128,6 +187,17 @@ where
 }
 
 /// Two lists of axes with the same names in the same order.
+///
+/// ```
+/// use axial_shape::einops::SameAxes;
+/// use axial_shape::{Shape, axes, shape};
+/// axes!(B, T);
+/// fn same<S: Shape + SameAxes<O, (), ()>, O>() -> usize {
+///     S::RANK
+/// }
+/// // Names decide, not sizes.
+/// assert_eq!(same::<shape![B: 2, T: 3], shape![B: 2, T: Dyn]>(), 2);
+/// ```
 pub trait SameAxes<Other, Before, Disp> {}
 impl<Before, Disp> SameAxes<Nil, Before, Disp> for Nil {}
 impl<A, Sz, T, Before, Disp> SameAxes<Nil, Before, Disp> for Ax<A, Sz, T> where
