@@ -79,10 +79,11 @@ type EllOf<S, L, P> = <S as MatchLeft<L, P, Disp<S>>>::Ellipsis;
 /// type Jk = Operand<Plain<Cons<Axis<J>, Cons<Axis<K>, Nil>>>, (J, K)>;
 /// type Shapes = Cons<shape![I: 2, J: 3], Cons<shape![J: 3, K: 4], Nil>>;
 /// type Folded = <Shapes as Operands<Cons<Ij, Cons<Jk, Nil>>, Nil, Nil>>::Known;
+/// type NoEllipsis = <Shapes as Operands<Cons<Ij, Cons<Jk, Nil>>, Nil, Nil>>::Ellipsis;
 /// let mut names = [None; 4];
 /// Folded::write_names(&mut names);
 /// assert_eq!(names, [Some("I"), Some("J"), Some("J"), Some("K")]);
-/// assert_eq!(<Shapes as Operands<Cons<Ij, Cons<Jk, Nil>>, Nil, Nil>>::Ellipsis::RANK, 0);
+/// assert_eq!(NoEllipsis::RANK, 0);
 /// ```
 pub trait Operands<Specs, Known, Ell> {
     /// Every axis of every operand.
