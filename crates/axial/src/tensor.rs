@@ -81,10 +81,11 @@ pub type TensorViewMut<'a, T, S, D = Cpu> = TensorBase<T, S, D, ViewMut<'a, D>>;
 ///
 /// ```
 /// use axial::prelude::*;
-/// let m = Tensor::<f32, shape![2, 3]>::arange();
-/// let same: TensorCow<'_, f32, shape![2, 3]> = m.as_view().contiguous();
+/// axes!(Rows, Cols);
+/// let m = Tensor::<f32, shape![Rows: 2, Cols: 3]>::arange();
+/// let same: TensorCow<'_, f32, shape![Rows: 2, Cols: 3]> = m.as_view().contiguous();
 /// assert!(same.shares_storage_with(&m));
-/// let copied: TensorCow<'_, f32, shape![3, 2]> = m.as_view().t().contiguous();
+/// let copied: TensorCow<'_, f32, shape![Cols: 3, Rows: 2]> = m.as_view().t().contiguous();
 /// assert!(!copied.shares_storage_with(&m));
 /// assert_eq!(copied.to_vec(), [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
 /// ```

@@ -17,6 +17,7 @@ use crate::views::or_panic;
 /// ```
 /// use axial::prelude::*;
 /// use axial::Eye;
+/// use axial_shape::Shape;
 /// use axial_shape::report::TwoAxes;
 /// use typenum::{Bit, IsEqual, U2};
 /// fn is_matrix<S: Shape>() -> bool
