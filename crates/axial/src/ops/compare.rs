@@ -127,7 +127,8 @@ impl Condition for Bool {}
 /// let cond = Tensor::<f32, shape![Rows: 2, 1]>::from_vec(vec![1.0, -1.0]).gt(0.0);
 /// let a = Tensor::<f32, shape![Cols: 3]>::ones();
 /// let b = Tensor::<f32, shape![1]>::zeros();
-/// let c: Tensor<f32, Chosen<shape![Rows: 2, 1], shape![Cols: 3], shape![1]>> = cond.if_else(&a, &b);
+/// type Out = Chosen<shape![Rows: 2, 1], shape![Cols: 3], shape![1]>;
+/// let c: Tensor<f32, Out> = cond.if_else(&a, &b);
 /// assert_eq!(c.sizes().as_slice(), &[2, 3]);
 /// assert_eq!(c.to_vec(), [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]);
 /// ```
