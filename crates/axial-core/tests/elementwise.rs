@@ -555,3 +555,22 @@ fn atan2_and_transcendentals_of_integers_are_f32() -> Result<()> {
     assert_close(&e, &[1.0, std::f64::consts::E], 1e-7);
     Ok(())
 }
+
+/// A copy larger than the caches streams its runs (cpu/stream.rs): from an
+/// offset view into another offset view, every element lands where it
+/// should and nothing around them is touched.
+#[test]
+fn large_copies_stream_exactly() -> Result<()> {
+    let n = 4_500_007; // 18 MB of f32, past the streaming threshold; exact in f32
+    let src = RawTensor::arange(0.0, n as f64, 1.0, DType::F32)?;
+    let src_view = src.view().slice(0, Some(3), None, 1)?;
+    let mut dst = RawTensor::zeros(&[n + 5], DType::F32)?;
+    dst.view_mut()
+        .slice(0, Some(5), Some(n as isize + 2), 1)?
+        .copy_(&src_view)?;
+    let got = dst.to_vec::<f32>()?;
+    assert!(got[..5].iter().all(|&v| v == 0.0));
+    assert!((5..n + 2).all(|i| got[i] == (i - 2) as f32));
+    assert!(got[n + 2..].iter().all(|&v| v == 0.0));
+    Ok(())
+}

@@ -1,7 +1,8 @@
 //! Copies between any two layouts, converting between any two dtypes.
 //!
 //! Fast paths: runs that are contiguous on both sides and of one dtype are
-//! `memmove`s; a transposed walk (the output unit-stride, the input not) is
+//! `memmove`s, or streamed past the caches when the copy is larger than
+//! them ([`super::stream`]); a transposed walk (the output unit-stride, the input not) is
 //! copied tile by tile so both sides stay in cache; f32 ↔ f16/bf16 convert
 //! with branch-free bit arithmetic that vectorises.
 
@@ -10,6 +11,7 @@ use half::{bf16, f16};
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use super::map::map1;
+use super::stream::{STREAM_MIN_TOTAL, copy_run};
 use super::strided::Plan;
 use crate::{Cpu, DType, Element, Error, Input, Output, Result, cast, with_dtype};
 
@@ -44,10 +46,14 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
     let (po, ps) = pointers::<U, U>(src, dst)?;
     let plan = plan(po, ps, src, dst);
     if plan.inner_strides() == [1, 1] {
+        let size = std::mem::size_of::<U>();
+        let stream = plan.numel().saturating_mul(size) >= STREAM_MIN_TOTAL;
         plan.par_for_runs(|[oo, os], len| {
-            // SAFETY: the runs are in bounds of both storages; `copy` is a
-            // memmove, right even if an input aliasing the output overlaps it.
-            unsafe { std::ptr::copy(ps.get().add(os).cast_const(), po.get().add(oo), len) }
+            let (from, to) = (ps.get().wrapping_add(os), po.get().wrapping_add(oo));
+            // SAFETY: the runs are in bounds of both storages; `copy_run`
+            // moves overlapping runs (an input aliasing the output) with a
+            // memmove.
+            unsafe { copy_run(from.cast_const().cast(), to.cast(), len * size, stream) }
         });
         return Ok(());
     }

@@ -14,6 +14,7 @@ mod math;
 mod matmul;
 mod reduce;
 mod select;
+mod stream;
 pub mod strided;
 mod unary;
 
