@@ -574,3 +574,29 @@ fn large_copies_stream_exactly() -> Result<()> {
     assert!(got[n + 2..].iter().all(|&v| v == 0.0));
     Ok(())
 }
+
+/// Elementwise outputs larger than the caches are computed a block at a
+/// time and streamed (cpu/map.rs): unary, binary with a broadcast operand
+/// and a cast, from offset views, give what element-by-element evaluation
+/// gives, for outputs of 2, 4 and 8 bytes.
+#[test]
+fn large_elementwise_outputs_stream_exactly() -> Result<()> {
+    let n = 4_500_007;
+    let x = RawTensor::arange(0.0, n as f64, 1.0, DType::F32)?;
+    let a = x.view().slice(0, Some(3), None, 1)?;
+    let expected = |i: usize| (i + 3) as f32;
+
+    let neg = a.unary(UnaryOp::Neg)?.to_vec::<f32>()?;
+    assert!((0..n - 3).all(|i| neg[i] == -expected(i)));
+
+    let half = v1(&[0.5f32]);
+    let sum = a.binary(BinaryOp::Add, &half.view().expand(&[n as isize - 3])?)?;
+    let sum = sum.to_vec::<f32>()?;
+    assert!((0..n - 3).all(|i| sum[i] == expected(i) + 0.5));
+
+    let wide = a.to_dtype(DType::F64)?.to_vec::<f64>()?;
+    assert!((0..n - 3).all(|i| wide[i] == f64::from(expected(i))));
+    let narrow = a.to_dtype(DType::I16)?.to_vec::<i16>()?;
+    assert!((0..n - 3).all(|i| narrow[i] == expected(i) as i64 as i16));
+    Ok(())
+}

@@ -7,6 +7,7 @@
 //! bounds (`access`), then run the unsafe `map*` loops.
 
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
+use super::stream::{STREAM_MIN_RUN, STREAM_MIN_TOTAL, fence, stream_unfenced};
 use super::strided::Plan;
 use crate::{Cpu, Element, Input, Layout, Output, Result};
 
@@ -168,6 +169,48 @@ unsafe fn unit_loop_avx2(len: usize, mut body: impl FnMut(usize)) {
     }
 }
 
+/// Bytes computed on the stack between two streamed writes in [`unit_store`].
+const STREAM_BLOCK: usize = 4096;
+
+/// True when `plan`'s writes of `O` are better streamed past the caches: a
+/// walk without aliasing whose output is larger than them (see `stream.rs`).
+fn streams<O, const N: usize>(plan: &Plan<N>) -> bool {
+    plan.is_disjoint() && plan.numel().saturating_mul(size_of::<O>()) >= STREAM_MIN_TOTAL
+}
+
+/// `o[i] = g(i)` for `i` in `0..len`, a unit-stride run. When `stream` is set
+/// and the run is long, `g` fills a block on the stack at a time (in cache,
+/// vectorised), which is then streamed to `o` (no read of the destination);
+/// else the plain [`unit_loop`].
+///
+/// # Safety
+/// `o` is valid for writes of `len` elements, which `g` does not read.
+#[inline(always)]
+unsafe fn unit_store<O: Copy>(o: *mut O, len: usize, stream: bool, g: impl Fn(usize) -> O + Copy) {
+    let size = size_of::<O>();
+    if !stream || len.saturating_mul(size) < STREAM_MIN_RUN {
+        // SAFETY: the caller's contract.
+        unit_loop(len, move |i| unsafe { *o.add(i) = g(i) });
+        return;
+    }
+    // 16-byte aligned, which is more than any element needs.
+    let mut block = [0u128; STREAM_BLOCK / 16];
+    let tmp = block.as_mut_ptr().cast::<O>();
+    let per_block = STREAM_BLOCK / size;
+    let mut start = 0;
+    while start < len {
+        let n = per_block.min(len - start);
+        // SAFETY: `tmp` holds `per_block >= n` elements; the streamed range
+        // is in `o`'s `len` elements and cannot overlap the stack block.
+        unsafe {
+            unit_loop(n, move |i| *tmp.add(i) = g(start + i));
+            stream_unfenced(tmp.cast_const().cast(), o.add(start).cast(), n * size);
+        }
+        start += n;
+    }
+    fence();
+}
+
 /// `out[i] = f(a[i])` for every element, each weighing `weight` units of work.
 ///
 /// # Safety
@@ -184,6 +227,7 @@ pub(crate) unsafe fn map1<A: Copy, O: Copy>(
     let mut plan = Plan::new([out.1, a.1]);
     plan.restrict_aliasing((out.0.0 as usize, out.1), &[(a.0.0 as usize, a.1)]);
     let [so, sa] = plan.inner_strides();
+    let stream = streams::<O, 2>(&plan);
     let (po, pa) = (out.0, a.0);
     plan.par_for_runs_weighted(weight, |[oo, oa], len| {
         // SAFETY: offsets come from in-bounds layouts; runs of distinct calls
@@ -198,7 +242,7 @@ pub(crate) unsafe fn map1<A: Copy, O: Copy>(
                     let a = o.cast::<A>().cast_const();
                     unit_loop(len, move |i| *o.add(i) = f(*a.add(i)));
                 }
-                (1, 1) => unit_loop(len, move |i| *o.add(i) = f(*a.add(i))),
+                (1, 1) => unit_store(o, len, stream, move |i| f(*a.add(i))),
                 (1, 0) => {
                     let v = f(*a);
                     for i in 0..len {
@@ -232,6 +276,7 @@ pub(crate) unsafe fn map2<A: Copy, B: Copy, O: Copy>(
         &[(a.0.0 as usize, a.1), (b.0.0 as usize, b.1)],
     );
     let [so, sa, sb] = plan.inner_strides();
+    let stream = streams::<O, 3>(&plan);
     let (po, pa, pb) = (out.0, a.0, b.0);
     plan.par_for_runs_weighted(weight, |[oo, oa, ob], len| {
         // SAFETY: as in `map1`.
@@ -244,18 +289,18 @@ pub(crate) unsafe fn map2<A: Copy, B: Copy, O: Copy>(
                     let a = o.cast::<A>().cast_const();
                     unit_loop(len, move |i| *o.add(i) = f(*a.add(i), *b.add(i)));
                 }
-                (1, 1, 1) => unit_loop(len, move |i| *o.add(i) = f(*a.add(i), *b.add(i))),
+                (1, 1, 1) => unit_store(o, len, stream, move |i| f(*a.add(i), *b.add(i))),
                 (1, 1, 0) if same_address(o, a) => {
                     let (a, bv) = (o.cast::<A>().cast_const(), *b);
                     unit_loop(len, move |i| *o.add(i) = f(*a.add(i), bv));
                 }
                 (1, 1, 0) => {
                     let bv = *b;
-                    unit_loop(len, move |i| *o.add(i) = f(*a.add(i), bv));
+                    unit_store(o, len, stream, move |i| f(*a.add(i), bv));
                 }
                 (1, 0, 1) => {
                     let av = *a;
-                    unit_loop(len, move |i| *o.add(i) = f(av, *b.add(i)));
+                    unit_store(o, len, stream, move |i| f(av, *b.add(i)));
                 }
                 (1, 0, 0) => {
                     let v = f(*a, *b);
@@ -294,6 +339,7 @@ pub(crate) unsafe fn map3<A: Copy, B: Copy, C: Copy, O: Copy>(
         ],
     );
     let [so, sa, sb, sc] = plan.inner_strides();
+    let stream = streams::<O, 4>(&plan);
     let (po, pa, pb, pc) = (out.0, a.0, b.0, c.0);
     plan.par_for_runs(|[oo, oa, ob, oc], len| {
         // SAFETY: as in `map1`.
@@ -303,7 +349,7 @@ pub(crate) unsafe fn map3<A: Copy, B: Copy, C: Copy, O: Copy>(
             let b = pb.get().add(ob).cast_const();
             let c = pc.get().add(oc).cast_const();
             if (so, sa, sb, sc) == (1, 1, 1, 1) {
-                unit_loop(len, move |i| *o.add(i) = f(*a.add(i), *b.add(i), *c.add(i)));
+                unit_store(o, len, stream, move |i| f(*a.add(i), *b.add(i), *c.add(i)));
             } else {
                 for i in 0..len as isize {
                     *o.offset(i * so) = f(*a.offset(i * sa), *b.offset(i * sb), *c.offset(i * sc));

@@ -14,7 +14,7 @@ pub(crate) const STREAM_MIN_TOTAL: usize = 16 << 20;
 
 /// A run shorter than this is copied by `memcpy`: the alignment head and
 /// tail would cost more than streaming saves.
-const STREAM_MIN_RUN: usize = 4096;
+pub(crate) const STREAM_MIN_RUN: usize = 4096;
 
 /// Copies `len` bytes from `src` to `dst`, streaming when `stream` is set and
 /// the run is long enough; otherwise a `memmove`.
@@ -34,15 +34,37 @@ pub(crate) unsafe fn copy_run(src: *const u8, dst: *mut u8, len: usize, stream: 
     }
 }
 
+/// Copies disjoint ranges with streaming stores, then fences so the stores
+/// are visible before the thread reports its part done.
+///
+/// # Safety
+/// As [`copy_run`], and the ranges are disjoint.
+unsafe fn stream_copy(src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY: the caller's contract.
+    unsafe { stream_unfenced(src, dst, len) };
+    fence();
+}
+
+/// Orders the streaming stores issued so far before any later store (a no-op
+/// where they are plain stores).
+#[inline(always)]
+pub(crate) fn fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of every x86-64.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}
+
 /// Copies disjoint ranges with 16-byte streaming stores (SSE2, part of every
-/// x86-64), 64 bytes per step, then fences so the stores are visible before
-/// the thread reports its part done.
+/// x86-64), 64 bytes per step, without the closing [`fence`]: a caller that
+/// streams many pieces fences once after the last.
 ///
 /// # Safety
 /// As [`copy_run`], and the ranges are disjoint.
 #[cfg(target_arch = "x86_64")]
-unsafe fn stream_copy(src: *const u8, dst: *mut u8, len: usize) {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+pub(crate) unsafe fn stream_unfenced(src: *const u8, dst: *mut u8, len: usize) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
     let head = dst.align_offset(16).min(len);
     let body = (len - head) / 64 * 64;
     // SAFETY: `head + body <= len`, so every access below stays within the
@@ -63,7 +85,6 @@ unsafe fn stream_copy(src: *const u8, dst: *mut u8, len: usize) {
             _mm_stream_si128(to.add(3), e);
             i += 64;
         }
-        _mm_sfence();
         std::ptr::copy_nonoverlapping(s.add(body), d.add(body), len - head - body);
     }
 }
@@ -73,7 +94,7 @@ unsafe fn stream_copy(src: *const u8, dst: *mut u8, len: usize) {
 /// # Safety
 /// As [`copy_run`], and the ranges are disjoint.
 #[cfg(not(target_arch = "x86_64"))]
-unsafe fn stream_copy(src: *const u8, dst: *mut u8, len: usize) {
+pub(crate) unsafe fn stream_unfenced(src: *const u8, dst: *mut u8, len: usize) {
     // SAFETY: the caller's contract.
     unsafe { std::ptr::copy_nonoverlapping(src, dst, len) };
 }

@@ -156,6 +156,22 @@ impl<const N: usize> Plan<N> {
         }
     }
 
+    /// True when no element is written twice and no input aliases the output
+    /// through another layout: runs may then go to several threads, in any
+    /// order.
+    ///
+    /// ```
+    /// # use axial_core::{cpu::strided::Plan, Layout};
+    /// let out = Layout::contiguous(&[4]);
+    /// assert!(Plan::new([&out]).is_disjoint());
+    /// let expanded = Layout::contiguous(&[1]).expand(&[4])?;
+    /// assert!(!Plan::new([&expanded]).is_disjoint()); // one element, four writes
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn is_disjoint(&self) -> bool {
+        self.disjoint
+    }
+
     /// Elements walked.
     ///
     /// ```
