@@ -11,7 +11,7 @@ use half::{bf16, f16};
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use super::map::map1;
-use super::stream::{STREAM_MIN_TOTAL, copy_run};
+use super::stream::{copy_run, worth_streaming};
 use super::strided::Plan;
 use crate::{Cpu, DType, Element, Error, Input, Output, Result, cast, with_dtype};
 
@@ -46,8 +46,8 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
     let (po, ps) = pointers::<U, U>(src, dst)?;
     let plan = plan(po, ps, src, dst);
     if plan.inner_strides() == [1, 1] {
-        let size = std::mem::size_of::<U>();
-        let stream = plan.numel().saturating_mul(size) >= STREAM_MIN_TOTAL;
+        let size = size_of::<U>();
+        let stream = worth_streaming::<U, 2>(&plan);
         plan.par_for_runs(|[oo, os], len| {
             let (from, to) = (ps.get().wrapping_add(os), po.get().wrapping_add(oo));
             // SAFETY: the runs are in bounds of both storages; `copy_run`

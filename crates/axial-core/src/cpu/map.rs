@@ -7,7 +7,7 @@
 //! bounds (`access`), then run the unsafe `map*` loops.
 
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
-use super::stream::{STREAM_MIN_RUN, STREAM_MIN_TOTAL, fence, stream_unfenced};
+use super::stream::{STREAM_MIN_RUN, fence, stream_unfenced, worth_streaming};
 use super::strided::Plan;
 use crate::{Cpu, Element, Input, Layout, Output, Result};
 
@@ -172,12 +172,6 @@ unsafe fn unit_loop_avx2(len: usize, mut body: impl FnMut(usize)) {
 /// Bytes computed on the stack between two streamed writes in [`unit_store`].
 const STREAM_BLOCK: usize = 4096;
 
-/// True when `plan`'s writes of `O` are better streamed past the caches: a
-/// walk without aliasing whose output is larger than them (see `stream.rs`).
-fn streams<O, const N: usize>(plan: &Plan<N>) -> bool {
-    plan.is_disjoint() && plan.numel().saturating_mul(size_of::<O>()) >= STREAM_MIN_TOTAL
-}
-
 /// `o[i] = g(i)` for `i` in `0..len`, a unit-stride run. When `stream` is set
 /// and the run is long, `g` fills a block on the stack at a time (in cache,
 /// vectorised), which is then streamed to `o` (no read of the destination);
@@ -227,7 +221,7 @@ pub(crate) unsafe fn map1<A: Copy, O: Copy>(
     let mut plan = Plan::new([out.1, a.1]);
     plan.restrict_aliasing((out.0.0 as usize, out.1), &[(a.0.0 as usize, a.1)]);
     let [so, sa] = plan.inner_strides();
-    let stream = streams::<O, 2>(&plan);
+    let stream = worth_streaming::<O, _>(&plan);
     let (po, pa) = (out.0, a.0);
     plan.par_for_runs_weighted(weight, |[oo, oa], len| {
         // SAFETY: offsets come from in-bounds layouts; runs of distinct calls
@@ -276,7 +270,7 @@ pub(crate) unsafe fn map2<A: Copy, B: Copy, O: Copy>(
         &[(a.0.0 as usize, a.1), (b.0.0 as usize, b.1)],
     );
     let [so, sa, sb] = plan.inner_strides();
-    let stream = streams::<O, 3>(&plan);
+    let stream = worth_streaming::<O, _>(&plan);
     let (po, pa, pb) = (out.0, a.0, b.0);
     plan.par_for_runs_weighted(weight, |[oo, oa, ob], len| {
         // SAFETY: as in `map1`.
@@ -339,7 +333,7 @@ pub(crate) unsafe fn map3<A: Copy, B: Copy, C: Copy, O: Copy>(
         ],
     );
     let [so, sa, sb, sc] = plan.inner_strides();
-    let stream = streams::<O, 4>(&plan);
+    let stream = worth_streaming::<O, _>(&plan);
     let (po, pa, pb, pc) = (out.0, a.0, b.0, c.0);
     plan.par_for_runs(|[oo, oa, ob, oc], len| {
         // SAFETY: as in `map1`.

@@ -7,14 +7,22 @@
 //! `memcpy` on a large copy here. They also leave the destination out of the
 //! caches, so they only pay when the copy is larger than the caches anyway.
 
-/// Total bytes a copy must move before its runs are streamed: half of a
+use super::strided::Plan;
+
+/// Bytes an output must hold before its runs are streamed: half of a
 /// typical last-level cache; below it the destination may still be cached
 /// for whoever reads it next.
-pub(crate) const STREAM_MIN_TOTAL: usize = 16 << 20;
+const STREAM_MIN_TOTAL: usize = 16 << 20;
 
 /// A run shorter than this is copied by `memcpy`: the alignment head and
 /// tail would cost more than streaming saves.
 pub(crate) const STREAM_MIN_RUN: usize = 4096;
+
+/// True when `plan`'s writes of `O` are better streamed past the caches: a
+/// walk without aliasing whose output is larger than them.
+pub(crate) fn worth_streaming<O, const N: usize>(plan: &Plan<N>) -> bool {
+    plan.is_disjoint() && plan.numel().saturating_mul(size_of::<O>()) >= STREAM_MIN_TOTAL
+}
 
 /// Copies `len` bytes from `src` to `dst`, streaming when `stream` is set and
 /// the run is long enough; otherwise a `memmove`.

@@ -326,7 +326,18 @@ pub fn contiguous_strides(shape: &[usize]) -> Strides {
 }
 
 /// The number of elements of `shape`, refused past `isize::MAX` (invariant 5).
-pub(crate) fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
+///
+/// # Errors
+/// The product overflows or passes `isize::MAX`; the message names `op`.
+///
+/// ```
+/// use axial_core::layout::checked_numel;
+/// assert_eq!(checked_numel("zeros", &[2, 3, 4])?, 24);
+/// assert_eq!(checked_numel("zeros", &[0, usize::MAX])?, 0);
+/// assert!(checked_numel("zeros", &[usize::MAX, 2]).is_err());
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
     shape
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))

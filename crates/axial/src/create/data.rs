@@ -3,6 +3,7 @@
 use axial_core::{Backend, Element, RawTensor, Result};
 use axial_shape::{Distinct, DynSizes, GenericArray, Shape, StaticShape};
 
+use crate::access::owned;
 use crate::nested::Nested;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
@@ -32,7 +33,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         A::extents(&mut sizes);
         let mut values = Vec::with_capacity(sizes.iter().product());
         data.push_to(&mut values);
-        Self::from_raw(or_panic(RawTensor::from_slice_on(
+        owned(or_panic(RawTensor::from_slice_on(
             &D::default(),
             &values,
             &sizes,
@@ -92,7 +93,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
     {
         let sizes = sizes.sizes();
-        Ok(Self::from_raw(RawTensor::from_slice_on(
+        Ok(owned(RawTensor::from_slice_on(
             &D::default(),
             &data,
             &sizes,

@@ -1,11 +1,12 @@
 //! Constant and regular fills: zeros, ones, full, arange, linspace, eye.
 
+use axial_core::layout::checked_numel;
 use axial_core::{Backend, Element, RawTensor, Result, Scalar};
 use axial_shape::report::TwoAxes;
 use axial_shape::{Distinct, DynSizes, Shape, StaticShape};
 use typenum::{IsEqual, U2};
 
-use super::element_count;
+use crate::access::owned;
 use crate::float::Float;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
@@ -69,11 +70,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
     {
         let sizes = sizes.sizes();
-        Ok(Self::from_raw(RawTensor::zeros_on(
-            &D::default(),
-            &sizes,
-            T::DTYPE,
-        )?))
+        Ok(owned(RawTensor::zeros_on(&D::default(), &sizes, T::DTYPE)?))
     }
 
     /// A tensor of zeros, with the sizes of the `Dyn` axes.
@@ -182,7 +179,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
     {
         let sizes = sizes.sizes();
-        Ok(Self::from_raw(RawTensor::full_on(
+        Ok(owned(RawTensor::full_on(
             &D::default(),
             &sizes,
             Scalar::of(value),
@@ -242,7 +239,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
     {
         let sizes = sizes.sizes();
-        let numel = element_count("arange", &sizes)?;
+        let numel = checked_numel("arange", &sizes)?;
         let flat = RawTensor::arange_on(&D::default(), 0.0, numel as f64, 1.0, T::DTYPE)?;
         Ok(Self::contiguous_as(flat, &sizes))
     }
@@ -302,7 +299,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         T: Float,
     {
         let sizes = sizes.sizes();
-        let numel = element_count("linspace", &sizes)?;
+        let numel = checked_numel("linspace", &sizes)?;
         let flat = RawTensor::linspace_on(&D::default(), start, end, numel, T::DTYPE)?;
         Ok(Self::contiguous_as(flat, &sizes))
     }
@@ -365,12 +362,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     {
         let sizes = sizes.sizes();
         let (n, m) = (sizes[0], sizes[1]);
-        Ok(Self::from_raw(RawTensor::eye_on(
-            &D::default(),
-            n,
-            m,
-            T::DTYPE,
-        )?))
+        Ok(owned(RawTensor::eye_on(&D::default(), n, m, T::DTYPE)?))
     }
 
     /// The identity, with the sizes of the `Dyn` axes.

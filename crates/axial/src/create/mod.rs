@@ -7,7 +7,7 @@ mod data;
 mod fill;
 mod random;
 
-use axial_core::{Backend, Element, Error, RawTensor, Result};
+use axial_core::{Backend, Element, RawTensor};
 use axial_shape::Shape;
 
 pub use fill::Eye;
@@ -16,21 +16,9 @@ use crate::repr::Owned;
 use crate::tensor::TensorBase;
 
 impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
-    pub(crate) fn from_raw(raw: RawTensor<D>) -> Self {
-        let (storage, layout, _) = raw.into_parts();
-        TensorBase::from_parts(Owned(storage), layout)
-    }
-
     /// A contiguous 1-D tensor of `sizes`' element count, seen with `sizes`.
     fn contiguous_as(flat: RawTensor<D>, sizes: &[usize]) -> Self {
         let (storage, _, _) = flat.into_parts();
         Self::from_parts(Owned(storage), axial_core::Layout::contiguous(sizes))
     }
-}
-
-/// The number of elements of `sizes`, refused when it overflows.
-fn element_count(op: &'static str, sizes: &[usize]) -> Result<usize> {
-    (sizes.iter())
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .ok_or_else(|| Error::invalid(op, format!("the shape {sizes:?} has too many elements")))
 }

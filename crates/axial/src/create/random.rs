@@ -3,6 +3,7 @@
 use axial_core::{Backend, Element, Generator, RawTensor, Result};
 use axial_shape::{Distinct, DynSizes, Shape, StaticShape};
 
+use crate::access::owned;
 use crate::float::Float;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
@@ -48,7 +49,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         T: Float,
     {
         let sizes = sizes.sizes();
-        Ok(Self::from_raw(RawTensor::rand_on(
+        Ok(owned(RawTensor::rand_on(
             &D::default(),
             &sizes,
             T::DTYPE,
@@ -113,7 +114,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         T: Float,
     {
         let sizes = sizes.sizes();
-        Ok(Self::from_raw(RawTensor::randn_on(
+        Ok(owned(RawTensor::randn_on(
             &D::default(),
             &sizes,
             T::DTYPE,
