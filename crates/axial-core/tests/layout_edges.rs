@@ -1,6 +1,6 @@
 //! Every layout op on the edges of its domain: 0-dim layouts, sizes of 0,
-//! negative and out-of-range dims. Expected values are PyTorch 2.15's (run
-//! with the same arguments).
+//! negative and out-of-range dims, and the strides `unflatten` gives.
+//! Expected values are PyTorch 2.15's (run with the same arguments).
 
 use axial_core::Layout;
 
@@ -61,6 +61,15 @@ fn every_view_op_of_a_0_dim_layout_answers_as_pytorch() {
     assert_eq!(parts(&s.unfold(-1, 0, 1).unwrap()), (vec![0], vec![1], 0));
     assert_eq!(s.flatten_shape(0, -1).unwrap().as_slice(), &[1]);
     assert_eq!(err(s.flatten_shape(0, 1)), OUT_OF_RANGE_0D);
+    assert_eq!(
+        err(s.unflatten(0, &[1])),
+        "unflatten: Dimension specified as 0 but tensor has no dimensions"
+    );
+    assert_eq!(
+        err(s.unflatten(-1, &[-1])),
+        "unflatten: Dimension specified as 0 but tensor has no dimensions"
+    );
+    assert_eq!(err(s.unflatten(0, &[])), "unflatten: sizes must be non-empty");
     assert_eq!(parts(&s.view(&[1, 1]).unwrap()), (vec![1, 1], vec![1, 1], 0));
     assert_eq!(parts(&s.view(&[-1]).unwrap()), (vec![1], vec![1], 0));
 }
@@ -130,8 +139,76 @@ fn negative_and_out_of_range_arguments_give_pytorchs_errors() {
         "movedim: repeated dim in `destination` ([2, -1])"
     );
     assert_eq!(err(x.permute(&[0, 0, 1])), "permute: duplicate dims are not allowed.");
+    assert_eq!(
+        err(x.unflatten(1, &[-1, -1])),
+        "view: only one dimension can be inferred"
+    );
+    assert_eq!(
+        err(x.unflatten(1, &[-2, -2])),
+        "view: invalid shape dimension -2 at index 0 of shape [-2, -2]"
+    );
+    assert_eq!(
+        err(Layout::contiguous(&[3, 0]).unflatten(1, &[0, -1])),
+        "view: cannot reshape tensor of 0 elements into shape [0, -1] because the unspecified dimension size -1 can be any value and is ambiguous"
+    );
+    assert_eq!(
+        err(x.unflatten(1, &[2, -1])),
+        "unflatten: Provided sizes [2, -1] don't multiply up to the size of dim 1 (3) in the input tensor"
+    );
     // A shape whose product overflows is invalid, not a wrapped product.
     assert!(x.view(&[isize::MAX, isize::MAX, 2]).is_err());
     assert!(x.diagonal(isize::MIN, 0, 1).is_ok());
     assert!(x.diagonal(isize::MAX, 0, 1).is_ok());
+}
+
+// ---- unflatten is a view ----
+
+/// Shapes and their factorizations up to a few elements, sizes 0 and 1 included.
+fn splits(n: usize) -> Vec<Vec<isize>> {
+    let mut out = vec![];
+    for a in 0..=n.max(1) {
+        for b in 0..=n.max(1) {
+            if a * b == n {
+                out.push(vec![a as isize, b as isize]);
+                out.push(vec![a as isize, 1, b as isize]);
+                if a > 0 {
+                    out.push(vec![a as isize, -1]);
+                }
+                if b > 0 {
+                    out.push(vec![-1, 1, b as isize]);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn unflatten_gives_the_strides_of_view() {
+    let x = Layout::contiguous(&[3, 5, 4, 0]);
+    let y = x.unflatten(3, &[1, -1]).unwrap();
+    assert_eq!(parts(&y), (vec![3, 5, 4, 1, 0], vec![20, 4, 1, 1, 1], 0));
+    let bases = [
+        Layout::contiguous(&[3, 4, 2]),
+        Layout::contiguous(&[2, 0, 3]),
+        Layout::contiguous(&[4, 6]).t().unwrap(),
+        Layout::contiguous(&[6, 4]).slice(0, None, None, 2).unwrap(),
+        Layout::contiguous(&[1, 4, 1]).expand(&[3, 4, 2]).unwrap(),
+        Layout::from_parts(&[2, 1, 3], &[3, 100, 1], 0),
+    ];
+    let mut checked = 0;
+    for base in &bases {
+        for d in 0..base.rank() {
+            for sizes in splits(base.shape()[d]) {
+                let Ok(u) = base.unflatten(d as isize, &sizes) else {
+                    continue;
+                };
+                let shape: Vec<isize> = u.shape().iter().map(|&n| n as isize).collect();
+                let v = base.view(&shape).unwrap();
+                assert_eq!(u, v, "{base:?} unflatten({d}, {sizes:?})");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "{checked}");
 }

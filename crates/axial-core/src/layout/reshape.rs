@@ -185,44 +185,48 @@ impl Layout {
         Ok(out)
     }
 
-    /// `x.unflatten(dim, sizes)` as a view (one size may be `-1`).
+    /// `x.unflatten(dim, sizes)` (one size may be `-1`): PyTorch's, the
+    /// sizes inferred and then [`Layout::view`] to the new shape, which always
+    /// exists (a size-1 dim gets the stride a view gives it, not the split dim's).
     ///
     /// # Errors
-    /// A dim out of range, or sizes that do not multiply up to the dim.
+    /// No sizes, a dim out of range, a 0-dim layout, or sizes that do not
+    /// multiply up to the dim (or that [`infer_size`] refuses).
     ///
     /// ```
     /// # use axial_core::Layout;
     /// let y = Layout::contiguous(&[3, 4, 5]).unflatten(-1, &[-1, 5])?;
     /// assert_eq!((y.shape(), y.strides()), (&[3, 4, 1, 5][..], &[20, 5, 5, 1][..]));
+    /// // As PyTorch's view: the empty tensor's new dims get contiguous strides.
+    /// let e = Layout::contiguous(&[3, 5, 4, 0]).unflatten(3, &[1, -1])?;
+    /// assert_eq!(e.strides(), &[20, 4, 1, 1, 1]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn unflatten(&self, dim: isize, sizes: &[isize]) -> Result<Layout> {
-        let d = wrap_dim(dim, self.rank())?;
         if sizes.is_empty() {
             return Err(Error::invalid("unflatten", "sizes must be non-empty"));
         }
-        let n = self.shape()[d];
-        let inner = infer_size(sizes, n).map_err(|_| {
-            Error::invalid(
+        let d = wrap_dim(dim, self.rank())?;
+        let Some(&n) = self.shape().get(d) else {
+            // PyTorch's message from `sym_size(0)` of a 0-dim tensor.
+            return Err(Error::invalid(
+                "unflatten",
+                format!("Dimension specified as {d} but tensor has no dimensions"),
+            ));
+        };
+        let inner = infer_size(sizes, n).map_err(|e| match e {
+            Error::InvalidShape { .. } => Error::invalid(
                 "unflatten",
                 format!(
                     "Provided sizes {sizes:?} don't multiply up to the size of dim {d} ({n}) in the input tensor"
                 ),
-            )
+            ),
+            other => other,
         })?;
-        // The split dim is contiguous within itself, so the view always exists.
         let mut shape: Dims = self.shape()[..d].into();
-        let mut strides: Strides = self.strides()[..d].into();
-        let mut acc = self.strides()[d];
-        let mut split_strides: Strides = smallvec![0; inner.len()];
-        for (s, &k) in split_strides.iter_mut().zip(&inner).rev() {
-            *s = acc;
-            acc *= k as isize;
-        }
         shape.extend_from_slice(&inner);
-        strides.extend_from_slice(&split_strides);
         shape.extend_from_slice(&self.shape()[d + 1..]);
-        strides.extend_from_slice(&self.strides()[d + 1..]);
+        let strides = compute_stride(self, &shape).ok_or(Error::NotViewable)?;
         Ok(Layout::with(shape, strides, self.offset()))
     }
 }
