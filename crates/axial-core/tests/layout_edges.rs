@@ -1,6 +1,6 @@
 //! Every layout op on the edges of its domain: 0-dim layouts, sizes of 0,
-//! negative and out-of-range dims, and the strides `unflatten` gives.
-//! Expected values are PyTorch 2.15's (run with the same arguments).
+//! negative and out-of-range dims, and the strides `unflatten` and `expand`
+//! give. Expected values are PyTorch 2.15's (run with the same arguments).
 
 use axial_core::Layout;
 
@@ -211,4 +211,54 @@ fn unflatten_gives_the_strides_of_view() {
         }
     }
     assert!(checked > 50, "{checked}");
+}
+
+// ---- expand ----
+
+#[test]
+fn expand_of_a_0_dim_layout_has_stride_0() {
+    let s = Layout::from_parts(&[], &[], 2);
+    for (sizes, strides) in [
+        (vec![1], vec![0]),
+        (vec![3], vec![0]),
+        (vec![2, 1], vec![0, 0]),
+        (vec![1, 3], vec![0, 0]),
+        (vec![], vec![]),
+    ] {
+        let e = s.expand(&sizes).unwrap();
+        assert_eq!(e.shape(), sizes.iter().map(|&n| n as usize).collect::<Vec<_>>());
+        assert_eq!(e.strides(), strides, "{sizes:?}");
+        assert_eq!(e.offset(), 2);
+    }
+    // PyTorch fails later with "numel: integer multiplication overflow".
+    assert_eq!(
+        err(s.expand(&[-1])),
+        "expand: The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0"
+    );
+}
+
+#[test]
+fn expand_new_dims_follow_infer_expand_geometry() {
+    let x = Layout::contiguous(&[3]);
+    assert_eq!(x.expand(&[1, 3]).unwrap().strides(), &[3, 1]);
+    assert_eq!(x.expand(&[2, 1, 3]).unwrap().strides(), &[0, 3, 1]);
+    assert_eq!(x.expand(&[1, 1, 3]).unwrap().strides(), &[3, 3, 1]);
+    let z = Layout::contiguous(&[0, 3]);
+    assert_eq!(z.expand(&[1, 0, 3]).unwrap().strides(), &[0, 3, 1]);
+    assert_eq!(z.expand(&[2, 1, 0, 3]).unwrap().strides(), &[0, 0, 3, 1]);
+    assert_eq!(
+        err(Layout::contiguous(&[2, 3]).expand(&[3])),
+        "expand: the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)"
+    );
+    // A negative size where a size must match is PyTorch's mismatch error...
+    assert_eq!(
+        err(x.expand(&[-2])),
+        "expand: The expanded size of the tensor (-2) must match the existing size (3) at non-singleton dimension 0.  Target sizes: [-2].  Tensor sizes: [3]"
+    );
+    // ...and where PyTorch would make a tensor of negative size, an error.
+    assert_eq!(
+        err(x.expand(&[-3, 3])),
+        "expand: Trying to create tensor with negative dimension -3: [-3, 3]"
+    );
+    assert!(Layout::contiguous(&[1]).expand(&[-5]).is_err());
 }

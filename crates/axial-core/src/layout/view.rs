@@ -202,19 +202,26 @@ impl Layout {
 
     /// `x.expand(sizes)`: aligned from the right; `-1` keeps a size; only size-1
     /// dims may change (their stride becomes 0); new leading dims get stride 0
-    /// (or the next dim's extent when their size is 1).
+    /// (or the next dim's extent when their size is 1). Every dim of an
+    /// expanded 0-dim layout has stride 0, as PyTorch's.
+    ///
+    /// Where PyTorch makes a tensor of negative size (a negative size in a new
+    /// leading dim, or in place of a dim of size 1), axial returns an error.
     ///
     /// # Errors
-    /// Fewer sizes than dims, `-1` in a new leading dim, a non-singleton dim changed.
+    /// Fewer sizes than dims, `-1` in a new leading dim, a non-singleton dim
+    /// changed, a negative size, or more than `isize::MAX` elements.
     ///
     /// ```
     /// # use axial_core::Layout;
     /// let y = Layout::contiguous(&[3, 1]).expand(&[2, 3, 4])?;
     /// assert_eq!(y.strides(), &[0, 1, 0]);
+    /// assert_eq!(Layout::contiguous(&[]).expand(&[2, 1])?.strides(), &[0, 0]);
     /// assert_eq!(
     ///     Layout::contiguous(&[3]).expand(&[4]).unwrap_err().to_string(),
     ///     "expand: The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 0.  Target sizes: [4].  Tensor sizes: [3]"
     /// );
+    /// assert!(Layout::contiguous(&[1]).expand(&[-3]).is_err()); // PyTorch: a size of -3
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn expand(&self, sizes: &[isize]) -> Result<Layout> {
@@ -227,35 +234,40 @@ impl Layout {
                 ),
             ));
         }
+        let negative = |target: isize| {
+            Error::invalid(
+                "expand",
+                format!("Trying to create tensor with negative dimension {target}: {sizes:?}"),
+            )
+        };
+        let leading_minus_one = |i: usize| {
+            Error::invalid(
+                "expand",
+                format!(
+                    "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+                ),
+            )
+        };
         let mut shape: Dims = smallvec![0; ndim];
         let mut strides: Strides = smallvec![0; ndim];
         for i in (0..ndim).rev() {
             let existing = (i + tdim).checked_sub(ndim);
             let (size, stride) = match existing {
                 Some(d) => (self.shape[d], self.strides[d]),
-                None if i + 1 < ndim => (1, (shape[i + 1] as isize).saturating_mul(strides[i + 1])),
-                None => (1, 1),
+                // PyTorch's `inferExpandGeometry` gives a 0-dim tensor's new
+                // dims stride 0 whatever their size.
+                None if tdim == 0 => (1, 0),
+                None => (1, (shape[i + 1] as isize).saturating_mul(strides[i + 1])),
             };
             let mut target = sizes[i];
             if target == -1 {
                 if existing.is_none() {
-                    return Err(Error::invalid(
-                        "expand",
-                        format!(
-                            "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
-                        ),
-                    ));
+                    return Err(leading_minus_one(i));
                 }
                 target = size as isize;
             }
-            if target < 0 {
-                return Err(Error::invalid(
-                    "expand",
-                    format!("Trying to create tensor with negative dimension {target}: {sizes:?}"),
-                ));
-            }
-            let (target, mut stride) = (target as usize, stride);
-            if size != target {
+            let mut stride = stride;
+            if target != size as isize {
                 if size != 1 {
                     return Err(Error::invalid(
                         "expand",
@@ -267,7 +279,10 @@ impl Layout {
                 }
                 stride = 0;
             }
-            shape[i] = target;
+            if target < 0 {
+                return Err(negative(target));
+            }
+            shape[i] = target as usize;
             strides[i] = stride;
         }
         checked_numel("expand", &shape)?;
