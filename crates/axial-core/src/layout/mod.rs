@@ -19,6 +19,7 @@
 
 mod broadcast;
 mod contiguity;
+mod iter;
 mod overlap;
 mod reshape;
 mod strided;
@@ -360,11 +361,17 @@ pub fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub fn wrap_dim(dim: isize, rank: usize) -> Result<usize> {
-    let n = rank.max(1) as isize;
+    let n = isize_of(rank.max(1));
     if dim < -n || dim >= n {
         return Err(Error::DimOutOfRange { dim, rank });
     }
     Ok(if dim < 0 { dim + n } else { dim } as usize)
+}
+
+/// A size as an `isize`, saturating: only sizes past invariant 5 (which no
+/// storage holds) do not fit.
+pub(crate) fn isize_of(n: usize) -> isize {
+    isize::try_from(n).unwrap_or(isize::MAX)
 }
 
 pub(crate) fn wrap_index(
@@ -373,7 +380,7 @@ pub(crate) fn wrap_index(
     dim: usize,
     shape: &[usize],
 ) -> Result<usize> {
-    let n = shape[dim] as isize;
+    let n = isize_of(shape[dim]);
     if index < -n || index >= n {
         return Err(Error::IndexOutOfRange {
             op,
