@@ -250,7 +250,7 @@ impl Layout {
                 offset: self.offset,
                 itemsize,
                 required: required.saturating_mul(itemsize),
-                available: storage_len * itemsize,
+                available: storage_len.saturating_mul(itemsize),
             });
         }
         Ok(())
@@ -280,23 +280,26 @@ impl Layout {
                 ),
             ));
         }
-        let mut at = self.offset as isize;
+        let mut at = self.offset as i128;
         for (dim, (&i, (&n, &s))) in index
             .iter()
             .zip(self.shape.iter().zip(&self.strides))
             .enumerate()
         {
-            if i < -(n as isize) || i >= n as isize {
+            let size = isize_of(n);
+            if i < -size || i >= size {
                 return Err(Error::IndexOutOfBounds {
                     index: i,
                     dim,
                     size: n,
                 });
             }
-            let i = if i < 0 { i + n as isize } else { i };
-            at += i * s;
+            let i = if i < 0 { i + size } else { i };
+            at += i as i128 * s as i128;
         }
-        Ok(at as usize)
+        // Only a layout no storage holds reaches outside `usize`.
+        usize::try_from(at)
+            .map_err(|_| Error::invalid("index", format!("invalid storage offset {at}")))
     }
 
     pub(crate) fn with(shape: Dims, strides: Strides, offset: usize) -> Self {
@@ -335,10 +338,15 @@ pub fn contiguous_strides(shape: &[usize]) -> Strides {
 /// use axial_core::layout::checked_numel;
 /// assert_eq!(checked_numel("zeros", &[2, 3, 4])?, 24);
 /// assert_eq!(checked_numel("zeros", &[0, usize::MAX])?, 0);
+/// assert_eq!(checked_numel("zeros", &[usize::MAX, 2, 0])?, 0);
 /// assert!(checked_numel("zeros", &[usize::MAX, 2]).is_err());
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
+    if shape.contains(&0) {
+        // Whatever the other sizes multiply to, there is no element.
+        return Ok(0);
+    }
     shape
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
