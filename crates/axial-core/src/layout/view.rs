@@ -3,7 +3,7 @@
 
 use smallvec::smallvec;
 
-use super::{Dims, Layout, Strides, checked_numel, wrap_dim, wrap_index};
+use super::{Dims, Layout, Strides, checked_numel, isize_of, wrap_dim, wrap_index};
 use crate::{Error, Result};
 
 impl Layout {
@@ -39,7 +39,7 @@ impl Layout {
         if step <= 0 {
             return Err(Error::invalid("slice", "slice step must be positive"));
         }
-        let n = self.shape[d] as isize;
+        let n = isize_of(self.shape[d]);
         let wrap = |v: isize| if v < 0 { v.saturating_add(n) } else { v };
         let start = wrap(start.unwrap_or(0)).clamp(0, n);
         let end = wrap(end.unwrap_or(n)).clamp(start, n);
@@ -104,7 +104,7 @@ impl Layout {
             ));
         }
         let d = wrap_dim(dim, self.rank())?;
-        let n = self.shape[d] as isize;
+        let n = isize_of(self.shape[d]);
         if start < -n || start > n {
             return Err(Error::invalid(
                 "narrow",
@@ -137,7 +137,7 @@ impl Layout {
     pub fn unsqueeze(&self, dim: isize) -> Result<Layout> {
         let d = wrap_dim(dim, self.rank() + 1)?;
         let stride = if d < self.rank() {
-            (self.shape[d] as isize).saturating_mul(self.strides[d])
+            isize_of(self.shape[d]).saturating_mul(self.strides[d])
         } else {
             1
         };
@@ -257,17 +257,17 @@ impl Layout {
                 // PyTorch's `inferExpandGeometry` gives a 0-dim tensor's new
                 // dims stride 0 whatever their size.
                 None if tdim == 0 => (1, 0),
-                None => (1, (shape[i + 1] as isize).saturating_mul(strides[i + 1])),
+                None => (1, isize_of(shape[i + 1]).saturating_mul(strides[i + 1])),
             };
             let mut target = sizes[i];
             if target == -1 {
                 if existing.is_none() {
                     return Err(leading_minus_one(i));
                 }
-                target = size as isize;
+                target = isize_of(size);
             }
             let mut stride = stride;
-            if target != size as isize {
+            if target != isize_of(size) {
                 if size != 1 {
                     return Err(Error::invalid(
                         "expand",
@@ -440,7 +440,7 @@ impl Layout {
                 format!("diagonal dimensions cannot be identical {d1}, {d2}"),
             ));
         }
-        let (s1, s2) = (self.shape[a] as isize, self.shape[b] as isize);
+        let (s1, s2) = (isize_of(self.shape[a]), isize_of(self.shape[b]));
         let len = if offset >= 0 {
             s1.min(s2.saturating_sub(offset)).max(0)
         } else {
@@ -495,7 +495,8 @@ impl Layout {
         }
         let mut out = self.clone();
         if self.rank() > 0 {
-            out.shape[d] = (n - size) / step + 1;
+            // Saturates only for a dim past invariant 5, of `usize::MAX` elements.
+            out.shape[d] = ((n - size) / step).saturating_add(1);
             // Saturates only where the dim has one window, whose stride
             // addresses nothing.
             out.strides[d] = st.saturating_mul(isize::try_from(step).unwrap_or(isize::MAX));

@@ -31,15 +31,12 @@ fn expanded_input<'b, D: Backend>(
     })
 }
 
-/// The layout of a new result of `shape` computed from operands laid out as
-/// `first` (broadcast already): dense in `first`'s dim order, as PyTorch's
-/// TensorIterator does for dense inputs, else contiguous.
-fn result_layout(first: &Layout, shape: &[usize]) -> Layout {
-    if first.shape() == shape && first.is_non_overlapping_and_dense() {
-        first.dense_like()
-    } else {
-        Layout::contiguous(shape)
-    }
+/// The layout of `t` as an operand: of its converted copy when it has one.
+fn operand_layout<'b, D: Backend>(
+    t: &'b TensorRef<'_, D>,
+    converted: &'b Option<RawTensor<D>>,
+) -> &'b Layout {
+    converted.as_ref().map_or(&t.layout, |c| &c.layout)
 }
 
 impl<'a, D: Backend> TensorRef<'a, D> {
@@ -120,7 +117,8 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         };
         let conv = converted(self, compute)?;
         let src = expanded_input(self, &conv, self.shape())?;
-        let mut out = alloc_output(self.storage.device(), self.layout.dense_like(), out_dtype)?;
+        let layout = Layout::elementwise_output(&[operand_layout(self, &conv)], self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, out_dtype)?;
         self.storage.device().unary(op, src, out.output())?;
         Ok(out)
     }
@@ -151,11 +149,9 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         let (ca, cb) = (converted(self, compute)?, converted(other, compute)?);
         let lhs = expanded_input(self, &ca, &shape)?;
         let rhs = expanded_input(other, &cb, &shape)?;
-        let mut out = alloc_output(
-            self.storage.device(),
-            result_layout(&lhs.layout, &shape),
-            out_dtype,
-        )?;
+        let operands = [operand_layout(self, &ca), operand_layout(other, &cb)];
+        let layout = Layout::elementwise_output(&operands, &shape);
+        let mut out = alloc_output(self.storage.device(), layout, out_dtype)?;
         self.storage
             .device()
             .binary(op, lhs.into(), rhs.into(), out.output())?;
@@ -221,11 +217,8 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         };
         let conv = converted(self, compute)?;
         let x = expanded_input(self, &conv, self.shape())?;
-        let mut out = alloc_output(
-            self.storage.device(),
-            result_layout(&x.layout, self.shape()),
-            out_dtype,
-        )?;
+        let layout = Layout::elementwise_output(&[operand_layout(self, &conv)], self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, out_dtype)?;
         let s = Arg::Scalar(rounded(s, dtype));
         let (lhs, rhs) = if scalar_first {
             (s, x.into())
@@ -255,11 +248,9 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         let (ca, cb) = (converted(self, common)?, converted(other, common)?);
         let lhs = expanded_input(self, &ca, &shape)?;
         let rhs = expanded_input(other, &cb, &shape)?;
-        let mut out = alloc_output(
-            self.storage.device(),
-            result_layout(&lhs.layout, &shape),
-            DType::Bool,
-        )?;
+        let operands = [operand_layout(self, &ca), operand_layout(other, &cb)];
+        let layout = Layout::elementwise_output(&operands, &shape);
+        let mut out = alloc_output(self.storage.device(), layout, DType::Bool)?;
         self.storage
             .device()
             .compare(op, lhs.into(), rhs.into(), out.output())?;
@@ -284,11 +275,8 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         let dtype = scalar_result_dtype(self.dtype, s);
         let conv = converted(self, dtype)?;
         let x = expanded_input(self, &conv, self.shape())?;
-        let mut out = alloc_output(
-            self.storage.device(),
-            result_layout(&x.layout, self.shape()),
-            DType::Bool,
-        )?;
+        let layout = Layout::elementwise_output(&[operand_layout(self, &conv)], self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, DType::Bool)?;
         let s = Arg::Scalar(rounded(s, dtype));
         self.storage
             .device()
@@ -327,7 +315,9 @@ impl<'a, D: Backend> TensorRef<'a, D> {
             expanded_input(a, &ca, &shape)?,
             expanded_input(b, &cb, &shape)?,
         );
-        let mut out = alloc_output(self.storage.device(), Layout::contiguous(&shape), common)?;
+        let operands = [&self.layout, operand_layout(a, &ca), operand_layout(b, &cb)];
+        let layout = Layout::elementwise_output(&operands, &shape);
+        let mut out = alloc_output(self.storage.device(), layout, common)?;
         self.storage
             .device()
             .select_where(cond, ia, ib, out.output())?;
