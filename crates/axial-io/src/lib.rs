@@ -31,6 +31,9 @@ mod error;
 pub mod safetensors;
 mod source;
 mod stored;
+pub mod torch;
+mod value;
 
 pub use error::{Error, Result};
 pub use stored::{StoredTensor, TensorMap};
+pub use value::{Dict, DictKind, ForeignTensor, TensorValue, Value};
