@@ -28,6 +28,8 @@
 //! ```
 
 mod error;
+pub mod npy;
+pub mod npz;
 pub mod safetensors;
 mod source;
 mod stored;
