@@ -28,6 +28,7 @@
 //! ```
 
 mod error;
+pub mod hdf5;
 pub mod npy;
 pub mod npz;
 pub mod safetensors;
