@@ -485,6 +485,24 @@ impl Dataset {
             .map(|c| c.into_iter().map(|d| d as usize).collect())
     }
 
+    /// How many chunks the reads of this dataset's file have decoded so far:
+    /// a hyperslab decodes only the chunks it touches.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::hdf5::{self, Select};
+    /// let mut w = hdf5::H5Writer::new();
+    /// let x = RawTensor::zeros(&[10, 10], DType::I64)?;
+    /// w.dataset("f", &x.view(), hdf5::Layout::Chunked { chunks: vec![2, 10], gzip: Some(4), shuffle: false })?;
+    /// let ds = hdf5::open_bytes(&w.to_bytes()?)?.dataset("f")?;
+    /// ds.read_slice(&[Select::from(2..5), Select::All])?; // rows 2, 3 and 4: chunks 1 and 2
+    /// assert_eq!(ds.chunks_decoded(), 2);
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn chunks_decoded(&self) -> u64 {
+        self.inner.chunk_cache_stats().misses
+    }
+
     /// axial's dtype of the elements (h5py's bool enum is [`DType::Bool`]).
     ///
     /// # Errors
