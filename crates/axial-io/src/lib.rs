@@ -28,9 +28,15 @@
 //! ```
 
 mod error;
+pub mod hdf5;
+pub mod npy;
+pub mod npz;
 pub mod safetensors;
 mod source;
 mod stored;
+pub mod torch;
+mod value;
 
 pub use error::{Error, Result};
 pub use stored::{StoredTensor, TensorMap};
+pub use value::{Dict, DictKind, ForeignTensor, TensorValue, Value};

@@ -266,22 +266,6 @@ impl View for &Entry<'_> {
     }
 }
 
-/// A tensor's elements in C order as bytes: borrowed from its storage when
-/// it is contiguous, a copy when not.
-pub(crate) fn c_order_bytes<'a>(tensor: &TensorRef<'a>) -> Result<Cow<'a, [u8]>> {
-    let size = tensor.dtype().size();
-    if tensor.layout().is_contiguous() {
-        let start = tensor.offset() * size;
-        let end = start + tensor.numel() * size;
-        let bytes = tensor.storage().as_bytes();
-        if let Some(bytes) = bytes.get(start..end) {
-            return Ok(Cow::Borrowed(bytes));
-        }
-    }
-    let copy = tensor.to_contiguous()?;
-    Ok(Cow::Owned(copy.storage().as_bytes().to_vec()))
-}
-
 fn entries<'a>(tensors: &[(&str, TensorRef<'a>)]) -> Result<Vec<(String, Entry<'a>)>> {
     tensors
         .iter()
@@ -291,7 +275,7 @@ fn entries<'a>(tensors: &[(&str, TensorRef<'a>)]) -> Result<Vec<(String, Entry<'
                 Entry {
                     dtype: to_file_dtype(t.dtype()),
                     shape: t.shape().to_vec(),
-                    data: c_order_bytes(t)?,
+                    data: crate::stored::c_order_bytes(t)?,
                 },
             ))
         })

@@ -2,6 +2,7 @@
 //! of it, a layout (sizes, strides, offset) and a dtype; and the keyed
 //! collections of them that readers return.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use axial::{ArcTensor, Shape};
@@ -138,6 +139,18 @@ impl StoredTensor {
     /// ```
     pub fn offset(&self) -> usize {
         self.layout.offset()
+    }
+
+    /// The number of elements.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// assert_eq!(StoredTensor::from_raw(RawTensor::zeros(&[2, 5], DType::U8)?).numel(), 10);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
     }
 
     /// The layout.
@@ -301,4 +314,20 @@ pub trait TensorMap {
             source,
         })
     }
+}
+
+/// A tensor's elements in C order as bytes: borrowed from its storage when
+/// it is contiguous, a copy when not.
+pub(crate) fn c_order_bytes<'a>(tensor: &TensorRef<'a>) -> Result<Cow<'a, [u8]>> {
+    let size = tensor.dtype().size();
+    if tensor.layout().is_contiguous() {
+        let start = tensor.offset() * size;
+        let end = start + tensor.numel() * size;
+        let bytes = tensor.storage().as_bytes();
+        if let Some(bytes) = bytes.get(start..end) {
+            return Ok(Cow::Borrowed(bytes));
+        }
+    }
+    let copy = tensor.to_contiguous()?;
+    Ok(Cow::Owned(copy.storage().as_bytes().to_vec()))
 }
