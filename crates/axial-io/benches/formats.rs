@@ -31,7 +31,9 @@ fn touch<'a>(tensors: impl Iterator<Item = &'a StoredTensor>) -> f64 {
     for t in tensors {
         let v = t.view();
         let all: Vec<usize> = (0..v.dim()).collect();
-        let s = v.to_dtype(DType::F64).and_then(|f| f.view().reduce(ReduceOp::Sum, &all, false));
+        let s = v
+            .to_dtype(DType::F64)
+            .and_then(|f| f.view().reduce(ReduceOp::Sum, &all, false));
         total += s.and_then(|s| s.to_vec::<f64>()).map_or(0.0, |v| v[0]);
     }
     total
@@ -49,7 +51,10 @@ fn tensors_of(v: &Value, out: &mut Vec<StoredTensor>) {
 fn prepare(dir: &Path) -> Option<()> {
     let st = dir.join("minilm.safetensors");
     if !st.exists() {
-        eprintln!("{} is missing: run bench/fetch_minilm.sh, or compare_formats.py", st.display());
+        eprintln!(
+            "{} is missing: run bench/fetch_minilm.sh, or compare_formats.py",
+            st.display()
+        );
         return None;
     }
     let pt = dir.join("minilm.pt");
@@ -60,9 +65,23 @@ fn prepare(dir: &Path) -> Option<()> {
     }
     let h5 = dir.join("features.h5");
     if !h5.exists() {
-        let x = RawTensor::randn(&[1000, 1000], DType::F32, &mut axial_core::Generator::seed(0)).ok()?;
+        let x = RawTensor::randn(
+            &[1000, 1000],
+            DType::F32,
+            &mut axial_core::Generator::seed(0),
+        )
+        .ok()?;
         let mut w = hdf5::H5Writer::new();
-        w.dataset("features", &x.view(), Layout::Chunked { chunks: vec![100, 100], gzip: Some(4), shuffle: true }).ok()?;
+        w.dataset(
+            "features",
+            &x.view(),
+            Layout::Chunked {
+                chunks: vec![100, 100],
+                gzip: Some(4),
+                shuffle: true,
+            },
+        )
+        .ok()?;
         w.save(&h5).ok()?;
     }
     Some(())
@@ -106,7 +125,10 @@ fn formats(c: &mut Criterion) {
     g.bench_function("rows_2_5", |b| {
         b.iter(|| {
             let f = hdf5::open(&h5).unwrap();
-            f.dataset("features").unwrap().read_slice(&[Select::from(2..5), Select::All]).unwrap()
+            f.dataset("features")
+                .unwrap()
+                .read_slice(&[Select::from(2..5), Select::All])
+                .unwrap()
         })
     });
     g.bench_function("whole", |b| {
