@@ -31,8 +31,29 @@ fn check_dtype<T: Element>(op: &'static str, dtype: DType) -> Result<()> {
     Ok(())
 }
 
-/// The output's base pointer, after checking its dtype and that its layout
-/// fits in its storage.
+/// Refuses a storage whose memory is not aligned for `dtype` (foreign
+/// memory can be anywhere; axial's own is 64-byte aligned), before a kernel
+/// reads elements through a typed pointer.
+pub(crate) fn check_aligned(
+    op: &'static str,
+    storage: &crate::Storage<Cpu>,
+    dtype: DType,
+) -> Result<()> {
+    let addr = storage.data_ptr();
+    if !addr.is_multiple_of(dtype.size()) {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "the storage at {addr:#x} is not aligned for {dtype} ({} bytes); copy it first",
+                dtype.size()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The output's base pointer, after checking its dtype, its alignment and
+/// that its layout fits in its storage.
 pub(crate) fn out_ptr<T: Element>(
     op: &'static str,
     out: &mut Output<'_, Cpu>,
@@ -40,6 +61,7 @@ pub(crate) fn out_ptr<T: Element>(
     check_dtype::<T>(op, out.dtype)?;
     out.layout
         .check_bounds(out.storage.len_of(out.dtype), out.dtype.size())?;
+    check_aligned(op, out.storage, out.dtype)?;
     Ok(SendPtr(out.storage.as_bytes_mut().as_mut_ptr().cast::<T>()))
 }
 
@@ -73,11 +95,13 @@ pub(crate) fn in_ptr<T: Element>(
         input
             .layout
             .check_bounds(out.storage.len_of(input.dtype), input.dtype.size())?;
+        check_aligned(op, out.storage, input.dtype)?;
         return Ok(SendPtr(out_base.0.cast::<T>()));
     };
     input
         .layout
         .check_bounds(storage.len_of(input.dtype), input.dtype.size())?;
+    check_aligned(op, storage, input.dtype)?;
     Ok(SendPtr(storage.as_bytes().as_ptr().cast::<T>().cast_mut()))
 }
 
@@ -108,5 +132,6 @@ pub(crate) fn read_ptr<T: Element>(op: &'static str, input: &Input<'_, Cpu>) -> 
     input
         .layout
         .check_bounds(storage.len_of(input.dtype), input.dtype.size())?;
+    check_aligned(op, storage, input.dtype)?;
     Ok(SendPtr(storage.as_bytes().as_ptr().cast::<T>().cast_mut()))
 }

@@ -128,6 +128,7 @@ pub(crate) fn any<A: Element>(
 fn out_base(dst: &mut Output<'_, Cpu>) -> Result<SendPtr<u8>> {
     dst.layout
         .check_bounds(dst.storage.len_of(dst.dtype), dst.dtype.size())?;
+    super::access::check_aligned("map", dst.storage, dst.dtype)?;
     Ok(SendPtr(dst.storage.as_bytes_mut().as_mut_ptr()))
 }
 
