@@ -416,6 +416,21 @@ impl Storage<Cpu> {
         self.buffer.keep_alive()
     }
 
+    /// A handle of the owner of an external storage's memory, through a
+    /// shared borrow (a read-only export of it); `None` for memory axial
+    /// allocated and has not shared.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[1u8]);
+    /// assert!(s.owner().is_none());
+    /// let keep = s.keep_alive();
+    /// assert!(s.owner().is_some() && !keep.is_unique());
+    /// ```
+    pub fn owner(&self) -> Option<KeepAlive> {
+        self.buffer.owner()
+    }
+
     /// True when the storage views external memory (another owner keeps it alive).
     ///
     /// ```

@@ -289,6 +289,24 @@ impl CpuBuffer {
         KeepAlive::from_inner(owner)
     }
 
+    /// A handle of an external buffer's owner (the buffer keeps its own);
+    /// `None` for memory allocated here, which [`keep_alive`](Self::keep_alive)
+    /// shares first.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// let mut b = CpuBuffer::new(4, true)?;
+    /// assert!(b.owner().is_none());
+    /// let _keep = b.keep_alive();
+    /// assert!(b.owner().is_some());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn owner(&self) -> Option<KeepAlive> {
+        self.owner
+            .as_ref()
+            .map(|o| KeepAlive::from_inner(Arc::clone(o)))
+    }
+
     /// The owner of an external buffer, giving up the buffer; `Err(self)`
     /// for memory allocated here.
     ///
