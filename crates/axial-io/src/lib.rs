@@ -9,3 +9,6 @@ pub use imported::Imported;
 
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
+
+#[cfg(feature = "dlpack")]
+pub mod dlpack;
