@@ -143,6 +143,25 @@ impl Imported<'static> {
         Ok(self.raw)
     }
 
+    /// The import as an untyped tensor, read-only or not: a read-only
+    /// import's storage copies itself on the first write (as an `ArcTensor`
+    /// shared with others does), so no write reaches the producer's memory.
+    /// For wrappers that keep the read-only flag themselves (the Python
+    /// module refuses writes to it).
+    ///
+    /// ```
+    /// use axial_core::{DType, Layout, Storage};
+    /// let mut s = Storage::from_slice(&[1u8, 2]);
+    /// let ro = axial_io::dlpack::export::<dlpark::ffi::DLManagedTensorVersioned>(&mut s, &Layout::contiguous(&[2]), DType::U8, true)?;
+    /// let mut raw = axial_io::dlpack::from_dlpack(ro)?.into_raw_copy_on_write();
+    /// raw.view_mut().fill_(9.into())?; // writes to a copy
+    /// assert_eq!((s.as_bytes(), raw.to_vec::<u8>()?), (&[1, 2][..], vec![9, 9]));
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn into_raw_copy_on_write(self) -> RawTensor {
+        self.raw
+    }
+
     /// The import as a typed tensor, checked as
     /// [`Tensor::try_from_raw`](axial::Tensor::try_from_raw) checks.
     ///
