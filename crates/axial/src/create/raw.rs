@@ -89,6 +89,21 @@ impl<T: Element, S: Shape, D: Device> Tensor<T, S, D> {
         check::<T, S, D>(&storage, &layout, dtype)?;
         Ok(TensorBase::from_parts(Owned(storage), layout))
     }
+
+    /// The untyped tensor under this one, without copying (what an
+    /// exporter or `axial_io::ndarray::into_array` takes).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// let m = Tensor::<f32, shape![2, 3]>::arange();
+    /// let addr = m.data_ptr();
+    /// let raw = m.into_raw();
+    /// assert_eq!((raw.shape(), raw.view().data_ptr()), (&[2, 3][..], addr));
+    /// ```
+    pub fn into_raw(self) -> RawTensor<D> {
+        RawTensor::from_parts(self.data.0, self.layout, T::DTYPE)
+            .unwrap_or_else(|_| unreachable!("a typed tensor's layout fits its storage"))
+    }
 }
 
 impl<T: Element, S: Shape, D: Device> ArcTensor<T, S, D> {
