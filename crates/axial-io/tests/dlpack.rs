@@ -173,7 +173,13 @@ fn read_only_exports_and_imports() {
     assert_eq!(capsule.flags(), DlpackFlags::READ_ONLY);
     let mut x = from_dlpack(capsule).unwrap();
     assert!(x.is_read_only());
-    assert!(x.view_mut().err().unwrap().to_string().contains("read-only"));
+    assert!(
+        x.view_mut()
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("read-only")
+    );
     assert_eq!(x.view().to_vec::<f32>().unwrap(), vec![0.0, 2.0, 1.0, 3.0]);
     assert!(x.into_raw().is_err());
     // The legacy ABI cannot say read-only: refused, not silently writable.
