@@ -10,7 +10,7 @@ use std::io::Write;
 
 use axial::prelude::*;
 use axial_suite::show::{labelled, tuple};
-use ndarray::{Ix2, s};
+use ndarray::Ix2;
 
 axes!(Rows, Cols);
 
@@ -65,7 +65,7 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     )?;
 
     // What PyTorch's memory model cannot hold: a negative stride.
-    let flipped = back.slice(s![..;-1, ..]);
+    let flipped = back.slice(ndarray::s![..;-1, ..]);
     match axial_io::ndarray::from_array_view(flipped) {
         Ok(_) => writeln!(out, "a negative stride was accepted")?,
         Err(e) => writeln!(out, "a[::-1] refused: {e}")?,
