@@ -1,4 +1,4 @@
-//! Zero-copy views between axial tensors and [`ndarray`](::ndarray) 0.17
+//! Zero-copy views between axial tensors and ndarray 0.17
 //! arrays, in both directions, and owned conversions that move the buffer.
 //!
 //! - axial → ndarray: [`array_view`] and [`array_view_mut`] (untyped views),
