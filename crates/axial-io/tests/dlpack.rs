@@ -69,6 +69,19 @@ fn foreign<M: ManagedTensorBase>(
     unsafe { init.finish() }
 }
 
+/// A one-element foreign tensor of `nbytes` zero bytes.
+fn one(nbytes: usize, dtype: DLDataType, device: DLDevice) -> Managed<DLManagedTensorVersioned> {
+    foreign(
+        vec![0; nbytes],
+        dtype,
+        &[1],
+        &[1],
+        0,
+        device,
+        DlpackFlags::empty(),
+    )
+}
+
 fn f32_dtype() -> DLDataType {
     DLDataType::scalar(DLDataTypeCode::FLOAT, 32)
 }
@@ -283,29 +296,17 @@ fn refusals_name_the_problem() {
         vec![2.0, 3.0, 0.0, 1.0]
     );
 
-    let cuda = foreign::<DLManagedTensorVersioned>(
-        vec![0; 4],
-        f32_dtype(),
-        &[1],
-        &[1],
-        0,
-        DLDevice::cuda(0),
-        DlpackFlags::empty(),
-    );
+    let cuda = one(4, f32_dtype(), DLDevice::cuda(0));
     assert!(
         from_dlpack(cuda)
             .unwrap_err()
             .to_string()
             .contains("device (2, 0)")
     );
-    let complex = foreign::<DLManagedTensorVersioned>(
-        vec![0; 8],
+    let complex = one(
+        8,
         DLDataType::scalar(DLDataTypeCode::COMPLEX, 64),
-        &[1],
-        &[1],
-        0,
         DLDevice::CPU,
-        DlpackFlags::empty(),
     );
     assert!(
         from_dlpack(complex)
@@ -313,14 +314,10 @@ fn refusals_name_the_problem() {
             .to_string()
             .contains("unsupported dtype in DLTensor: code 5, bits 64")
     );
-    let u16s = foreign::<DLManagedTensorVersioned>(
-        vec![0; 2],
+    let u16s = one(
+        2,
         DLDataType::scalar(DLDataTypeCode::UINT, 16),
-        &[1],
-        &[1],
-        0,
         DLDevice::CPU,
-        DlpackFlags::empty(),
     );
     assert!(from_dlpack(u16s).is_err());
 }
