@@ -339,6 +339,24 @@ fn the_sqrt_exercise_points_at_its_compile_error() {
 }
 
 #[test]
+fn numpy_interop_shares_one_buffer() {
+    assert_lines(
+        &output("s15_numpy"),
+        &[
+            "ndarray view of t: shape [3, 4], strides (4, 1) (elements), same memory: true",
+            "ndarray view of t.t(): strides (1, 4) (NumPy's bytes: (4, 16)), same memory: true",
+            "after a[0, 0] = 100 through ndarray: t[0, 0] = 100",
+            "after t.add_(10) through axial: a[0] = [110, 11, 12, 13]",
+            "Array -> axial (add 10) -> Array: [11.0, 12.0, 13.0, 14.0, 15.0, 16.0], never copied: true",
+            "a[::-1] refused: from_array_view: the array's strides [-3, 1] are negative, and negative strides are not supported (PyTorch's memory model has none); copy it with copy_from_array",
+            "copied on request: strides (3, 1), rows [14.0, 15.0, 16.0, 11.0, 12.0, 13.0]",
+            "DLPack round trip: strides (4, 1), same memory: true",
+            "a TensorView exports with flags DlpackFlags(READ_ONLY)",
+        ],
+    );
+}
+
+#[test]
 fn the_readme_lists_every_example() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md is readable");
     for (number, section) in chapter::SECTIONS.iter().enumerate() {

@@ -156,7 +156,8 @@ impl<D: Device> Output<'_, D> {
     pub fn check(&self, op: &'static str, dtype: DType) -> Result<()> {
         check_dtype(op, dtype, self.dtype)?;
         self.layout
-            .check_bounds(self.storage.len_of(self.dtype), self.dtype.size())
+            .check_bounds(self.storage.len_of(self.dtype), self.dtype.size())?;
+        check_aligned(op, self.storage, self.dtype)
     }
 }
 
@@ -195,7 +196,8 @@ impl<D: Device> Input<'_, D> {
         }
         let storage = self.storage.unwrap_or(&*out.storage);
         self.layout
-            .check_bounds(storage.len_of(self.dtype), self.dtype.size())
+            .check_bounds(storage.len_of(self.dtype), self.dtype.size())?;
+        check_aligned(op, storage, self.dtype)
     }
 
     /// Checks an input whose shape is not the output's (a reduction's
@@ -218,8 +220,30 @@ impl<D: Device> Input<'_, D> {
         };
         self.layout
             .check_bounds(storage.len_of(self.dtype), self.dtype.size())?;
+        check_aligned(op, storage, self.dtype)?;
         Ok(storage)
     }
+}
+
+/// Refuses a storage whose memory is not aligned for `dtype` (foreign memory
+/// can be anywhere; axial's own is 64-byte aligned), before a kernel reads
+/// elements through a typed pointer.
+pub(crate) fn check_aligned<D: Device>(
+    op: &'static str,
+    storage: &Storage<D>,
+    dtype: DType,
+) -> Result<()> {
+    let addr = storage.data_ptr();
+    if !addr.is_multiple_of(dtype.size()) {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "the storage at {addr:#x} is not aligned for {dtype} ({} bytes); copy it first",
+                dtype.size()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_dtype(op: &'static str, expected: DType, got: DType) -> Result<()> {

@@ -1,5 +1,5 @@
-//! Storage formats for axial: safetensors, PyTorch checkpoints, `.npy` /
-//! `.npz` and HDF5, read into untyped tensors ([`StoredTensor`]) that keep
+//! Storage formats and interop for axial: safetensors, PyTorch checkpoints,
+//! `.npy` / `.npz` and HDF5, read into untyped tensors ([`StoredTensor`]) that keep
 //! the file's storage sharing (views of one storage stay views of one
 //! storage) and are zero-copy from a private mapping of the file where the
 //! bytes are aligned, plus a checked conversion to typed tensors
@@ -15,6 +15,10 @@
 //! (SIGBUS), which no reader can turn into an error; each format's
 //! `load_bytes` reads from memory instead.
 //!
+//! Interop without copies: [`ndarray`] views in both directions, DLPack
+//! ([`dlpack`]) export and import; both give an [`Imported`] tensor over
+//! memory another library owns.
+//!
 //! ```
 //! use axial::prelude::*;
 //! use axial_core::{DType, RawTensor};
@@ -29,6 +33,7 @@
 
 mod error;
 pub mod hdf5;
+mod imported;
 pub mod npy;
 pub mod npz;
 pub mod safetensors;
@@ -37,6 +42,12 @@ mod stored;
 pub mod torch;
 mod value;
 
+#[cfg(feature = "dlpack")]
+pub mod dlpack;
+#[cfg(feature = "ndarray")]
+pub mod ndarray;
+
 pub use error::{Error, Result};
+pub use imported::Imported;
 pub use stored::{StoredTensor, TensorMap};
 pub use value::{Dict, DictKind, ForeignTensor, TensorValue, Value};

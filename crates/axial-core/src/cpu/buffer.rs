@@ -8,14 +8,16 @@
 //! initialised, so handing them out as "unspecified contents" is sound.
 //!
 //! A buffer can also lie in memory that another owner keeps alive (a
-//! private mapping of a file, for zero-copy loading): see
-//! [`CpuBuffer::from_external`].
+//! private mapping of a file, for zero-copy loading; a NumPy array or a
+//! DLPack producer's tensor, viewed in place): see
+//! [`CpuBuffer::from_external`] and [`CpuBuffer::from_owner`].
 
 use std::alloc::{self, Layout as AllocLayout};
 use std::any::Any;
 use std::ptr::NonNull;
 use std::sync::{Arc, Mutex};
 
+use crate::storage::KeepAlive;
 use crate::{Error, Result};
 
 /// Alignment of every host buffer (a cache line; enough for any SIMD load).
@@ -63,6 +65,9 @@ pub struct CpuBuffer {
     cap: usize,
     /// What keeps external memory alive; `None` for memory allocated here.
     owner: Option<Arc<dyn Any + Send + Sync>>,
+    /// False for external memory that must not be written: the first
+    /// mutable access copies it into a buffer of its own.
+    writable: bool,
 }
 
 // SAFETY: CpuBuffer owns its allocation (or, external, its byte range)
@@ -102,6 +107,7 @@ impl CpuBuffer {
                 len: 0,
                 cap: 0,
                 owner: None,
+                writable: true,
             });
         }
         if len >= POOL_MIN_BYTES
@@ -112,6 +118,7 @@ impl CpuBuffer {
                 len,
                 cap: block.cap,
                 owner: None,
+                writable: true,
             };
             if zeroed {
                 buf.as_bytes_mut().fill(0);
@@ -131,6 +138,7 @@ impl CpuBuffer {
             len,
             cap: len,
             owner: None,
+            writable: true,
         })
     }
 
@@ -179,7 +187,145 @@ impl CpuBuffer {
             len,
             cap: 0,
             owner: Some(owner),
+            writable: true,
         })
+    }
+
+    /// A buffer over `len` bytes of foreign memory at `ptr` that `owner`
+    /// keeps alive (a DLPack producer's deleter, a Python array, a `Vec`),
+    /// without a copy and at any alignment: kernels refuse a tensor whose
+    /// elements are not aligned for its dtype with an `Err`. A buffer that is
+    /// not `writable` is copied into one of its own on the first mutable
+    /// access ([`as_bytes_mut`](Self::as_bytes_mut)), so nothing ever writes
+    /// through it. `ptr` may be null or dangling when `len` is 0.
+    ///
+    /// # Safety
+    /// For as long as `owner` (or a clone of it) lives:
+    /// - `ptr` is valid for reads of `len` initialised bytes (and for writes
+    ///   too when `writable`), from any thread;
+    /// - nothing else writes those bytes while the buffer (or a storage over
+    ///   it) is borrowed, and nothing else reads them while it is borrowed
+    ///   mutably: sharing memory with foreign code is sound only when the
+    ///   two sides take turns, as a Python caller holding the GIL does;
+    /// - `ptr` was not derived from a reference whose borrow ends sooner,
+    ///   and moving `owner` does not invalidate it (a `Vec`, an `Arc`, a
+    ///   foreign allocation; not a `Box` of the bytes themselves).
+    ///
+    /// ```
+    /// use axial_core::{cpu::CpuBuffer, storage::KeepAlive};
+    /// let mut data = vec![1u8, 2, 3];
+    /// let ptr = data.as_mut_ptr();
+    /// // SAFETY: the Vec's heap block lives as long as the owner and is used
+    /// // through this buffer only.
+    /// let buffer = unsafe { CpuBuffer::from_owner(ptr, 3, KeepAlive::new(data), true) };
+    /// assert_eq!((buffer.as_bytes(), buffer.addr()), (&[1, 2, 3][..], ptr as usize));
+    /// assert!(buffer.is_external() && buffer.is_writable());
+    /// ```
+    pub unsafe fn from_owner(ptr: *mut u8, len: usize, owner: KeepAlive, writable: bool) -> Self {
+        let ptr = match NonNull::new(ptr) {
+            Some(ptr) if len > 0 => ptr,
+            _ => NonNull::<AlignedBlock>::dangling().cast(),
+        };
+        CpuBuffer {
+            ptr,
+            len,
+            cap: 0,
+            owner: Some(owner.into_inner()),
+            writable,
+        }
+    }
+
+    /// False for read-only external memory, whose first mutable access
+    /// copies it; true otherwise.
+    ///
+    /// ```
+    /// use axial_core::{cpu::CpuBuffer, storage::KeepAlive};
+    /// let data: &'static [u8] = &[7, 8];
+    /// // SAFETY: static memory, only read (the buffer is not writable).
+    /// let mut b = unsafe { CpuBuffer::from_owner(data.as_ptr().cast_mut(), 2, KeepAlive::new(()), false) };
+    /// assert!(!b.is_writable());
+    /// b.as_bytes_mut()[0] = 9; // writes to a copy, not to `data`
+    /// assert!(b.is_writable() && !b.is_external());
+    /// assert_eq!((b.as_bytes(), data), (&[9, 8][..], &[7, 8][..]));
+    /// ```
+    pub fn is_writable(&self) -> bool {
+        self.writable
+    }
+
+    /// A handle that keeps this buffer's memory alive after the buffer is
+    /// dropped (what a DLPack export hands its consumer). Memory allocated
+    /// here becomes shared in place: it moves, at the same address, into an
+    /// owner the buffer and the handle share, and is freed when the last of
+    /// them goes. An external buffer hands out its owner.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// let mut b = CpuBuffer::new(8, true)?;
+    /// let addr = b.addr();
+    /// let keep = b.keep_alive();
+    /// assert_eq!(b.addr(), addr); // the same memory, now shared
+    /// b.as_bytes_mut()[0] = 1; // still writable
+    /// drop(b);
+    /// assert!(keep.is_unique()); // the memory lives on in `keep`
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn keep_alive(&mut self) -> KeepAlive {
+        if let Some(owner) = &self.owner {
+            return KeepAlive::from_inner(Arc::clone(owner));
+        }
+        let (ptr, len) = (self.ptr, self.len);
+        let own = std::mem::replace(
+            self,
+            CpuBuffer {
+                ptr,
+                len,
+                cap: 0,
+                owner: None,
+                writable: true,
+            },
+        );
+        let owner: Arc<dyn Any + Send + Sync> = Arc::new(own);
+        self.owner = Some(Arc::clone(&owner));
+        KeepAlive::from_inner(owner)
+    }
+
+    /// A handle of an external buffer's owner (the buffer keeps its own);
+    /// `None` for memory allocated here, which [`keep_alive`](Self::keep_alive)
+    /// shares first.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// let mut b = CpuBuffer::new(4, true)?;
+    /// assert!(b.owner().is_none());
+    /// let _keep = b.keep_alive();
+    /// assert!(b.owner().is_some());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn owner(&self) -> Option<KeepAlive> {
+        self.owner
+            .as_ref()
+            .map(|o| KeepAlive::from_inner(Arc::clone(o)))
+    }
+
+    /// The owner of an external buffer, giving up the buffer; `Err(self)`
+    /// for memory allocated here.
+    ///
+    /// ```
+    /// use axial_core::{cpu::CpuBuffer, storage::KeepAlive};
+    /// let mut data = vec![5u8; 4];
+    /// let ptr = data.as_mut_ptr();
+    /// // SAFETY: as in `from_owner`'s example.
+    /// let b = unsafe { CpuBuffer::from_owner(ptr, 4, KeepAlive::new(data), true) };
+    /// let owner = b.into_owner().ok().unwrap();
+    /// assert_eq!(owner.try_unwrap::<Vec<u8>>().ok().unwrap(), vec![5; 4]);
+    /// assert!(CpuBuffer::new(1, true)?.into_owner().is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn into_owner(mut self) -> std::result::Result<KeepAlive, Self> {
+        match self.owner.take() {
+            Some(owner) => Ok(KeepAlive::from_inner(owner)),
+            None => Err(self),
+        }
     }
 
     /// True when the bytes lie in memory another owner keeps alive (see
@@ -231,7 +377,12 @@ impl CpuBuffer {
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
-    /// The bytes, mutably.
+    /// The bytes, mutably. Read-only external memory is first copied into a
+    /// buffer of its own (and the owner released), as a shared storage is
+    /// copied on write.
+    ///
+    /// # Panics
+    /// Copying read-only external memory runs out of memory.
     ///
     /// ```
     /// # use axial_core::cpu::CpuBuffer;
@@ -241,7 +392,13 @@ impl CpuBuffer {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn as_bytes_mut(&mut self) -> &mut [u8] {
-        // SAFETY: as in `as_bytes`, and `&mut self` makes the access exclusive.
+        if !self.writable {
+            let mut copy = CpuBuffer::new(self.len, false).unwrap_or_else(|e| panic!("{e}"));
+            copy.as_bytes_mut().copy_from_slice(self.as_bytes());
+            *self = copy;
+        }
+        // SAFETY: as in `as_bytes`, and `&mut self` makes the access exclusive;
+        // external memory here is writable (the constructors' contracts).
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 
@@ -365,6 +522,60 @@ mod tests {
             CpuBuffer::from_external(NonNull::new(base.wrapping_add(4)).unwrap(), 8, owner)
         };
         assert!(odd.is_err());
+    }
+
+    #[test]
+    fn read_only_external_buffers_are_copied_on_write() {
+        let data: Vec<u8> = vec![1, 2, 3];
+        let ptr = data.as_ptr().cast_mut();
+        // SAFETY: the Vec lives in the owner; the buffer is read-only.
+        let mut b = unsafe { CpuBuffer::from_owner(ptr, 3, KeepAlive::new(data), false) };
+        assert_eq!(b.addr(), ptr as usize);
+        b.as_bytes_mut()[1] = 9;
+        assert_ne!(b.addr(), ptr as usize);
+        assert_eq!(b.as_bytes(), &[1, 9, 3]);
+        assert!(!b.is_external());
+    }
+
+    #[test]
+    fn shared_buffers_free_their_memory_with_the_last_handle() {
+        let mut b = CpuBuffer::new(16, true).unwrap();
+        let keep = b.keep_alive();
+        let again = b.keep_alive();
+        assert!(b.is_external() && b.is_writable());
+        drop(b);
+        drop(again);
+        let owned = keep.try_unwrap::<CpuBuffer>().ok().unwrap();
+        assert_eq!((owned.len(), owned.is_external()), (16, false));
+    }
+
+    #[test]
+    fn empty_external_buffers_have_address_zero() {
+        // SAFETY: no byte is read.
+        let b = unsafe { CpuBuffer::from_owner(std::ptr::null_mut(), 0, KeepAlive::new(()), true) };
+        assert_eq!((b.addr(), b.as_bytes()), (0, &[][..]));
+    }
+
+    #[test]
+    fn kernels_refuse_external_memory_not_aligned_for_the_dtype() {
+        use crate::{DType, Layout, RawTensor, Scalar, Storage, UnaryOp};
+        let mut data = vec![0u64; 3];
+        // SAFETY: 2 bytes into a block of 24: 16 bytes remain.
+        let ptr = unsafe { data.as_mut_ptr().cast::<u8>().add(2) };
+        // SAFETY: the Vec lives in the owner and is used through the storage only.
+        let s = unsafe { Storage::from_owner(ptr, 16, KeepAlive::new(data), true) };
+        let mut x = RawTensor::from_parts(s, Layout::contiguous(&[4]), DType::F32).unwrap();
+        let err = x.view().unary(UnaryOp::Neg).err().unwrap().to_string();
+        assert!(
+            err.contains("is not aligned for torch.float32 (4 bytes)"),
+            "{err}"
+        );
+        assert!(x.view_mut().fill_(Scalar::Float(1.0)).is_err());
+        // Two-byte elements are aligned there.
+        let (s, _, _) = x.into_parts();
+        let y = RawTensor::from_parts(s, Layout::contiguous(&[8]), DType::I16).unwrap();
+        let neg = y.view().unary(UnaryOp::Neg).unwrap();
+        assert_eq!(neg.to_vec::<i16>().unwrap(), vec![0; 8]);
     }
 
     #[test]

@@ -167,6 +167,7 @@ fn any<A: Element>(
 fn out_base(dst: &mut Output<'_, Cpu>) -> Result<SendPtr<u8>> {
     dst.layout
         .check_bounds(dst.storage.len_of(dst.dtype), dst.dtype.size())?;
+    crate::backend::check_aligned("map", dst.storage, dst.dtype)?;
     Ok(SendPtr(dst.storage.as_bytes_mut().as_mut_ptr()))
 }
 

@@ -39,6 +39,12 @@ fn operand_layout<'b, D: Backend>(
     converted.as_ref().map_or(&t.layout, |c| &c.layout)
 }
 
+/// The layout of a new result of an op between `x` and a scalar: the scalar
+/// takes part as the 0-dim operand it is in PyTorch.
+fn scalar_op_output(x: &Layout, shape: &[usize]) -> Layout {
+    Layout::elementwise_output(&[x, &Layout::contiguous(&[])], shape)
+}
+
 impl<'a, D: Backend> TensorRef<'a, D> {
     /// `x.to(dtype)`: a new tensor of `dtype` laid out like `x` (dense strides
     /// kept), with PyTorch's conversions.
@@ -217,7 +223,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         };
         let conv = converted(self, compute)?;
         let x = expanded_input(self, &conv, self.shape())?;
-        let layout = Layout::elementwise_output(&[operand_layout(self, &conv)], self.shape());
+        let layout = scalar_op_output(operand_layout(self, &conv), self.shape());
         let mut out = alloc_output(self.storage.device(), layout, out_dtype)?;
         let s = Arg::Scalar(rounded(s, dtype));
         let (lhs, rhs) = if scalar_first {
@@ -275,7 +281,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         let dtype = scalar_result_dtype(self.dtype, s);
         let conv = converted(self, dtype)?;
         let x = expanded_input(self, &conv, self.shape())?;
-        let layout = Layout::elementwise_output(&[operand_layout(self, &conv)], self.shape());
+        let layout = scalar_op_output(operand_layout(self, &conv), self.shape());
         let mut out = alloc_output(self.storage.device(), layout, DType::Bool)?;
         let s = Arg::Scalar(rounded(s, dtype));
         self.storage

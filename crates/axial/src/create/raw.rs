@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use axial_core::{DType, Device, Element, Error, Layout, RawTensor, Result, Storage};
+use axial_core::{DType, Device, Element, Error, Layout, RawTensor, Result, Storage, TensorRef};
 use axial_shape::{GenericArray, Shape};
 
-use crate::repr::{Owned, Shared};
-use crate::tensor::{ArcTensor, Tensor, TensorBase};
+use crate::repr::{Owned, Shared, View};
+use crate::tensor::{ArcTensor, Tensor, TensorBase, TensorView};
 
 /// The shape type `S` as messages show it: `(Rows: 4, Cols: Dyn)`, with
 /// `_` for an anonymous axis.
@@ -89,6 +89,21 @@ impl<T: Element, S: Shape, D: Device> Tensor<T, S, D> {
         check::<T, S, D>(&storage, &layout, dtype)?;
         Ok(TensorBase::from_parts(Owned(storage), layout))
     }
+
+    /// The untyped tensor under this one, without copying (what an
+    /// exporter or `axial_io::ndarray::into_array` takes).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// let m = Tensor::<f32, shape![2, 3]>::arange();
+    /// let addr = m.data_ptr();
+    /// let raw = m.into_raw();
+    /// assert_eq!((raw.shape(), raw.view().data_ptr()), (&[2, 3][..], addr));
+    /// ```
+    pub fn into_raw(self) -> RawTensor<D> {
+        RawTensor::from_parts(self.data.0, self.layout, T::DTYPE)
+            .unwrap_or_else(|_| unreachable!("a typed tensor's layout fits its storage"))
+    }
 }
 
 impl<T: Element, S: Shape, D: Device> ArcTensor<T, S, D> {
@@ -116,5 +131,32 @@ impl<T: Element, S: Shape, D: Device> ArcTensor<T, S, D> {
     pub fn try_from_shared(storage: Arc<Storage<D>>, layout: Layout, dtype: DType) -> Result<Self> {
         check::<T, S, D>(&storage, &layout, dtype)?;
         Ok(TensorBase::from_parts(Shared(storage), layout))
+    }
+}
+
+impl<'a, T: Element, S: Shape, D: Device> TensorView<'a, T, S, D> {
+    /// The untyped view `view` as a typed one, without copying (an array
+    /// imported from NumPy, ndarray or DLPack): checked as
+    /// [`Tensor::try_from_raw`] checks.
+    ///
+    /// # Errors
+    /// The dtype, the rank or a static size differs, or the layout does not
+    /// fit the storage.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// use axial_core::{DType, RawTensor};
+    /// axes!(Rows, Cols);
+    /// let raw = RawTensor::arange(0.0, 6.0, 1.0, DType::F64)?;
+    /// let grid = raw.view().view(&[2, 3])?.t()?; // (3, 2), strides (1, 3)
+    /// let v = TensorView::<f64, shape![Cols: 3, Rows: Dyn]>::try_from_view(grid.clone())?;
+    /// assert_eq!((v.strides().as_slice(), v.get([2, 1])), (&[1, 3][..], 5.0));
+    /// assert!(TensorView::<f32, shape![Cols: 3, Rows: 2]>::try_from_view(grid).is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_from_view(view: TensorRef<'a, D>) -> Result<Self> {
+        let storage = view.storage();
+        check::<T, S, D>(storage, view.layout(), view.dtype())?;
+        Ok(TensorBase::from_parts(View(storage), view.layout().clone()))
     }
 }
