@@ -27,7 +27,10 @@ fn cases() -> Vec<(Storage, Layout)> {
 #[test]
 fn the_issues_view_lies_past_its_storage() {
     let (storage, layout) = &cases()[0];
-    assert_eq!((layout.shape(), layout.strides(), layout.offset()), (&[0, 2, 0][..], &[2, 1, 2][..], 1));
+    assert_eq!(
+        (layout.shape(), layout.strides(), layout.offset()),
+        (&[0, 2, 0][..], &[2, 1, 2][..], 1)
+    );
     assert_eq!(storage.nbytes(), 0);
 }
 
@@ -36,7 +39,11 @@ fn empty_views_past_the_end_read_print_and_copy_as_empty() {
     for (storage, layout) in cases() {
         let v = TensorRef::new(&storage, layout.clone(), DType::F32).expect("an empty layout fits");
         assert_eq!(v.to_vec::<f32>().unwrap(), Vec::<f32>::new(), "{layout:?}");
-        let size = layout.shape().iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let size = layout
+            .shape()
+            .iter()
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>();
         let printed = v.to_string();
         if layout.rank() == 1 {
             assert_eq!(printed, "tensor([])");
@@ -46,9 +53,15 @@ fn empty_views_past_the_end_read_print_and_copy_as_empty() {
         assert_eq!(v.data_ptr(), 0);
         assert!(v.is_contiguous());
         let c = v.to_contiguous().unwrap();
-        assert_eq!((c.shape(), c.to_vec::<f32>().unwrap()), (layout.shape(), vec![]));
+        assert_eq!(
+            (c.shape(), c.to_vec::<f32>().unwrap()),
+            (layout.shape(), vec![])
+        );
         assert_eq!(v.to_owned().unwrap().shape(), layout.shape());
-        assert_eq!(v.to_dtype(DType::F64).unwrap().to_vec::<f64>().unwrap(), vec![]);
+        assert_eq!(
+            v.to_dtype(DType::F64).unwrap().to_vec::<f64>().unwrap(),
+            vec![]
+        );
         assert!(v.contiguous().unwrap().is_view());
         let flat = v.reshape(&[-1]).unwrap();
         assert_eq!(flat.as_ref().to_vec::<f32>().unwrap(), Vec::<f32>::new());
@@ -72,7 +85,12 @@ fn empty_views_past_the_end_compute_as_empty() {
         let shape = layout.shape();
         assert_eq!(v.unary(UnaryOp::Exp).unwrap().shape(), shape);
         assert_eq!(v.binary(BinaryOp::Add, &v).unwrap().shape(), shape);
-        assert_eq!(v.binary_scalar(BinaryOp::Mul, Scalar::Int(2)).unwrap().shape(), shape);
+        assert_eq!(
+            v.binary_scalar(BinaryOp::Mul, Scalar::Int(2))
+                .unwrap()
+                .shape(),
+            shape
+        );
         assert_eq!(v.compare(CmpOp::Lt, &v).unwrap().shape(), shape);
         // Reductions over every dim give the identity (max has none).
         let all = v.reduce(ReduceOp::Sum, &[], false).unwrap();
@@ -91,6 +109,17 @@ fn empty_views_past_the_end_compute_as_empty() {
     }
     // [2, 0] past the end, summed over its empty dim: two zeros.
     let storage = Storage::from_slice(&[1.0f32; 4]);
-    let v = TensorRef::new(&storage, Layout::from_parts(&[2, 0], &[1, 1], 40), DType::F32).unwrap();
-    assert_eq!(v.reduce(ReduceOp::Sum, &[1], false).unwrap().to_vec::<f32>().unwrap(), vec![0.0, 0.0]);
+    let v = TensorRef::new(
+        &storage,
+        Layout::from_parts(&[2, 0], &[1, 1], 40),
+        DType::F32,
+    )
+    .unwrap();
+    assert_eq!(
+        v.reduce(ReduceOp::Sum, &[1], false)
+            .unwrap()
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![0.0, 0.0]
+    );
 }

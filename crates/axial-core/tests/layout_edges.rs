@@ -12,7 +12,8 @@ fn err<T: std::fmt::Debug>(r: axial_core::Result<T>) -> String {
     r.unwrap_err().to_string()
 }
 
-const OUT_OF_RANGE_0D: &str = "Dimension out of range (expected to be in range of [-1, 0], but got 1)";
+const OUT_OF_RANGE_0D: &str =
+    "Dimension out of range (expected to be in range of [-1, 0], but got 1)";
 
 // ---- 0-dim layouts ----
 
@@ -69,8 +70,14 @@ fn every_view_op_of_a_0_dim_layout_answers_as_pytorch() {
         err(s.unflatten(-1, &[-1])),
         "unflatten: Dimension specified as 0 but tensor has no dimensions"
     );
-    assert_eq!(err(s.unflatten(0, &[])), "unflatten: sizes must be non-empty");
-    assert_eq!(parts(&s.view(&[1, 1]).unwrap()), (vec![1, 1], vec![1, 1], 0));
+    assert_eq!(
+        err(s.unflatten(0, &[])),
+        "unflatten: sizes must be non-empty"
+    );
+    assert_eq!(
+        parts(&s.view(&[1, 1]).unwrap()),
+        (vec![1, 1], vec![1, 1], 0)
+    );
     assert_eq!(parts(&s.view(&[-1]).unwrap()), (vec![1], vec![1], 0));
 }
 
@@ -79,19 +86,30 @@ fn every_view_op_of_a_0_dim_layout_answers_as_pytorch() {
 #[test]
 fn view_ops_of_empty_layouts_follow_pytorch() {
     let z = Layout::contiguous(&[0, 3]);
-    assert_eq!(parts(&z.unfold(0, 0, 1).unwrap()), (vec![1, 3, 0], vec![3, 1, 3], 0));
-    assert_eq!(parts(&z.unfold(1, 2, 1).unwrap()), (vec![0, 2, 2], vec![3, 1, 1], 0));
+    assert_eq!(
+        parts(&z.unfold(0, 0, 1).unwrap()),
+        (vec![1, 3, 0], vec![3, 1, 3], 0)
+    );
+    assert_eq!(
+        parts(&z.unfold(1, 2, 1).unwrap()),
+        (vec![0, 2, 2], vec![3, 1, 1], 0)
+    );
     assert_eq!(parts(&z.diagonal(1, 0, 1).unwrap()), (vec![0], vec![4], 0));
     assert_eq!(parts(&z.select(1, 0).unwrap()), (vec![0], vec![3], 0));
     assert_eq!(
         err(z.select(0, 0)),
         "select(): index 0 out of range for tensor of size [0, 3] at dimension 0"
     );
-    assert_eq!(parts(&z.narrow(0, 0, 0).unwrap()), (vec![0, 3], vec![3, 1], 0));
+    assert_eq!(
+        parts(&z.narrow(0, 0, 0).unwrap()),
+        (vec![0, 3], vec![3, 1], 0)
+    );
     // An empty slice still moves the offset (`x[5:10]` of 3 rows).
     let x = Layout::contiguous(&[3, 4, 5]);
     assert_eq!(x.slice(0, Some(5), Some(10), 1).unwrap().offset(), 60);
-    let e = Layout::contiguous(&[0, 2, 1]).slice(2, Some(1), Some(-1), 2).unwrap();
+    let e = Layout::contiguous(&[0, 2, 1])
+        .slice(2, Some(1), Some(-1), 2)
+        .unwrap();
     assert_eq!(parts(&e), (vec![0, 2, 0], vec![2, 1, 2], 1));
     assert_eq!(
         err(Layout::contiguous(&[0, 4]).view(&[-1, 0])),
@@ -114,7 +132,10 @@ fn negative_and_out_of_range_arguments_give_pytorchs_errors() {
     );
     assert_eq!(
         err(x.narrow(1, 2, usize::MAX)),
-        format!("narrow: start (2) + length ({}) exceeds dimension size (3).", usize::MAX)
+        format!(
+            "narrow: start (2) + length ({}) exceeds dimension size (3).",
+            usize::MAX
+        )
     );
     assert_eq!(
         err(x.select(1, -4)),
@@ -124,7 +145,10 @@ fn negative_and_out_of_range_arguments_give_pytorchs_errors() {
         err(x.view(&[-2, -6])),
         "view: invalid shape dimension -2 at index 0 of shape [-2, -6]"
     );
-    assert_eq!(err(x.view(&[-1, -1])), "view: only one dimension can be inferred");
+    assert_eq!(
+        err(x.view(&[-1, -1])),
+        "view: only one dimension can be inferred"
+    );
     assert_eq!(
         err(x.squeeze_dims(&[2, -1])),
         "squeeze: dim 2 appears multiple times in the list of dims"
@@ -138,7 +162,10 @@ fn negative_and_out_of_range_arguments_give_pytorchs_errors() {
         err(x.movedim(&[0, 1], &[2, -1])),
         "movedim: repeated dim in `destination` ([2, -1])"
     );
-    assert_eq!(err(x.permute(&[0, 0, 1])), "permute: duplicate dims are not allowed.");
+    assert_eq!(
+        err(x.permute(&[0, 0, 1])),
+        "permute: duplicate dims are not allowed."
+    );
     assert_eq!(
         err(x.unflatten(1, &[-1, -1])),
         "view: only one dimension can be inferred"
@@ -226,7 +253,10 @@ fn expand_of_a_0_dim_layout_has_stride_0() {
         (vec![], vec![]),
     ] {
         let e = s.expand(&sizes).unwrap();
-        assert_eq!(e.shape(), sizes.iter().map(|&n| n as usize).collect::<Vec<_>>());
+        assert_eq!(
+            e.shape(),
+            sizes.iter().map(|&n| n as usize).collect::<Vec<_>>()
+        );
         assert_eq!(e.strides(), strides, "{sizes:?}");
         assert_eq!(e.offset(), 2);
     }

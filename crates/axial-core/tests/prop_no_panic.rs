@@ -116,7 +116,10 @@ fn layout_op(l: &Layout, a: &mut Args, storage_len: usize) -> (String, Option<Re
     let (what, out): (String, Option<Result<Layout>>) = match op {
         0 => {
             let (d, s, e, st) = (a.dim(r), a.opt(), a.opt(), a.int());
-            (format!("slice({d}, {s:?}, {e:?}, {st})"), Some(l.slice(d, s, e, st)))
+            (
+                format!("slice({d}, {s:?}, {e:?}, {st})"),
+                Some(l.slice(d, s, e, st)),
+            )
         }
         1 => {
             let (d, i) = (a.dim(r), a.int());
@@ -133,7 +136,10 @@ fn layout_op(l: &Layout, a: &mut Args, storage_len: usize) -> (String, Option<Re
         4 => ("squeeze()".into(), Some(Ok(l.squeeze()))),
         5 => {
             let dims = a.ints(3);
-            (format!("squeeze_dims({dims:?})"), Some(l.squeeze_dims(&dims)))
+            (
+                format!("squeeze_dims({dims:?})"),
+                Some(l.squeeze_dims(&dims)),
+            )
         }
         6 => {
             let sizes = a.ints(r as u64 + 2);
@@ -160,7 +166,10 @@ fn layout_op(l: &Layout, a: &mut Args, storage_len: usize) -> (String, Option<Re
         }
         11 => {
             let (o, x, y) = (a.int(), a.dim(r), a.dim(r));
-            (format!("diagonal({o}, {x}, {y})"), Some(l.diagonal(o, x, y)))
+            (
+                format!("diagonal({o}, {x}, {y})"),
+                Some(l.diagonal(o, x, y)),
+            )
         }
         12 => {
             let (d, n, st) = (a.dim(r), a.size(), a.size());
@@ -172,7 +181,9 @@ fn layout_op(l: &Layout, a: &mut Args, storage_len: usize) -> (String, Option<Re
         }
         14 => {
             let shape = a.ints(4);
-            let v = l.reshape_view(&shape).map(|v| v.unwrap_or_else(|| l.clone()));
+            let v = l
+                .reshape_view(&shape)
+                .map(|v| v.unwrap_or_else(|| l.clone()));
             (format!("reshape_view({shape:?})"), Some(v))
         }
         15 => {
@@ -182,14 +193,20 @@ fn layout_op(l: &Layout, a: &mut Args, storage_len: usize) -> (String, Option<Re
         }
         16 => {
             let (d, sizes) = (a.dim(r), a.ints(3));
-            (format!("unflatten({d}, {sizes:?})"), Some(l.unflatten(d, &sizes)))
+            (
+                format!("unflatten({d}, {sizes:?})"),
+                Some(l.unflatten(d, &sizes)),
+            )
         }
         17 => {
             let (size, stride) = (a.sizes(3), a.ints(3));
             let offset = (a.below(2) == 0).then(|| a.size());
             let itemsize = [1, 2, 4, 8][a.below(4) as usize];
             let what = format!("as_strided({size:?}, {stride:?}, {offset:?})");
-            (what, Some(l.as_strided(&size, &stride, offset, storage_len, itemsize)))
+            (
+                what,
+                Some(l.as_strided(&size, &stride, offset, storage_len, itemsize)),
+            )
         }
         18 => {
             let index = a.ints(r as u64 + 1);
@@ -198,14 +215,27 @@ fn layout_op(l: &Layout, a: &mut Args, storage_len: usize) -> (String, Option<Re
         }
         19 => {
             let _ = (l.numel(), l.required_len(), l.check_bounds(storage_len, 4));
-            let _ = (l.is_contiguous(), l.is_channels_last(), l.is_non_overlapping_and_dense());
-            let _ = (l.internal_overlap(), l.is_non_overlapping(), l.check_writable());
+            let _ = (
+                l.is_contiguous(),
+                l.is_channels_last(),
+                l.is_non_overlapping_and_dense(),
+            );
+            let _ = (
+                l.internal_overlap(),
+                l.is_non_overlapping(),
+                l.check_writable(),
+            );
             let _ = l.dense_like();
             ("queries".into(), None)
         }
         20 => {
-            let other = l.slice(0, a.opt(), a.opt(), 1).unwrap_or_else(|_| l.clone());
-            let _ = (l.overlap(&other, true), l.check_no_partial_overlap(&other, true));
+            let other = l
+                .slice(0, a.opt(), a.opt(), 1)
+                .unwrap_or_else(|_| l.clone());
+            let _ = (
+                l.overlap(&other, true),
+                l.check_no_partial_overlap(&other, true),
+            );
             ("overlap".into(), None)
         }
         21 => {
@@ -220,7 +250,11 @@ fn layout_op(l: &Layout, a: &mut Args, storage_len: usize) -> (String, Option<Re
         }
         23 => {
             let (x, y) = (a.sizes(4), a.sizes(4));
-            let _ = (broadcast_shapes(&x, &y), checked_numel("t", &x), contiguous_strides(&x));
+            let _ = (
+                broadcast_shapes(&x, &y),
+                checked_numel("t", &x),
+                contiguous_strides(&x),
+            );
             let _ = Layout::contiguous(&y);
             (format!("shapes({x:?}, {y:?})"), None)
         }
@@ -317,7 +351,10 @@ fn tensor_op(v: &TensorRef<'_>, a: &mut Args) -> (String, Option<Result<Layout>>
     // Copies are only asked of views small enough to copy.
     let small = v.numel() <= 4096;
     match a.below(20) {
-        0 => ("slice".into(), lay(v.slice(a.dim(r), a.opt(), a.opt(), a.int()))),
+        0 => (
+            "slice".into(),
+            lay(v.slice(a.dim(r), a.opt(), a.opt(), a.int())),
+        ),
         1 => ("select".into(), lay(v.select(a.dim(r), a.int()))),
         2 => ("narrow".into(), lay(v.narrow(a.dim(r), a.int(), a.size()))),
         3 => ("unsqueeze".into(), lay(v.unsqueeze(a.dim(r + 1)))),
@@ -326,25 +363,42 @@ fn tensor_op(v: &TensorRef<'_>, a: &mut Args) -> (String, Option<Result<Layout>>
         6 => ("transpose".into(), lay(v.transpose(a.dim(r), a.dim(r)))),
         7 => ("t".into(), lay(v.t())),
         8 => ("permute".into(), lay(v.permute(&a.ints(r as u64 + 1)))),
-        9 => ("movedim".into(), lay(v.movedim(&a.ints(r as u64), &a.ints(r as u64)))),
-        10 => ("diagonal".into(), lay(v.diagonal(a.int(), a.dim(r), a.dim(r)))),
+        9 => (
+            "movedim".into(),
+            lay(v.movedim(&a.ints(r as u64), &a.ints(r as u64))),
+        ),
+        10 => (
+            "diagonal".into(),
+            lay(v.diagonal(a.int(), a.dim(r), a.dim(r))),
+        ),
         11 => ("unfold".into(), lay(v.unfold(a.dim(r), a.size(), a.size()))),
         12 => ("view".into(), lay(v.view(&a.ints(4)))),
         13 => ("unflatten".into(), lay(v.unflatten(a.dim(r), &a.ints(3)))),
         14 => {
             let offset = (a.below(2) == 0).then(|| a.size());
-            ("as_strided".into(), lay(v.as_strided(&a.sizes(3), &a.ints(3), offset)))
+            (
+                "as_strided".into(),
+                lay(v.as_strided(&a.sizes(3), &a.ints(3), offset)),
+            )
         }
         15 => ("expand".into(), lay(v.expand(&a.ints(r as u64 + 2)))),
         16 if small => {
             let shape = a.ints(4);
-            let out = v.reshape(&shape).map(|m| m.is_view().then(|| m.as_ref().layout().clone()));
-            ("reshape".into(), out.transpose().or(Some(Ok(v.layout().clone()))))
+            let out = v
+                .reshape(&shape)
+                .map(|m| m.is_view().then(|| m.as_ref().layout().clone()));
+            (
+                "reshape".into(),
+                out.transpose().or(Some(Ok(v.layout().clone()))),
+            )
         }
         17 if small => {
             let out = v.flatten(a.dim(r), a.dim(r));
             let out = out.map(|m| m.is_view().then(|| m.as_ref().layout().clone()));
-            ("flatten".into(), out.transpose().or(Some(Ok(v.layout().clone()))))
+            (
+                "flatten".into(),
+                out.transpose().or(Some(Ok(v.layout().clone()))),
+            )
         }
         18 if small => {
             let out = v.contiguous().map(|m| m.as_ref().shape() == v.shape());

@@ -49,7 +49,11 @@ fn stored<T: Element>(logical: &[T], perm: &[usize]) -> RawTensor {
     for (i, &d) in perm.iter().enumerate() {
         inverse[d] = i as isize;
     }
-    moved.view().permute(&inverse).unwrap().to_contiguous_strided()
+    moved
+        .view()
+        .permute(&inverse)
+        .unwrap()
+        .to_contiguous_strided()
 }
 
 trait Strided {
@@ -90,7 +94,9 @@ fn nested_prod(logical: &[f32], dims: &[usize], round: impl Fn(f32) -> f32) -> V
 /// The product over `dims` of each output's elements in row-major order, in
 /// one pass (the order the nested product replaces).
 fn flat_prod(logical: &[f32], dims: &[usize]) -> Vec<f32> {
-    let kept: Vec<usize> = (0..4).map(|d| if dims.contains(&d) { 1 } else { SHAPE[d] }).collect();
+    let kept: Vec<usize> = (0..4)
+        .map(|d| if dims.contains(&d) { 1 } else { SHAPE[d] })
+        .collect();
     let mut out = vec![1.0f32; kept.iter().product()];
     for (flat, &v) in logical.iter().enumerate() {
         let (mut rem, mut at) = (flat, 0);
@@ -109,18 +115,32 @@ fn flat_prod(logical: &[f32], dims: &[usize]) -> Vec<f32> {
 }
 
 fn same_bits(a: &[f32], b: &[f32]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
 }
 
-const DIM_SETS: [&[usize]; 7] = [&[0, 1, 2, 3], &[1, 2, 3], &[0, 2], &[1, 3], &[2, 3], &[0, 1], &[3]];
+const DIM_SETS: [&[usize]; 7] = [
+    &[0, 1, 2, 3],
+    &[1, 2, 3],
+    &[0, 2],
+    &[1, 3],
+    &[2, 3],
+    &[0, 1],
+    &[3],
+];
 
 #[test]
 fn prod_over_several_dims_is_the_same_in_every_layout() {
     let n: usize = SHAPE.iter().product();
-    let logical: Vec<f32> = hazards(n, &[0.0, 1.0, -1.0, 2.0, 1e20, -1e20, 1e-20, 3e19, f64::INFINITY])
-        .into_iter()
-        .map(|v| v as f32)
-        .collect();
+    let logical: Vec<f32> = hazards(
+        n,
+        &[0.0, 1.0, -1.0, 2.0, 1e20, -1e20, 1e-20, 3e19, f64::INFINITY],
+    )
+    .into_iter()
+    .map(|v| v as f32)
+    .collect();
     let mut differs_from_flat = 0;
     for perm in permutations(4) {
         let x = stored(&logical, &perm);
@@ -129,7 +149,10 @@ fn prod_over_several_dims_is_the_same_in_every_layout() {
             let d: Vec<isize> = dims.iter().map(|&d| d as isize).collect();
             let got = x.view().reduce(ReduceOp::Prod, &d, true).unwrap();
             let got = got.to_vec::<f32>().unwrap();
-            assert!(same_bits(&got, &want), "memory order {perm:?}, dims {dims:?}:\n{got:?}\n{want:?}");
+            assert!(
+                same_bits(&got, &want),
+                "memory order {perm:?}, dims {dims:?}:\n{got:?}\n{want:?}"
+            );
             // The data does tell orders apart: one flat product per output
             // in row-major order gives other answers.
             let flat = flat_prod(&logical, dims);
@@ -155,8 +178,16 @@ fn prod_of_halves_rounds_after_each_dim() {
             let want = nested_prod(&wide, dims, |p| f16::from_f32(p).to_f32());
             let d: Vec<isize> = dims.iter().map(|&d| d as isize).collect();
             let got = x.view().reduce(ReduceOp::Prod, &d, false).unwrap();
-            let got: Vec<f32> = got.to_vec::<f16>().unwrap().iter().map(|x| x.to_f32()).collect();
-            assert!(same_bits(&got, &want), "memory order {perm:?}, dims {dims:?}");
+            let got: Vec<f32> = got
+                .to_vec::<f16>()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_f32())
+                .collect();
+            assert!(
+                same_bits(&got, &want),
+                "memory order {perm:?}, dims {dims:?}"
+            );
         }
     }
 }
@@ -173,28 +204,57 @@ fn einops_prod_agrees_in_every_layout() {
         let x = stored(&logical, &perm);
         let y = einops::reduce(&x.view(), "b c h w -> b", Reduction::Prod, &[]).unwrap();
         let got = y.as_ref().to_vec::<f32>().unwrap();
-        assert!(same_bits(&got, &want), "memory order {perm:?}: {got:?} vs {want:?}");
+        assert!(
+            same_bits(&got, &want),
+            "memory order {perm:?}: {got:?} vs {want:?}"
+        );
     }
 }
 
 #[test]
 fn other_reductions_agree_on_infinities_and_nan_in_every_layout() {
     let n: usize = SHAPE.iter().product();
-    let picks = [0.0, 1.0, -1.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 2.0, 2.0, 1.0, 0.0];
+    let picks = [
+        0.0,
+        1.0,
+        -1.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        2.0,
+        2.0,
+        1.0,
+        0.0,
+    ];
     let logical: Vec<f32> = hazards(n, &picks).into_iter().map(|v| v as f32).collect();
     let reference = stored(&logical, &[0, 1, 2, 3]);
-    for op in [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min, ReduceOp::Any, ReduceOp::All] {
+    for op in [
+        ReduceOp::Sum,
+        ReduceOp::Mean,
+        ReduceOp::Max,
+        ReduceOp::Min,
+        ReduceOp::Any,
+        ReduceOp::All,
+    ] {
         for dims in DIM_SETS {
             let d: Vec<isize> = dims.iter().map(|&d| d as isize).collect();
             let read = |t: &RawTensor| match t.dtype() {
-                DType::Bool => t.view().to_dtype(DType::F32).unwrap().to_vec::<f32>().unwrap(),
+                DType::Bool => t
+                    .view()
+                    .to_dtype(DType::F32)
+                    .unwrap()
+                    .to_vec::<f32>()
+                    .unwrap(),
                 _ => t.to_vec::<f32>().unwrap(),
             };
             let want = read(&reference.view().reduce(op, &d, false).unwrap());
             for perm in permutations(4) {
                 let x = stored(&logical, &perm);
                 let got = read(&x.view().reduce(op, &d, false).unwrap());
-                assert!(same_bits(&got, &want), "{op:?} over {dims:?} in memory order {perm:?}");
+                assert!(
+                    same_bits(&got, &want),
+                    "{op:?} over {dims:?} in memory order {perm:?}"
+                );
             }
         }
     }

@@ -191,7 +191,11 @@ fn probe_op(x: &TensorRef<'_>, op: &str, a: &[Value]) -> Option<Result<Vec<RawTe
         "add" => one(x.binary(BinaryOp::Add, x)),
         "mul_scalar" => one(x.binary_scalar(BinaryOp::Mul, Scalar::Int(int(&a[0]) as i64))),
         "add_row" => {
-            let row = if x.dim() > 0 { x.select(0, 0) } else { Ok(x.clone()) };
+            let row = if x.dim() > 0 {
+                x.select(0, 0)
+            } else {
+                Ok(x.clone())
+            };
             one(row.and_then(|row| x.binary(BinaryOp::Add, &row)))
         }
         "clone" => one(x.to_owned()),
@@ -273,7 +277,10 @@ impl Step<'_> {
                 self.report.errors += 1;
                 let msg = msg.as_str().expect("a message");
                 if !says(&e, msg) {
-                    self.diff(format_args!("error: axial {:?}, PyTorch {msg:?}", e.to_string()));
+                    self.diff(format_args!(
+                        "error: axial {:?}, PyTorch {msg:?}",
+                        e.to_string()
+                    ));
                 }
                 None
             }
@@ -340,7 +347,11 @@ fn replay(index: usize, seq: &Value, report: &mut Report) {
                 layout.shape(),
                 layout.strides(),
                 layout.offset(),
-                if state.at == 0 { "base storage" } else { "a copy" }
+                if state.at == 0 {
+                    "base storage"
+                } else {
+                    "a copy"
+                }
             );
             s.report.diffs.push(context);
         }
@@ -362,13 +373,25 @@ fn run_step(state: &mut State, op: &str, args: &[Value], want: &Value, s: &mut S
                 (state.storages.len() - 1, layout)
             }
         };
-        s.check("alias", at == state.at, ok["alias"].as_bool().expect("alias"));
+        s.check(
+            "alias",
+            at == state.at,
+            ok["alias"].as_bool().expect("alias"),
+        );
         state.at = at;
         state.layout = layout;
         let y = state.current();
         s.result(&y, ok);
-        s.check("offset", y.offset(), ok["offset"].as_u64().expect("offset") as usize);
-        s.check("contiguous", y.is_contiguous(), ok["contiguous"].as_bool().expect("flag"));
+        s.check(
+            "offset",
+            y.offset(),
+            ok["offset"].as_u64().expect("offset") as usize,
+        );
+        s.check(
+            "contiguous",
+            y.is_contiguous(),
+            ok["contiguous"].as_bool().expect("flag"),
+        );
         let nbytes = ok["nbytes"].as_u64().expect("nbytes") as usize;
         s.check("storage nbytes", y.storage().nbytes(), nbytes);
         return;
@@ -412,7 +435,11 @@ fn run_step(state: &mut State, op: &str, args: &[Value], want: &Value, s: &mut S
     s.values("values after the write", read(&x), &want["ok"]["values"]);
     let whole = Layout::contiguous(&[state.storages[state.at].len_of(dtype)]);
     let all = TensorRef::new(&state.storages[state.at], whole, dtype).expect("the storage");
-    s.values("storage after the write", read(&all), &want["ok"]["storage"]);
+    s.values(
+        "storage after the write",
+        read(&all),
+        &want["ok"]["storage"],
+    );
 }
 
 #[test]
@@ -442,6 +469,12 @@ fn every_sequence_gives_pytorchs_answer() {
     assert!(
         report.diffs.is_empty(),
         "{summary}\n{}",
-        report.diffs.iter().take(usize::MAX).cloned().collect::<Vec<_>>().join("\n")
+        report
+            .diffs
+            .iter()
+            .take(usize::MAX)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -94,7 +94,8 @@ pub fn compute_stride(layout: &Layout, new_shape: &[usize]) -> Option<Strides> {
     let times = |n: usize, s: isize| isize::try_from(n).ok()?.checked_mul(s);
     for td in (0..old.len()).rev() {
         tn = tn.checked_mul(old[td])?;
-        let chunk_ends = td == 0 || (old[td - 1] != 1 && Some(oldstride[td - 1]) != times(tn, base));
+        let chunk_ends =
+            td == 0 || (old[td - 1] != 1 && Some(oldstride[td - 1]) != times(tn, base));
         if chunk_ends {
             while view_d >= 0 && (vn < tn || new_shape[view_d as usize] == 1) {
                 st[view_d as usize] = times(vn, base)?;

@@ -356,10 +356,7 @@ impl Layout {
         for &d in dims {
             let d = wrap_dim(d, self.rank())?;
             if std::mem::replace(&mut seen[d], true) {
-                return Err(Error::invalid(
-                    "permute",
-                    "duplicate dims are not allowed.",
-                ));
+                return Err(Error::invalid("permute", "duplicate dims are not allowed."));
             }
             out.shape.push(self.shape[d]);
             out.strides.push(self.strides[d]);
@@ -391,11 +388,11 @@ impl Layout {
             ));
         }
         // PyTorch wraps every dim of both lists, then looks for repeats.
-        let wrap_all = |list: &[isize]| -> Result<Dims> {
-            list.iter().map(|&d| wrap_dim(d, rank)).collect()
-        };
+        let wrap_all =
+            |list: &[isize]| -> Result<Dims> { list.iter().map(|&d| wrap_dim(d, rank)).collect() };
         let (src, dst) = (wrap_all(source)?, wrap_all(destination)?);
-        for (wrapped, list, what) in [(&src, source, "source"), (&dst, destination, "destination")] {
+        for (wrapped, list, what) in [(&src, source, "source"), (&dst, destination, "destination")]
+        {
             if (1..wrapped.len()).any(|i| wrapped[..i].contains(&wrapped[i])) {
                 return Err(Error::invalid(
                     "movedim",
@@ -461,7 +458,8 @@ impl Layout {
         out.strides.remove(hi);
         out.strides.remove(lo);
         out.shape.push(len as usize);
-        out.strides.push(self.strides[a].saturating_add(self.strides[b]));
+        out.strides
+            .push(self.strides[a].saturating_add(self.strides[b]));
         Ok(out)
     }
 

@@ -30,7 +30,10 @@ fn expanded_input<'b, D: Backend>(
 }
 
 /// The layout of `t` as an operand: of its converted copy when it has one.
-fn operand_layout<'b, D: Backend>(t: &'b TensorRef<'_, D>, converted: &'b Option<RawTensor<D>>) -> &'b Layout {
+fn operand_layout<'b, D: Backend>(
+    t: &'b TensorRef<'_, D>,
+    converted: &'b Option<RawTensor<D>>,
+) -> &'b Layout {
     converted.as_ref().map_or(&t.layout, |c| &c.layout)
 }
 
