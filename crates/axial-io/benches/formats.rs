@@ -10,6 +10,8 @@
 //! `minilm.safetensors` (from `bench/fetch_minilm.sh`), `minilm.pt` and
 //! `features.h5` (written by `compare_formats.py` with torch and h5py, or
 //! here with axial's writers when absent).
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,8 +32,10 @@ fn touch<'a>(tensors: impl Iterator<Item = &'a StoredTensor>) -> f64 {
     let mut total = 0.0;
     for t in tensors {
         let v = t.view();
-        let all: Vec<usize> = (0..v.dim()).collect();
-        let s = v.to_dtype(DType::F64).and_then(|f| f.view().reduce(ReduceOp::Sum, &all, false));
+        let all: Vec<isize> = (0..v.dim() as isize).collect();
+        let s = v
+            .to_dtype(DType::F64)
+            .and_then(|f| f.view().reduce(ReduceOp::Sum, &all, false));
         total += s.and_then(|s| s.to_vec::<f64>()).map_or(0.0, |v| v[0]);
     }
     total
@@ -49,7 +53,10 @@ fn tensors_of(v: &Value, out: &mut Vec<StoredTensor>) {
 fn prepare(dir: &Path) -> Option<()> {
     let st = dir.join("minilm.safetensors");
     if !st.exists() {
-        eprintln!("{} is missing: run bench/fetch_minilm.sh, or compare_formats.py", st.display());
+        eprintln!(
+            "{} is missing: run bench/fetch_minilm.sh, or compare_formats.py",
+            st.display()
+        );
         return None;
     }
     let pt = dir.join("minilm.pt");
@@ -60,9 +67,23 @@ fn prepare(dir: &Path) -> Option<()> {
     }
     let h5 = dir.join("features.h5");
     if !h5.exists() {
-        let x = RawTensor::randn(&[1000, 1000], DType::F32, &mut axial_core::Generator::seed(0)).ok()?;
+        let x = RawTensor::randn(
+            &[1000, 1000],
+            DType::F32,
+            &mut axial_core::Generator::seed(0),
+        )
+        .ok()?;
         let mut w = hdf5::H5Writer::new();
-        w.dataset("features", &x.view(), Layout::Chunked { chunks: vec![100, 100], gzip: Some(4), shuffle: true }).ok()?;
+        w.dataset(
+            "features",
+            &x.view(),
+            Layout::Chunked {
+                chunks: vec![100, 100],
+                gzip: Some(4),
+                shuffle: true,
+            },
+        )
+        .ok()?;
         w.save(&h5).ok()?;
     }
     Some(())
@@ -106,7 +127,10 @@ fn formats(c: &mut Criterion) {
     g.bench_function("rows_2_5", |b| {
         b.iter(|| {
             let f = hdf5::open(&h5).unwrap();
-            f.dataset("features").unwrap().read_slice(&[Select::from(2..5), Select::All]).unwrap()
+            f.dataset("features")
+                .unwrap()
+                .read_slice(&[Select::from(2..5), Select::All])
+                .unwrap()
         })
     });
     g.bench_function("whole", |b| {

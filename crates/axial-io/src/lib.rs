@@ -38,5 +38,5 @@ pub mod torch;
 mod value;
 
 pub use error::{Error, Result};
-pub use stored::{StoredTensor, TensorMap};
+pub use stored::{NamedTensors, StoredTensor, TensorMap};
 pub use value::{Dict, DictKind, ForeignTensor, TensorValue, Value};
