@@ -10,6 +10,8 @@
 //! `minilm.safetensors` (from `bench/fetch_minilm.sh`), `minilm.pt` and
 //! `features.h5` (written by `compare_formats.py` with torch and h5py, or
 //! here with axial's writers when absent).
+// criterion's macros generate undocumented functions.
+#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,7 +32,7 @@ fn touch<'a>(tensors: impl Iterator<Item = &'a StoredTensor>) -> f64 {
     let mut total = 0.0;
     for t in tensors {
         let v = t.view();
-        let all: Vec<usize> = (0..v.dim()).collect();
+        let all: Vec<isize> = (0..v.dim() as isize).collect();
         let s = v
             .to_dtype(DType::F64)
             .and_then(|f| f.view().reduce(ReduceOp::Sum, &all, false));

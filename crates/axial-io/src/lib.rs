@@ -49,5 +49,5 @@ pub mod ndarray;
 
 pub use error::{Error, Result};
 pub use imported::Imported;
-pub use stored::{StoredTensor, TensorMap};
+pub use stored::{NamedTensors, StoredTensor, TensorMap};
 pub use value::{Dict, DictKind, ForeignTensor, TensorValue, Value};

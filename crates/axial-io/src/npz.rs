@@ -14,14 +14,13 @@
 //! # Ok::<(), axial_io::Error>(())
 //! ```
 
-use std::collections::HashMap;
 use std::io::{Cursor, Read, Write};
 use std::path::Path;
 
 use axial_core::TensorRef;
 
 use crate::source::FileBytes;
-use crate::{Error, Result, StoredTensor, TensorMap};
+use crate::{Error, NamedTensors, Result};
 
 const FORMAT: &str = "npz";
 
@@ -32,75 +31,11 @@ const FORMAT: &str = "npz";
 /// use axial_core::{DType, RawTensor};
 /// use axial_io::npz;
 /// let x = RawTensor::zeros(&[1], DType::U8)?;
-/// let file = npz::load_bytes(&npz::to_bytes(&[("arr_0", x.view())], false)?)?;
+/// let file: npz::Npz = npz::load_bytes(&npz::to_bytes(&[("arr_0", x.view())], false)?)?;
 /// assert_eq!(file.len(), 1);
 /// # Ok::<(), axial_io::Error>(())
 /// ```
-#[derive(Clone, Debug)]
-pub struct Npz {
-    arrays: Vec<(String, StoredTensor)>,
-    index: HashMap<String, usize>,
-}
-
-impl Npz {
-    /// The names, in the archive's order.
-    ///
-    /// ```
-    /// # use axial_core::{DType, RawTensor};
-    /// # use axial_io::npz;
-    /// let x = RawTensor::zeros(&[1], DType::U8)?;
-    /// let file = npz::load_bytes(&npz::to_bytes(&[("b", x.view()), ("a", x.view())], false)?)?;
-    /// assert_eq!(file.keys().collect::<Vec<_>>(), ["b", "a"]);
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.arrays.iter().map(|(k, _)| k.as_str())
-    }
-
-    /// The arrays with their names.
-    ///
-    /// ```
-    /// # use axial_core::{DType, RawTensor};
-    /// # use axial_io::npz;
-    /// let x = RawTensor::zeros(&[4], DType::F64)?;
-    /// let file = npz::load_bytes(&npz::to_bytes(&[("x", x.view())], true)?)?;
-    /// assert_eq!(file.iter().map(|(k, t)| (k, t.numel())).collect::<Vec<_>>(), [("x", 4)]);
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &StoredTensor)> {
-        self.arrays.iter().map(|(k, t)| (k.as_str(), t))
-    }
-
-    /// The number of arrays.
-    ///
-    /// ```
-    /// # use axial_io::npz;
-    /// assert_eq!(npz::load_bytes(&npz::to_bytes(&[], false)?)?.len(), 0);
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn len(&self) -> usize {
-        self.arrays.len()
-    }
-
-    /// True when the archive holds no array.
-    ///
-    /// ```
-    /// # use axial_io::npz;
-    /// assert!(npz::load_bytes(&npz::to_bytes(&[], false)?)?.is_empty());
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.arrays.is_empty()
-    }
-}
-
-impl TensorMap for Npz {
-    const FORMAT: &'static str = FORMAT;
-
-    fn find(&self, key: &str) -> Option<&StoredTensor> {
-        self.index.get(key).map(|&i| &self.arrays[i].1)
-    }
-}
+pub type Npz = NamedTensors;
 
 fn zip_error(e: zip::result::ZipError) -> Error {
     Error::format(FORMAT, format!("File is not a zip file ({e})"))
@@ -156,12 +91,7 @@ fn read(file: &FileBytes) -> Result<Npz> {
         })?;
         arrays.push((key, tensor));
     }
-    let index = arrays
-        .iter()
-        .enumerate()
-        .map(|(i, (k, _))| (k.clone(), i))
-        .collect();
-    Ok(Npz { arrays, index })
+    Ok(NamedTensors::new(FORMAT, arrays))
 }
 
 /// Reads the `.npz` at `path` through a private mapping.

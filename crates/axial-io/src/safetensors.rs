@@ -32,7 +32,7 @@ use safetensors::Dtype;
 use safetensors::tensor::{Metadata, SafeTensors as Reference, View};
 
 use crate::source::FileBytes;
-use crate::{Error, Result, StoredTensor, TensorMap};
+use crate::{Error, NamedTensors, Result, StoredTensor, TensorMap};
 
 const FORMAT: &str = "safetensors";
 
@@ -51,64 +51,11 @@ const FORMAT: &str = "safetensors";
 /// ```
 #[derive(Debug, Clone)]
 pub struct SafeTensors {
-    tensors: Vec<(String, StoredTensor)>,
-    index: HashMap<String, usize>,
+    tensors: NamedTensors,
     metadata: BTreeMap<String, String>,
 }
 
 impl SafeTensors {
-    /// The keys, in the order of the tensors' bytes in the file.
-    ///
-    /// ```
-    /// # use axial_core::{DType, RawTensor};
-    /// # use axial_io::safetensors;
-    /// let (a, b) = (RawTensor::zeros(&[1], DType::F64)?, RawTensor::zeros(&[1], DType::U8)?);
-    /// let file = safetensors::load_bytes(&safetensors::to_bytes(&[("small", b.view()), ("wide", a.view())], &[])?)?;
-    /// assert_eq!(file.keys().collect::<Vec<_>>(), ["wide", "small"]); // the writer puts wider dtypes first
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.tensors.iter().map(|(k, _)| k.as_str())
-    }
-
-    /// The tensors with their keys, in file order.
-    ///
-    /// ```
-    /// # use axial_core::{DType, RawTensor};
-    /// # use axial_io::safetensors;
-    /// let a = RawTensor::zeros(&[2, 2], DType::F32)?;
-    /// let file = safetensors::load_bytes(&safetensors::to_bytes(&[("a", a.view())], &[])?)?;
-    /// for (key, t) in file.iter() {
-    ///     assert_eq!((key, t.shape()), ("a", &[2, 2][..]));
-    /// }
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &StoredTensor)> {
-        self.tensors.iter().map(|(k, t)| (k.as_str(), t))
-    }
-
-    /// The number of tensors.
-    ///
-    /// ```
-    /// # use axial_io::safetensors;
-    /// assert_eq!(safetensors::load_bytes(&safetensors::to_bytes(&[], &[])?)?.len(), 0);
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn len(&self) -> usize {
-        self.tensors.len()
-    }
-
-    /// True when the file holds no tensor.
-    ///
-    /// ```
-    /// # use axial_io::safetensors;
-    /// assert!(safetensors::load_bytes(&safetensors::to_bytes(&[], &[])?)?.is_empty());
-    /// # Ok::<(), axial_io::Error>(())
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.tensors.is_empty()
-    }
-
     /// The `__metadata__` map (empty when the file has none).
     ///
     /// ```
@@ -123,10 +70,22 @@ impl SafeTensors {
 }
 
 impl TensorMap for SafeTensors {
-    const FORMAT: &'static str = FORMAT;
+    fn format(&self) -> &'static str {
+        FORMAT
+    }
 
     fn find(&self, key: &str) -> Option<&StoredTensor> {
-        self.index.get(key).map(|&i| &self.tensors[i].1)
+        self.tensors.get(key)
+    }
+}
+
+/// The tensors' [`keys`](NamedTensors::keys), [`iter`](NamedTensors::iter)
+/// and [`len`](NamedTensors::len).
+impl std::ops::Deref for SafeTensors {
+    type Target = NamedTensors;
+
+    fn deref(&self) -> &NamedTensors {
+        &self.tensors
     }
 }
 
@@ -190,14 +149,8 @@ fn parse(file: &FileBytes) -> Result<SafeTensors> {
             .map_err(|e| Error::format(FORMAT, format!("tensor `{key}`: {e}")))?;
         tensors.push((key, tensor));
     }
-    let index = tensors
-        .iter()
-        .enumerate()
-        .map(|(i, (k, _))| (k.clone(), i))
-        .collect();
     Ok(SafeTensors {
-        tensors,
-        index,
+        tensors: NamedTensors::new(FORMAT, tensors),
         metadata: metadata_of(&header),
     })
 }

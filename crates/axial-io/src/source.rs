@@ -108,10 +108,12 @@ impl FileBytes {
         if bytes.is_empty() {
             return Ok(Storage::from_host_bytes(&Cpu, &[])?);
         }
-        let ptr = bytes.as_ptr();
-        if (ptr as usize).is_multiple_of(EXTERNAL_ALIGN) && self.claim(range.clone()) {
+        if (bytes.as_ptr() as usize).is_multiple_of(EXTERNAL_ALIGN) && self.claim(range.clone()) {
             let owner = Arc::clone(&self.backing);
-            let ptr = NonNull::new(ptr.cast_mut()).unwrap_or(NonNull::dangling());
+            // The pointer comes from the mapping's own (writable) base, not
+            // from the shared slice the parser reads.
+            // SAFETY: `range` lies inside the `len` bytes at `base` (checked by `get` above).
+            let ptr = unsafe { self.base.add(range.start) };
             // SAFETY: the bytes lie inside the backing, which `owner` keeps
             // alive; the range was claimed by no other storage (checked just
             // above), and the parser holds no reference to it once it returns

@@ -3,6 +3,7 @@
 //! collections of them that readers return.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use axial::{ArcTensor, Shape};
@@ -287,7 +288,7 @@ impl StoredTensor {
 /// ```
 pub trait TensorMap {
     /// The format's name, for messages.
-    const FORMAT: &'static str;
+    fn format(&self) -> &'static str;
 
     /// The tensor under `key`, if any.
     fn find(&self, key: &str) -> Option<&StoredTensor>;
@@ -298,7 +299,7 @@ pub trait TensorMap {
     /// [`Error::NotFound`] naming the key.
     fn tensor(&self, key: &str) -> Result<&StoredTensor> {
         self.find(key).ok_or_else(|| Error::NotFound {
-            format: Self::FORMAT,
+            format: self.format(),
             key: key.to_string(),
         })
     }
@@ -330,4 +331,111 @@ pub(crate) fn c_order_bytes<'a>(tensor: &TensorRef<'a>) -> Result<Cow<'a, [u8]>>
     }
     let copy = tensor.to_contiguous()?;
     Ok(Cow::Owned(copy.storage().as_bytes().to_vec()))
+}
+
+/// Tensors by name, in the file's order: the tensors of a safetensors file
+/// or the arrays of an `.npz`.
+///
+/// ```
+/// use axial_core::{DType, RawTensor};
+/// use axial_io::{TensorMap, npz};
+/// let x = RawTensor::zeros(&[2], DType::F32)?;
+/// let file = npz::load_bytes(&npz::to_bytes(&[("b", x.view()), ("a", x.view())], false)?)?;
+/// assert_eq!(file.keys().collect::<Vec<_>>(), ["b", "a"]);
+/// assert_eq!(file.tensor("a")?.shape(), &[2]);
+/// # Ok::<(), axial_io::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct NamedTensors {
+    format: &'static str,
+    items: Vec<(String, StoredTensor)>,
+    index: HashMap<String, usize>,
+}
+
+impl NamedTensors {
+    pub(crate) fn new(format: &'static str, items: Vec<(String, StoredTensor)>) -> Self {
+        let index = items
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k.clone(), i))
+            .collect();
+        NamedTensors {
+            format,
+            items,
+            index,
+        }
+    }
+
+    /// The names, in the file's order.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::safetensors;
+    /// let (a, b) = (RawTensor::zeros(&[1], DType::F64)?, RawTensor::zeros(&[1], DType::U8)?);
+    /// let file = safetensors::load_bytes(&safetensors::to_bytes(&[("small", b.view()), ("wide", a.view())], &[])?)?;
+    /// assert_eq!(file.keys().collect::<Vec<_>>(), ["wide", "small"]); // the writer puts wider dtypes first
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.items.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The tensors with their names, in the file's order.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::safetensors;
+    /// let a = RawTensor::zeros(&[2, 2], DType::F32)?;
+    /// let file = safetensors::load_bytes(&safetensors::to_bytes(&[("a", a.view())], &[])?)?;
+    /// for (key, t) in file.iter() {
+    ///     assert_eq!((key, t.shape()), ("a", &[2, 2][..]));
+    /// }
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &StoredTensor)> {
+        self.items.iter().map(|(k, t)| (k.as_str(), t))
+    }
+
+    /// The number of tensors.
+    ///
+    /// ```
+    /// # use axial_io::npz;
+    /// assert_eq!(npz::load_bytes(&npz::to_bytes(&[], false)?)?.len(), 0);
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True when there is no tensor.
+    ///
+    /// ```
+    /// # use axial_io::safetensors;
+    /// assert!(safetensors::load_bytes(&safetensors::to_bytes(&[], &[])?)?.is_empty());
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The tensor named `key`, if any.
+    ///
+    /// ```
+    /// # use axial_io::npz;
+    /// assert!(npz::load_bytes(&npz::to_bytes(&[], false)?)?.get("x").is_none());
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn get(&self, key: &str) -> Option<&StoredTensor> {
+        self.index.get(key).map(|&i| &self.items[i].1)
+    }
+}
+
+impl TensorMap for NamedTensors {
+    fn format(&self) -> &'static str {
+        self.format
+    }
+
+    fn find(&self, key: &str) -> Option<&StoredTensor> {
+        self.get(key)
+    }
 }

@@ -100,7 +100,9 @@ impl Checkpoint {
 }
 
 impl TensorMap for Checkpoint {
-    const FORMAT: &'static str = "torch";
+    fn format(&self) -> &'static str {
+        "torch"
+    }
 
     fn find(&self, key: &str) -> Option<&StoredTensor> {
         self.value.at(key)?.as_tensor()

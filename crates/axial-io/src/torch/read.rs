@@ -152,6 +152,8 @@ fn read_zip(file: &FileBytes) -> Result<Value> {
         };
         storages.insert(id, storage);
     }
+    // No reader of the file's bytes outlives this point: the storages may be written.
+    drop(archive);
     finish(&graph, storages, big_endian, pkl.len())
 }
 
