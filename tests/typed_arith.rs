@@ -132,7 +132,7 @@ fn dyn_sizes_are_checked_at_run_time() {
     let two = Tensor::<f32, DynRows>::ones_dyn(2);
     assert_eq!(
         grid.try_add(&two).unwrap_err().to_string(),
-        "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"
+        "add: the size of axis `Rows` in tensor a (3) must match its size in tensor b (2), or one of them be 1: a is (Rows: 3, Cols: 4), b is (Rows: 2, Cols: 4)"
     );
     let dyn_cols = Tensor::<f32, shape![Cols: Dyn]>::ones_dyn(5);
     assert!(grid.try_mul(&dyn_cols).is_err());
@@ -197,7 +197,7 @@ fn in_place_with_dyn_sizes_refuses_a_larger_result() {
     let grid = Tensor::<f32, Grid>::ones();
     assert_eq!(
         one.try_add_(&grid).unwrap_err().to_string(),
-        "output with shape [1, 4] doesn't match the broadcast shape [3, 4]"
+        "add: an in-place op keeps self's shape (Rows: 1, Cols: 4), but the operand (Rows: 3, Cols: 4) broadcasts to another"
     );
     assert_eq!(one.to_vec(), vec![0.0; 4]);
     let mut three = Tensor::<f32, DynRows>::zeros_dyn(3);
@@ -342,4 +342,54 @@ fn copy_broadcasts_and_converts_into_self() {
     let mut x = Tensor::<f32, shape![Cols: 5]>::zeros();
     let windows = x.as_view_mut().unfold::<Cols, Win>(3, 1);
     assert!(windows.try_into_writable().is_err());
+}
+
+/// A run-time size check between `Dyn` axes names the axis and prints both
+/// shapes with names and sizes (PyTorch names only the position).
+#[test]
+fn dyn_size_mismatches_name_the_axis_and_both_shapes() {
+    axes!(Seq, Model);
+    let a = Tensor::<f32, shape![Batch: 2, Seq: Dyn]>::zeros_dyn(5);
+    let b = Tensor::<f32, shape![Batch: 2, Seq: Dyn]>::zeros_dyn(6);
+    assert_eq!(
+        a.try_add(&b).unwrap_err().to_string(),
+        "add: the size of axis `Seq` in tensor a (5) must match its size in tensor b (6), or one of them be 1: a is (Batch: 2, Seq: 5), b is (Batch: 2, Seq: 6)"
+    );
+    // The same words for comparisons, in place and through the operators.
+    assert!(
+        a.try_lt(&b)
+            .unwrap_err()
+            .to_string()
+            .contains("axis `Seq` in tensor a (5)")
+    );
+    let mut c = a.clone();
+    assert_eq!(
+        c.try_mul_(&b).unwrap_err().to_string(),
+        "mul: the size of axis `Seq` in tensor a (5) must match its size in tensor b (6), or one of them be 1: a is (Batch: 2, Seq: 5), b is (Batch: 2, Seq: 6)"
+    );
+    assert_eq!(
+        c.try_copy_(&b).unwrap_err().to_string(),
+        "copy_: the operand (Batch: 2, Seq: 6) does not broadcast to self's shape (Batch: 2, Seq: 5): each of its axes needs self's size there, or 1"
+    );
+    // An anonymous axis on one side takes the other side's name.
+    let anon = Tensor::<f32, shape![Dyn]>::zeros_dyn(4);
+    assert!(
+        a.try_add(&anon)
+            .unwrap_err()
+            .to_string()
+            .contains("axis `Seq` in tensor a (5) must match its size in tensor b (4)")
+    );
+    // matmul: the contracted axis, and batch axes.
+    let x = Tensor::<f32, shape![Seq: 3, Model: Dyn]>::zeros_dyn(4);
+    let w = Tensor::<f32, shape![Model: Dyn, Cols: 2]>::zeros_dyn(5);
+    assert_eq!(
+        x.try_matmul(&w).unwrap_err().to_string(),
+        "matmul: the contracted axis `Model` must have one size, but it is 4 in the left operand (Seq: 3, Model: 4) and 5 in the right operand (Model: 5, Cols: 2)"
+    );
+    let p = Tensor::<f32, shape![Batch: Dyn, Seq: 2, Model: 2]>::zeros_dyn(3);
+    let q = Tensor::<f32, shape![Batch: Dyn, Model: 2, Cols: 2]>::zeros_dyn(4);
+    assert_eq!(
+        p.try_matmul(&q).unwrap_err().to_string(),
+        "matmul: the batch axis `Batch` has size 3 in the left operand (Batch: 3, Seq: 2, Model: 2) and 4 in the right operand (Batch: 4, Model: 2, Cols: 2), and neither is 1"
+    );
 }

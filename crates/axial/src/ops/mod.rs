@@ -11,6 +11,7 @@ mod compare;
 mod copy;
 mod dtype;
 mod matmul;
+mod mismatch;
 mod operand;
 mod promote;
 mod reduce;
