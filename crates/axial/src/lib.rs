@@ -82,6 +82,8 @@ pub use device::SameDevice;
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested::Nested;
+#[doc(hidden)]
+pub use ops::AssignInto;
 pub use ops::{
     Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType, WithIndices,
 };

@@ -73,10 +73,40 @@ operator! {
     Rem rem Rem: Number => T;
 }
 
+/// The operand of `tensor op= rhs`, writing into a tensor over the storage
+/// kind `R`: the write needs `R: DataMut<D>`, asked here, on the operand,
+/// so that on a read-only tensor rustc says so in [`DataMut`]'s words (a
+/// bound on `R` itself gives "cannot use `+=` on type `TensorBase<…>`").
+#[doc(hidden)]
+pub trait AssignInto<R, D: Backend>: Operand<D> {
+    /// `target = op(target, self)`.
+    fn assign_into<T: Element, S: Shape>(
+        &self,
+        op: BinaryOp,
+        target: &mut TensorBase<T, S, D, R>,
+    ) -> Result<()>
+    where
+        Self::Device: SameDevice<D>;
+}
+
+impl<Rhs: Operand<D>, R: DataMut<D>, D: Backend> AssignInto<R, D> for Rhs {
+    fn assign_into<T: Element, S: Shape>(
+        &self,
+        op: BinaryOp,
+        target: &mut TensorBase<T, S, D, R>,
+    ) -> Result<()>
+    where
+        Self::Device: SameDevice<D>,
+    {
+        target.binary_op_(op, self)
+    }
+}
+
 /// `tensor op= rhs` in place, as the method `add_` and its kin.
 ///
-/// The element bound is on the operand's type (equal to `T`), which makes
-/// rustc print its message instead of "cannot use `/=`".
+/// The element bound is on the operand's type (equal to `T`), and so is the
+/// writability of `self` ([`AssignInto`]), which makes rustc print their
+/// messages instead of "cannot use `/=`".
 macro_rules! assign {
     ($($Trait:ident $op:ident $bin:ident: $bound:ident;)*) => {$(
         impl<T, S, D, R, Rhs> $Trait<Rhs> for TensorBase<T, S, D, R>
@@ -84,14 +114,14 @@ macro_rules! assign {
             T: Element,
             S: Shape + InPlace<Rhs::Shape>,
             D: Backend,
-            R: DataMut<D>,
-            Rhs: Operand<D>,
+            R: Data<D>,
+            Rhs: AssignInto<R, D>,
             Rhs::Elem: SameDType<T> + $bound,
             Rhs::Device: SameDevice<D>,
         {
             #[track_caller]
             fn $op(&mut self, rhs: Rhs) {
-                or_panic(self.binary_op_(BinaryOp::$bin, &rhs));
+                or_panic(rhs.assign_into(BinaryOp::$bin, self));
             }
         }
     )*};

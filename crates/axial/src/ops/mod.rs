@@ -19,6 +19,7 @@ mod softmax;
 mod unary;
 
 pub use arg::WithIndices;
+pub use arith::AssignInto;
 pub use compare::{Chosen, Condition};
 pub use dtype::{Number, ResultTypes, SameDType};
 pub use operand::Operand;
