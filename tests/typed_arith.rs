@@ -393,3 +393,27 @@ fn dyn_size_mismatches_name_the_axis_and_both_shapes() {
         "matmul: the batch axis `Batch` has size 3 in the left operand (Batch: 3, Seq: 2, Model: 2) and 4 in the right operand (Batch: 4, Model: 2, Cols: 2), and neither is 1"
     );
 }
+
+/// `Tensor::randn(rng) * scale` takes its shape and dtype from where it goes
+/// (a field, a return type): the scalar ops give `self`'s shape as it is.
+#[test]
+fn scalar_ops_keep_the_shape_inferable() {
+    type Weights = shape![Rows: 3, Cols: 2];
+    struct Layer {
+        w: Tensor<f32, Weights>,
+        b: Tensor<f32, shape![Cols: 2]>,
+    }
+    let mut rng = Generator::seed(3);
+    let layer = Layer {
+        w: Tensor::randn(&mut rng) * 0.125,
+        b: Tensor::ones() + 1.0,
+    };
+    assert_eq!(layer.w.sizes().as_slice(), &[3, 2]);
+    assert_eq!(layer.b.to_vec(), vec![2.0, 2.0]);
+    fn scaled() -> Tensor<f64, shape![Rows: 2]> {
+        Tensor::full(3.0) - 1.0
+    }
+    assert_eq!(scaled().to_vec(), vec![2.0, 2.0]);
+    let halves: Tensor<f32, shape![Cols: 2]> = &Tensor::ones() / 2.0f32;
+    assert_eq!(halves.to_vec(), vec![0.5, 0.5]);
+}

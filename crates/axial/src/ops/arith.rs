@@ -24,11 +24,11 @@ use std::ops::{
 };
 
 use axial_core::{Backend, BinaryOp, Element, RawTensor, Result, Scalar};
-use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
+use axial_shape::{InPlace, Shape};
 use half::{bf16, f16};
 
 use super::dtype::{Number, ResultTypes, SameDType};
-use super::operand::Operand;
+use super::operand::{OpShape, Operand};
 use crate::access::owned;
 use crate::device::SameDevice;
 use crate::float::Float;
@@ -39,6 +39,12 @@ use crate::views::or_panic;
 /// `tensor op rhs` for borrowed and owned tensors, as the method `add` and
 /// its kin. The element bound is on the operand's type (equal to `T`),
 /// which makes rustc print its message instead of "cannot subtract".
+///
+/// One impl per operator and `self` kind, generic over the operand, so that
+/// a wrong operand reports the bound it fails (two impls would give "cannot
+/// add"). The result's shape is [`OpShape`]'s: a scalar operand gives
+/// `self`'s shape as it is, so `Tensor::randn(rng) * 0.125` takes its shape
+/// from the type it is assigned to.
 macro_rules! operator {
     ($($Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty;)*) => {$(
         operator!(@impl [&] $Trait $op $bin: $bound => $out);
@@ -48,14 +54,14 @@ macro_rules! operator {
         impl<T, S, D, R, Rhs> $Trait<Rhs> for $($by_ref)? TensorBase<T, S, D, R>
         where
             T: ResultTypes,
-            S: Shape + BroadcastWith<Rhs::Shape>,
+            S: Shape,
             D: Backend,
             R: Data<D>,
-            Rhs: Operand<D>,
+            Rhs: Operand<D> + OpShape<S>,
             Rhs::Elem: SameDType<T> + $bound,
             Rhs::Device: SameDevice<D>,
         {
-            type Output = Tensor<$out, Broadcasted<S, Rhs::Shape>, D>;
+            type Output = Tensor<$out, <Rhs as OpShape<S>>::Out, D>;
 
             #[track_caller]
             fn $op(self, rhs: Rhs) -> Self::Output {

@@ -22,5 +22,5 @@ pub use arg::WithIndices;
 pub use arith::AssignInto;
 pub use compare::{Chosen, Condition};
 pub use dtype::{Number, ResultTypes, SameDType};
-pub use operand::Operand;
+pub use operand::{OpShape, Operand};
 pub use promote::{Promote, Promoted};
