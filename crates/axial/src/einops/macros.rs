@@ -5,7 +5,8 @@
 /// `rearrange!(x, "Batch Channels Rows Cols -> Batch Rows Cols Channels")`.
 ///
 /// The pattern is einops' (`left -> right`, space-separated) and its names
-/// are axis types in scope (declared with `axes!`):
+/// are axis types in scope (declared with `axes!`, so spelled as types:
+/// einops' lowercase `"b h w"` is a compile error that says what to write):
 /// - the left side names the tensor's axes **in order** (a mistake is a
 ///   compile error naming the pattern's axis and the tensor's); `...` stands
 ///   for the axes not named; `1` or `()` takes an axis of size 1;
