@@ -53,7 +53,7 @@ pub trait Operand<D: Device>: sealed::Sealed {
 /// axes!(Rows, Cols);
 /// type Scaled = <f32 as OpShape<shape![Rows: 2, Cols: 3]>>::Out;
 /// let _: Option<Scaled> = None::<shape![Rows: 2, Cols: 3]>;
-/// type Sum = <&Tensor<f32, shape![Cols: 3]> as OpShape<shape![Rows: 2, 1]>>::Out;
+/// type Sum = <&'static Tensor<f32, shape![Cols: 3]> as OpShape<shape![Rows: 2, 1]>>::Out;
 /// let _: Option<Sum> = None::<shape![Rows: 2, Cols: 3]>;
 /// ```
 pub trait OpShape<S>: sealed::Sealed {
