@@ -311,6 +311,23 @@ fn exercises() {
 }
 
 #[test]
+fn serialization_checkpoint_refusal_and_a_partial_hdf5_read() {
+    assert_lines(
+        &output("s14_serialization"),
+        &[
+            "loaded keys: [\"model_weights\", \"epoch\", \"learning_rate\"]",
+            "epoch = 10, learning_rate = 0.001",
+            "as (Rows: 4, Cols: 3): tensor `model_weights`: from_raw: expected a float32 tensor of shape (Rows: 4, Cols: 3), found a float32 tensor of shape [4, 4]",
+            "custom_class.pt: torch: Weights only load failed: Unsupported global: GLOBAL __main__.TrainingConfig was not an allowed global by default",
+            "features: shape [10, 10], chunks [2, 10]",
+            "hdf5_data[2:5, :] = tensor([[20, 21, 22, 23, 24, 25, 26, 27, 28, 29],",
+            "                            [40, 41, 42, 43, 44, 45, 46, 47, 48, 49]], names=('Rows', 'Cols'))",
+            "chunks decoded: 2 of 5",
+        ],
+    );
+}
+
+#[test]
 fn the_sqrt_exercise_points_at_its_compile_error() {
     let path = chapter::s12_exercises::SQRT_OF_INTEGERS;
     assert!(output("s12_exercises").contains(path));

@@ -305,7 +305,8 @@ impl Storage<Cpu> {
         self.buffer.as_bytes_mut()
     }
 
-    /// The storage as elements of `T` (the buffer is 64-byte aligned).
+    /// The storage as elements of `T` (host buffers are 64-byte aligned,
+    /// external ones such as file mappings 8-byte aligned).
     ///
     /// # Errors
     /// The byte length is not a multiple of `T`'s size.

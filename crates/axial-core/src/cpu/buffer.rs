@@ -6,10 +6,15 @@
 //! Freed blocks of 1 MiB and more are kept (up to [`POOL_BYTES`] in all) and
 //! reused for the next request of a close size. Their bytes are stale but
 //! initialised, so handing them out as "unspecified contents" is sound.
+//!
+//! A buffer can also lie in memory that another owner keeps alive (a
+//! private mapping of a file, for zero-copy loading): see
+//! [`CpuBuffer::from_external`].
 
 use std::alloc::{self, Layout as AllocLayout};
+use std::any::Any;
 use std::ptr::NonNull;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::{Error, Result};
 
@@ -22,6 +27,14 @@ use crate::{Error, Result};
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub const ALIGN: usize = 64;
+/// Alignment an external buffer must have: the largest element size, so
+/// that every dtype's kernels may read it.
+///
+/// ```
+/// use axial_core::cpu::EXTERNAL_ALIGN;
+/// assert_eq!(EXTERNAL_ALIGN, std::mem::align_of::<f64>());
+/// ```
+pub const EXTERNAL_ALIGN: usize = 8;
 /// A type of [`ALIGN`]-byte alignment, for the dangling pointer of an empty buffer.
 #[repr(C, align(64))]
 struct AlignedBlock([u8; ALIGN]);
@@ -46,10 +59,14 @@ pub(crate) const POOL_BYTES: usize = 1 << 30;
 pub struct CpuBuffer {
     ptr: NonNull<u8>,
     len: usize,
+    /// Bytes allocated here (0 for an empty or external buffer).
     cap: usize,
+    /// What keeps external memory alive; `None` for memory allocated here.
+    owner: Option<Arc<dyn Any + Send + Sync>>,
 }
 
-// SAFETY: CpuBuffer owns its allocation exclusively, like a Vec<u8>.
+// SAFETY: CpuBuffer owns its allocation (or, external, its byte range)
+// exclusively, like a Vec<u8>; an external owner is Send + Sync.
 unsafe impl Send for CpuBuffer {}
 // SAFETY: shared access only reads through `&self`.
 unsafe impl Sync for CpuBuffer {}
@@ -84,6 +101,7 @@ impl CpuBuffer {
                 ptr: NonNull::<AlignedBlock>::dangling().cast(),
                 len: 0,
                 cap: 0,
+                owner: None,
             });
         }
         if len >= POOL_MIN_BYTES
@@ -93,6 +111,7 @@ impl CpuBuffer {
                 ptr: block.ptr,
                 len,
                 cap: block.cap,
+                owner: None,
             };
             if zeroed {
                 buf.as_bytes_mut().fill(0);
@@ -107,7 +126,72 @@ impl CpuBuffer {
             op: "alloc",
             message: format!("out of memory allocating {len} bytes"),
         })?;
-        Ok(CpuBuffer { ptr, len, cap: len })
+        Ok(CpuBuffer {
+            ptr,
+            len,
+            cap: len,
+            owner: None,
+        })
+    }
+
+    /// A buffer over `len` bytes at `ptr` that `owner` keeps alive (a
+    /// private, copy-on-write mapping of a file): no copy. Dropping the
+    /// buffer drops its reference to `owner`.
+    ///
+    /// # Errors
+    /// `ptr` is not [`EXTERNAL_ALIGN`]-aligned (kernels read elements of up
+    /// to 8 bytes in place); copy such bytes into a [`CpuBuffer::new`] instead.
+    ///
+    /// # Safety
+    /// For as long as `owner` lives, `ptr` must be valid for reads and writes
+    /// of `len` initialised bytes, and nothing else may read or write them:
+    /// no other buffer over an overlapping range, no reference into them.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use axial_core::cpu::CpuBuffer;
+    /// // Memory some other value owns: here a boxed array of u64 (8-aligned).
+    /// let mut block = Box::new([0u64; 4]);
+    /// let ptr = std::ptr::NonNull::new(block.as_mut_ptr().cast::<u8>()).unwrap();
+    /// let owner = Arc::new(Mutex::new(block)); // moving the Box keeps its heap address
+    /// // SAFETY: the 32 bytes live as long as `owner`, and only this buffer touches them.
+    /// let mut b = unsafe { CpuBuffer::from_external(ptr, 32, owner) }?;
+    /// b.as_bytes_mut()[0] = 7;
+    /// assert_eq!(b.as_bytes()[..2], [7, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub unsafe fn from_external(
+        ptr: NonNull<u8>,
+        len: usize,
+        owner: Arc<dyn Any + Send + Sync>,
+    ) -> Result<Self> {
+        if !(ptr.as_ptr() as usize).is_multiple_of(EXTERNAL_ALIGN) {
+            return Err(Error::invalid(
+                "CpuBuffer::from_external",
+                format!(
+                    "address {:#x} is not {EXTERNAL_ALIGN}-byte aligned",
+                    ptr.as_ptr() as usize
+                ),
+            ));
+        }
+        Ok(CpuBuffer {
+            ptr,
+            len,
+            cap: 0,
+            owner: Some(owner),
+        })
+    }
+
+    /// True when the bytes lie in memory another owner keeps alive (see
+    /// [`CpuBuffer::from_external`]).
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// assert!(!CpuBuffer::new(4, true)?.is_external());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn is_external(&self) -> bool {
+        self.owner.is_some()
     }
 
     /// Length in bytes.
@@ -141,8 +225,9 @@ impl CpuBuffer {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn as_bytes(&self) -> &[u8] {
-        // SAFETY: ptr is valid for `len` initialised bytes (or dangling with len 0),
-        // and shared borrows of self only read.
+        // SAFETY: ptr is valid for `len` initialised bytes (or dangling with len 0):
+        // allocated here, or guaranteed by `from_external`'s caller while
+        // `owner` lives; shared borrows of self only read.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
@@ -179,6 +264,7 @@ impl CpuBuffer {
 
 impl Drop for CpuBuffer {
     fn drop(&mut self) {
+        // An external buffer frees nothing: dropping `owner` releases it.
         if self.cap == 0 {
             return;
         }
@@ -256,6 +342,29 @@ mod tests {
         assert_eq!(b.addr() % ALIGN, 0);
         // Another test may have taken the block first; reuse is the common case.
         let _ = addr;
+    }
+
+    #[test]
+    fn external_buffers_keep_their_owner_and_refuse_misalignment() {
+        let mut block = vec![0u64; 8].into_boxed_slice();
+        let base = block.as_mut_ptr().cast::<u8>();
+        let owner: Arc<dyn Any + Send + Sync> = Arc::new(Mutex::new(block));
+        // SAFETY: the 64 bytes live as long as `owner`; only this buffer uses them.
+        let mut b = unsafe {
+            CpuBuffer::from_external(NonNull::new(base).unwrap(), 64, Arc::clone(&owner))
+        }
+        .unwrap();
+        assert!(b.is_external());
+        assert_eq!(b.addr(), base as usize);
+        b.as_bytes_mut()[9] = 3;
+        assert_eq!(Arc::strong_count(&owner), 2);
+        drop(b);
+        assert_eq!(Arc::strong_count(&owner), 1);
+        // SAFETY: as above; the call fails before any access.
+        let odd = unsafe {
+            CpuBuffer::from_external(NonNull::new(base.wrapping_add(4)).unwrap(), 8, owner)
+        };
+        assert!(odd.is_err());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use axial_shape::{BroadcastWith, Broadcasted, Shape};
 
 use super::dtype::SameDType;
 use super::mismatch;
-use super::operand::Operand;
+use super::operand::{Operand, Value};
 use crate::access::owned;
 use crate::device::SameDevice;
 use crate::repr::Data;
@@ -24,11 +24,13 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         Rhs::Device: SameDevice<D>,
     {
         let lhs = self.raw();
-        let rhs = other.value().held(lhs.storage().device(), T::DTYPE)?;
-        let rhs = rhs.view();
-        lhs.compare(op, &rhs).map(owned).map_err(|e| {
-            mismatch::broadcast::<S, Rhs::Shape>("compare", e, lhs.shape(), rhs.shape())
-        })
+        match other.value() {
+            Value::Tensor(rhs) => lhs.compare(op, &rhs).map_err(|e| {
+                mismatch::broadcast::<S, Rhs::Shape>("compare", e, lhs.shape(), rhs.shape())
+            }),
+            Value::Scalar(s) => lhs.compare_scalar(op, s),
+        }
+        .map(owned)
     }
 }
 
