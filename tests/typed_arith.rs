@@ -132,7 +132,7 @@ fn dyn_sizes_are_checked_at_run_time() {
     let two = Tensor::<f32, DynRows>::ones_dyn(2);
     assert_eq!(
         grid.try_add(&two).unwrap_err().to_string(),
-        "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0"
+        "add: the size of axis `Rows` in tensor a (3) must match its size in tensor b (2), or one of them be 1: a is (Rows: 3, Cols: 4), b is (Rows: 2, Cols: 4)"
     );
     let dyn_cols = Tensor::<f32, shape![Cols: Dyn]>::ones_dyn(5);
     assert!(grid.try_mul(&dyn_cols).is_err());
@@ -197,7 +197,7 @@ fn in_place_with_dyn_sizes_refuses_a_larger_result() {
     let grid = Tensor::<f32, Grid>::ones();
     assert_eq!(
         one.try_add_(&grid).unwrap_err().to_string(),
-        "output with shape [1, 4] doesn't match the broadcast shape [3, 4]"
+        "add: an in-place op keeps self's shape (Rows: 1, Cols: 4), but the operand (Rows: 3, Cols: 4) broadcasts to another"
     );
     assert_eq!(one.to_vec(), vec![0.0; 4]);
     let mut three = Tensor::<f32, DynRows>::zeros_dyn(3);
@@ -226,15 +226,17 @@ fn in_place_on_a_shared_tensor_copies_first() {
     assert!(!a.shares_storage_with(&b));
 }
 
+/// Overlapping windows are read-only in the type (`add_` on them does not
+/// compile, see `ui-tests/fail/write_through_unfold.rs`); making them
+/// writable is the checked step, refused with PyTorch's words.
 #[test]
 fn in_place_into_overlapping_windows_is_refused() {
     let mut x = Tensor::<f32, shape![Cols: 5]>::arange();
-    let mut windows = x.as_view_mut().unfold::<Cols, Win>(3, 1);
+    let windows = x.as_view_mut().unfold::<Cols, Win>(3, 1);
     assert_eq!(
-        windows.try_add_(1.0).unwrap_err().to_string(),
+        windows.try_into_writable().unwrap_err().to_string(),
         "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
     );
-    assert!(windows.try_sqrt_().is_err());
     assert_eq!(x.to_vec(), vec![0.0, 1.0, 2.0, 3.0, 4.0]);
 }
 
@@ -338,7 +340,80 @@ fn copy_broadcasts_and_converts_into_self() {
         .collect();
     assert_eq!(grid.to_vec(), expected);
     let mut x = Tensor::<f32, shape![Cols: 5]>::zeros();
-    let mut windows = x.as_view_mut().unfold::<Cols, Win>(3, 1);
-    let src = Tensor::<f32, shape![Win: 3]>::ones();
-    assert!(windows.try_copy_(&src).is_err());
+    let windows = x.as_view_mut().unfold::<Cols, Win>(3, 1);
+    assert!(windows.try_into_writable().is_err());
+}
+
+/// A run-time size check between `Dyn` axes names the axis and prints both
+/// shapes with names and sizes (PyTorch names only the position).
+#[test]
+fn dyn_size_mismatches_name_the_axis_and_both_shapes() {
+    axes!(Seq, Model);
+    let a = Tensor::<f32, shape![Batch: 2, Seq: Dyn]>::zeros_dyn(5);
+    let b = Tensor::<f32, shape![Batch: 2, Seq: Dyn]>::zeros_dyn(6);
+    assert_eq!(
+        a.try_add(&b).unwrap_err().to_string(),
+        "add: the size of axis `Seq` in tensor a (5) must match its size in tensor b (6), or one of them be 1: a is (Batch: 2, Seq: 5), b is (Batch: 2, Seq: 6)"
+    );
+    // The same words for comparisons, in place and through the operators.
+    assert!(
+        a.try_lt(&b)
+            .unwrap_err()
+            .to_string()
+            .contains("axis `Seq` in tensor a (5)")
+    );
+    let mut c = a.clone();
+    assert_eq!(
+        c.try_mul_(&b).unwrap_err().to_string(),
+        "mul: the size of axis `Seq` in tensor a (5) must match its size in tensor b (6), or one of them be 1: a is (Batch: 2, Seq: 5), b is (Batch: 2, Seq: 6)"
+    );
+    assert_eq!(
+        c.try_copy_(&b).unwrap_err().to_string(),
+        "copy_: the operand (Batch: 2, Seq: 6) does not broadcast to self's shape (Batch: 2, Seq: 5): each of its axes needs self's size there, or 1"
+    );
+    // An anonymous axis on one side takes the other side's name.
+    let anon = Tensor::<f32, shape![Dyn]>::zeros_dyn(4);
+    assert!(
+        a.try_add(&anon)
+            .unwrap_err()
+            .to_string()
+            .contains("axis `Seq` in tensor a (5) must match its size in tensor b (4)")
+    );
+    // matmul: the contracted axis, and batch axes.
+    let x = Tensor::<f32, shape![Seq: 3, Model: Dyn]>::zeros_dyn(4);
+    let w = Tensor::<f32, shape![Model: Dyn, Cols: 2]>::zeros_dyn(5);
+    assert_eq!(
+        x.try_matmul(&w).unwrap_err().to_string(),
+        "matmul: the contracted axis `Model` must have one size, but it is 4 in the left operand (Seq: 3, Model: 4) and 5 in the right operand (Model: 5, Cols: 2)"
+    );
+    let p = Tensor::<f32, shape![Batch: Dyn, Seq: 2, Model: 2]>::zeros_dyn(3);
+    let q = Tensor::<f32, shape![Batch: Dyn, Model: 2, Cols: 2]>::zeros_dyn(4);
+    assert_eq!(
+        p.try_matmul(&q).unwrap_err().to_string(),
+        "matmul: the batch axis `Batch` has size 3 in the left operand (Batch: 3, Seq: 2, Model: 2) and 4 in the right operand (Batch: 4, Model: 2, Cols: 2), and neither is 1"
+    );
+}
+
+/// `Tensor::randn(rng) * scale` takes its shape and dtype from where it goes
+/// (a field, a return type): the scalar ops give `self`'s shape as it is.
+#[test]
+fn scalar_ops_keep_the_shape_inferable() {
+    type Weights = shape![Rows: 3, Cols: 2];
+    struct Layer {
+        w: Tensor<f32, Weights>,
+        b: Tensor<f32, shape![Cols: 2]>,
+    }
+    let mut rng = Generator::seed(3);
+    let layer = Layer {
+        w: Tensor::randn(&mut rng) * 0.125,
+        b: Tensor::ones() + 1.0,
+    };
+    assert_eq!(layer.w.sizes().as_slice(), &[3, 2]);
+    assert_eq!(layer.b.to_vec(), vec![2.0, 2.0]);
+    fn scaled() -> Tensor<f64, shape![Rows: 2]> {
+        Tensor::full(3.0) - 1.0
+    }
+    assert_eq!(scaled().to_vec(), vec![2.0, 2.0]);
+    let halves: Tensor<f32, shape![Cols: 2]> = &Tensor::ones() / 2.0f32;
+    assert_eq!(halves.to_vec(), vec![0.5, 0.5]);
 }

@@ -93,7 +93,7 @@ fn case_03_merging_across_a_permutation_copies() {
 
 #[test]
 fn case_04_decomposition_is_a_view() {
-    let x = arange::<shape![B: 2, C: 3, H: 4, W: 6]>();
+    let x = arange::<shape![B: 2, C: 3, H: 4, 6]>();
     let y = rearrange!(x.as_view(), "B C H (W1 W2) -> B C H W1 W2", W2 = 2);
     is_view::<shape![B: 2, C: 3, H: 4, W1: 3, W2: 2]>(&y);
     assert!(y.shares_storage_with(&x));
@@ -121,7 +121,7 @@ fn case_05_space_to_depth() {
 
 #[test]
 fn case_06_a_group_decomposes_an_axis_of_any_name() {
-    let x = arange::<shape![B: 2, X: 12, H: 4, W: 5]>();
+    let x = arange::<shape![B: 2, 12, H: 4, W: 5]>();
     let y = rearrange!(x.as_view(), "B (H1 C) H W -> B C (H H1) W", H1 = 2);
     is_cow::<shape![B: 2, C: 6, Composed<(H, H1)>: 8, W: 5]>(&y);
     assert!(!y.shares_storage_with(&x));
@@ -188,7 +188,7 @@ fn case_12_13_units_dropped() {
 
 #[test]
 fn case_14_split_with_one_size_given() {
-    let x = arange::<shape![X: 6]>();
+    let x = arange::<shape![6]>();
     let y = rearrange!(x.as_view(), "(A B) -> A B", A = 2);
     is_view::<shape![A: 2, B: 3]>(&y);
     assert!(y.shares_storage_with(&x));
@@ -236,7 +236,7 @@ fn case_17_zero_dims() {
 
 #[test]
 fn case_18_decomposition_with_ellipsis() {
-    let x = arange::<shape![X: 4, B: 5, C: 6, D: 3]>();
+    let x = arange::<shape![4, B: 5, C: 6, D: 3]>();
     let y = rearrange!(x.as_view(), "(A A2) B C ... -> B (C A2) (A ...)", A2 = 2);
     is_cow::<shape![B: 5, Composed<(C, A2)>: 12, Composed<(A, D)>: 6]>(&y);
     assert!(!y.shares_storage_with(&x));
@@ -290,7 +290,7 @@ fn case_22_max_pooling_with_anonymous_axes() {
 
 #[test]
 fn case_23_inferred_sizes_are_static() {
-    let x = arange::<shape![B: 10, C: 20, X: 30, Y: 40]>();
+    let x = arange::<shape![B: 10, C: 20, 30, 40]>();
     let y = reduce!(
         x.as_view(),
         "B C (H1 H2) (W1 W2) -> B C H1 W1",
@@ -339,7 +339,7 @@ fn case_26_min_into_a_group() {
 #[test]
 fn case_27_sum_through_groups_and_an_ellipsis() {
     let x = arange::<Abcde>();
-    let y = reduce!(x.as_view(), "(A1 A2) ... (E1 E2) -> ", sum, A1 = 1, E2 = 2);
+    let y = reduce!(x.as_view(), "(A A2) ... (E1 E) -> ", sum, A = 1, E = 2);
     is_owned::<shape![]>(&y);
     assert_eq!(y.item(), (0..720).sum::<usize>() as f32);
 }
@@ -459,7 +459,7 @@ fn anonymous_axes_take_the_patterns_names() {
 
 #[test]
 fn dyn_axes_decompose_at_run_time() {
-    let x = Tensor::<f32, shape![B: 2, X: Dyn]>::arange_dyn(6);
+    let x = Tensor::<f32, shape![B: 2, Dyn]>::arange_dyn(6);
     let y = try_rearrange!(x.as_view(), "B (H W) -> B H W", W = 3).unwrap();
     is_view::<shape![B: 2, H: Dyn, W: 3]>(&y);
     assert_eq!(y.sizes().as_slice(), &[2, 2, 3]);
@@ -476,13 +476,13 @@ fn dyn_axes_decompose_at_run_time() {
 
 #[test]
 fn run_time_sizes_that_do_not_fit_are_einops_errors() {
-    let x = Tensor::<f32, shape![B: 2, X: Dyn]>::zeros_dyn(6);
+    let x = Tensor::<f32, shape![B: 2, Dyn]>::zeros_dyn(6);
     let err = try_rearrange!(x.as_view(), "B (H P) -> B H P", P = 4).unwrap_err();
     assert_eq!(
         err.to_string(),
         " Error while processing rearrange-reduction pattern \"B (H P) -> B H P\".\n Input tensor shape: [2, 6]. Additional info: {'P': 4}.\n Shape mismatch, can't divide axis of length 6 in chunks of 4"
     );
-    let fixed = Tensor::<f32, shape![B: 2, X: 6]>::zeros();
+    let fixed = Tensor::<f32, shape![B: 2, 6]>::zeros();
     let four = 4;
     let err = try_rearrange!(fixed.as_view(), "B (H P) -> B H P", H = 2, P = four).unwrap_err();
     assert!(err.to_string().ends_with("\n Shape mismatch, 6 != 8"));
@@ -501,7 +501,7 @@ fn run_time_sizes_that_do_not_fit_are_einops_errors() {
 #[test]
 #[should_panic(expected = "Shape mismatch, can't divide axis of length 6 in chunks of 4")]
 fn the_plain_macro_panics_with_the_message() {
-    let x = Tensor::<f32, shape![B: 2, X: Dyn]>::zeros_dyn(6);
+    let x = Tensor::<f32, shape![B: 2, Dyn]>::zeros_dyn(6);
     let _ = rearrange!(x.as_view(), "B (H P) -> B H P", P = 4);
 }
 
@@ -554,4 +554,19 @@ fn einsum_sizes_of_dyn_axes_are_checked_at_run_time() {
     let a = Tensor::<f32, shape![I: 2, J: Dyn]>::zeros_dyn(3);
     let b = Tensor::<f32, shape![J: Dyn, K: 2]>::zeros_dyn(4);
     assert!(try_einsum!("I J, J K -> I K", a, b).is_err());
+}
+
+/// A group on the left splits the axis at its place only when it names it,
+/// or the axis is exactly the group merged: `(H W)` splits back the axis
+/// `(H W)` that a merge made (a round trip), while `(W H)` would not compile.
+#[test]
+fn groups_split_the_axis_they_name_or_compose() {
+    let x = arange::<shape![B: 2, H: 3, W: 4]>();
+    let merged = rearrange!(x.as_view(), "B H W -> B (H W)");
+    let back = rearrange!(merged.as_view(), "B (H W) -> B H W", W = 4);
+    is_view::<shape![B: 2, H: 3, W: 4]>(&back);
+    assert_eq!(back.to_vec(), x.to_vec());
+    // A group that names its axis among new parts: `(H P)` on `H`.
+    let halves = rearrange!(x.as_view(), "B H (W P) -> B H W P", P = 2);
+    is_view::<shape![B: 2, H: 3, W: 2, P: 2]>(&halves);
 }

@@ -110,9 +110,12 @@ fn dyn_sizes_are_checked_at_run_time() {
     let b = Tensor::<f32, shape![Inner: 4, Cols: 1]>::ones();
     assert_eq!(
         a.try_matmul(&b).unwrap_err().to_string(),
-        "matmul: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)"
+        "matmul: the contracted axis `Inner` must have one size, but it is 3 in the left operand (Rows: 2, Inner: 3) and 4 in the right operand (Inner: 4, Cols: 1)"
     );
     let batch = Tensor::<f32, shape![Batch: Dyn, Rows: 1, Inner: 4]>::ones_dyn(3);
     let other = Tensor::<f32, shape![Batch: 2, Inner: 4, Cols: 1]>::ones();
-    assert!(batch.try_matmul(&other).is_err());
+    assert_eq!(
+        batch.try_matmul(&other).unwrap_err().to_string(),
+        "matmul: the batch axis `Batch` has size 3 in the left operand (Batch: 3, Rows: 1, Inner: 4) and 2 in the right operand (Batch: 2, Inner: 4, Cols: 1), and neither is 1"
+    );
 }

@@ -438,3 +438,55 @@ fn views_of_views_keep_their_kind() {
     let owned: Tensor<f32, _> = Tensor::<f32, X>::arange().select::<B>(3);
     assert_eq!(owned.get([0, 0]), 15.0);
 }
+
+/// Views whose elements may share memory (`unfold`, `as_strided`, `expand`)
+/// are read-only in the type, even from a mutable view; `try_into_writable`
+/// gives the writable view back exactly when no two elements share memory.
+#[test]
+fn overlapping_views_are_read_only_until_checked() {
+    axes!(Time, Window);
+    let mut x = Tensor::<f32, shape![Time: 8]>::arange();
+    // Windows of 3 every 1 share elements: refused, with PyTorch's words.
+    let err = x
+        .as_view_mut()
+        .unfold::<Time, Window>(3, 1)
+        .try_into_writable()
+        .unwrap_err();
+    assert!(err.to_string().starts_with("unsupported operation: more than one element of the written-to tensor refers to a single memory location"));
+    // Windows of 2 every 2 are apart: writable, and writes show in `x`.
+    let apart = x
+        .as_view_mut()
+        .unfold::<Time, Window>(2, 2)
+        .try_into_writable()
+        .unwrap();
+    apart.select::<Window>(0).fill_(-1.0);
+    assert_eq!(x.to_vec(), vec![-1.0, 1.0, -1.0, 3.0, -1.0, 5.0, -1.0, 7.0]);
+    // An `as_strided` layout is checked the same way.
+    assert!(
+        x.as_view_mut()
+            .as_strided::<shape![2, 2], 2>([2, 2], [1, 1], None)
+            .unwrap()
+            .try_into_writable()
+            .is_err()
+    );
+    let mut evens = x
+        .as_view_mut()
+        .as_strided::<shape![4], 1>([4], [2], None)
+        .unwrap()
+        .into_writable();
+    evens += 10.0;
+    assert_eq!(x.to_vec(), vec![9.0, 1.0, 9.0, 3.0, 9.0, 5.0, 9.0, 7.0]);
+    // A broadcast that repeats an element is refused; one that does not is writable.
+    let mut row = Tensor::<f32, shape![Cols: 3]>::zeros();
+    assert!(
+        row.as_view_mut()
+            .expand::<shape![Rows: 2, Cols: 3]>()
+            .try_into_writable()
+            .is_err()
+    );
+    row.as_view_mut()
+        .expand::<shape![Rows: 1, Cols: 3]>()
+        .into_writable()
+        .fill_(2.0);
+    assert_eq!(row.to_vec(), vec![2.0; 3]);
+}

@@ -212,6 +212,22 @@ pub enum ErrorKind {
         /// The pattern.
         pattern: String,
     },
+    /// A bare axis of the left side on a tensor axis of another name (a
+    /// tensor with names, see [`Pattern::check_names`](crate::Pattern::check_names)).
+    AxisNameDiffers {
+        /// The pattern's name.
+        pattern: String,
+        /// The tensor's axis there.
+        axis: String,
+    },
+    /// A group of the left side on a named axis that it neither names nor
+    /// composes (see [`Pattern::check_names`](crate::Pattern::check_names)).
+    GroupWithoutAxis {
+        /// The group as written, `(W P)`.
+        group: String,
+        /// The tensor's axis there.
+        axis: String,
+    },
 }
 
 impl fmt::Display for ErrorKind {
@@ -312,6 +328,14 @@ impl fmt::Display for ErrorKind {
             UnknownEinsumAxis { name, pattern } => {
                 write!(f, "Unknown axis {name} on right side of einsum {pattern}.")
             }
+            AxisNameDiffers { pattern, axis } => write!(
+                f,
+                "the pattern names axis `{pattern}` where the tensor has `{axis}`: the left side names the tensor's axes in order"
+            ),
+            GroupWithoutAxis { group, axis } => write!(
+                f,
+                "the group {group} splits axis `{axis}`, but does not name it: name it among the group's parts, as ({axis} ..)"
+            ),
         }
     }
 }

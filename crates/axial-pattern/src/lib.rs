@@ -33,6 +33,7 @@ mod ast;
 mod check;
 mod einsum;
 mod error;
+mod names;
 mod operation;
 mod parse;
 mod recipe;

@@ -325,6 +325,31 @@ pub trait AtMostTwoAxes {}
 pub trait DifferentAxes<A, Disp> {}
 impl<A, Disp> DifferentAxes<A, Disp> for B0 {}
 
+/// `transpose` takes two different axes.
+///
+/// What [`Transpose`](crate::Transpose) asks of its two axes: different
+/// names (`B0` from [`SameName`](crate::SameName)).
+/// ```
+/// use axial_shape::report::SwapDifferent;
+/// use axial_shape::{SameName, Transpose, Truth, axes, shape};
+/// axes!(Rows, Cols);
+/// fn different<A: SameName<B>, B>() -> Option<bool>
+/// where
+///     A::Out: SwapDifferent<A, (Rows, Cols)>,
+/// {
+///     <A::Out as Truth>::VALUE
+/// }
+/// assert_eq!(different::<Rows, Cols>(), Some(false));
+/// assert_eq!(<shape![Rows: 2, Cols: 3] as Transpose<Cols, Rows>>::POSITIONS, (1, 0));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`transpose` needs two different axes of `{Disp}`, got `{A}` twice",
+    label = "the same axis twice",
+    note = "swapping an axis with itself changes nothing; name the other axis"
+)]
+pub trait SwapDifferent<A, Disp> {}
+impl<A, Disp> SwapDifferent<A, Disp> for B0 {}
+
 /// `refine_names` only names anonymous axes (`Self`: whether the names agree).
 ///
 /// What [`RefineNames`](crate::RefineNames) asks of each axis: the name it

@@ -82,8 +82,11 @@ pub use device::SameDevice;
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested::Nested;
+#[doc(hidden)]
+pub use ops::AssignInto;
 pub use ops::{
-    Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType, WithIndices,
+    Chosen, Condition, Number, OpShape, Operand, Promote, Promoted, ResultTypes, SameDType,
+    WithIndices,
 };
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;

@@ -73,8 +73,11 @@ pub enum CowRepr<'a, D: Device> {
     Owned(Storage<D>),
 }
 
-/// A broadcast (`expand`) of an owning tensor: several elements share one
-/// memory location, so it is read-only.
+/// A view whose elements may share memory locations: a broadcast
+/// (`expand`, `repeat!`), `unfold` windows, an `as_strided` layout. Writes
+/// through it would depend on their order, so it is read-only;
+/// [`try_into_writable`](crate::TensorBase::try_into_writable) gives the
+/// writable `R` back when no two elements share memory.
 ///
 /// ```
 /// # use axial::prelude::*;
@@ -94,7 +97,8 @@ pub struct Broadcast<R>(pub(crate) R);
 pub trait Data<D: Device>: sealed::Sealed {
     /// What an op that may copy (`reshape`, `contiguous`, `merge`) gives.
     type MaybeCopy: Data<D>;
-    /// What a broadcast (`expand`) gives: read-only.
+    /// What a view whose elements may share memory (`expand`, `unfold`,
+    /// `as_strided`) gives: read-only.
     type ReadOnly: Data<D>;
 
     /// The storage.
@@ -119,7 +123,7 @@ pub trait Data<D: Device>: sealed::Sealed {
 #[diagnostic::on_unimplemented(
     message = "cannot write through a read-only tensor (`{Self}`)",
     label = "read-only",
-    note = "a `TensorView`, a `TensorCow` and a broadcast from `expand` are read-only: write through `as_view_mut()` of the owner, or to a copy from `to_owned()`"
+    note = "a `TensorView`, a `TensorCow`, a broadcast from `expand` and the windows of `unfold` or `as_strided` (whose elements may share memory) are read-only: write through `as_view_mut()` of the owner, to a copy from `to_owned()`, or check a window with `try_into_writable()`"
 )]
 pub trait DataMut<D: Device>: Data<D> {
     /// The storage, to write (a shared one is copied first unless unique).
@@ -175,14 +179,15 @@ impl<D: Device> Clone for Shared<D> {
     }
 }
 
-/// The borrowed kinds: kept as a [`CowRepr`] of the same borrow, read-only
-/// as a [`View`].
+/// The borrowed kinds: kept as a [`CowRepr`] of the same borrow; read-only
+/// as `$read_only` (a mutable view keeps its borrow, so a checked
+/// [`try_into_writable`](crate::TensorBase::try_into_writable) can give it back).
 macro_rules! borrowed_data {
-    ($($kind:ident),*) => {$(
+    ($($kind:ident => $read_only:ty: |$data:ident| $freeze:expr;)*) => {$(
         impl<D: Device> sealed::Sealed for $kind<'_, D> {}
         impl<'a, D: Device> Data<D> for $kind<'a, D> {
             type MaybeCopy = CowRepr<'a, D>;
-            type ReadOnly = View<'a, D>;
+            type ReadOnly = $read_only;
 
             fn storage(&self) -> &Storage<D> {
                 self.0
@@ -193,13 +198,17 @@ macro_rules! borrowed_data {
             fn copied(storage: Storage<D>) -> CowRepr<'a, D> {
                 CowRepr::Owned(storage)
             }
-            fn freeze(self) -> View<'a, D> {
-                View(self.0)
+            fn freeze(self) -> $read_only {
+                let $data = self;
+                $freeze
             }
         }
     )*};
 }
-borrowed_data!(View, ViewMut);
+borrowed_data! {
+    View => View<'a, D>: |view| view;
+    ViewMut => Broadcast<ViewMut<'a, D>>: |view| Broadcast(view);
+}
 
 impl<D: Device> Clone for View<'_, D> {
     fn clone(&self) -> Self {

@@ -115,6 +115,54 @@ pub fn repeat<'a, D: Backend>(
     run(x, pattern, Operation::Repeat, sizes)
 }
 
+/// `rearrange`, `reduce` or `repeat` (by `operation`) of a tensor whose
+/// axes have `names` (`None` for an anonymous axis): the left side must
+/// name them in order, and a group that splits a named axis must name it
+/// among its parts (`(H P)` on `H`, never `(W P)` on `H`), as the typed
+/// macros prove while compiling. einops, which knows no names, would run
+/// both.
+///
+/// # Errors
+/// [`Error::Einops`]: a dim on an axis it does not name
+/// ([`ErrorKind::AxisNameDiffers`], [`ErrorKind::GroupWithoutAxis`]), or as
+/// [`rearrange`], [`reduce`] and [`repeat`].
+///
+/// ```
+/// # use axial_core::{DType, RawTensor, einops::{self, Operation}};
+/// let x = RawTensor::zeros(&[2, 3, 8, 8], DType::F32)?;
+/// let names = [Some("B"), Some("C"), Some("H"), Some("W")];
+/// let patches = "B C (H P) (W Q) -> B (H W) (C P Q)";
+/// let y = einops::with_names(&x.view(), &names, patches, Operation::Rearrange, &[("P", 4), ("Q", 4)])?;
+/// assert_eq!(y.as_ref().shape(), &[2, 4, 48]);
+/// let swapped = "B C (W P) (H Q) -> B (H W) (C P Q)";
+/// let err = einops::with_names(&x.view(), &names, swapped, Operation::Rearrange, &[("P", 4), ("Q", 4)]);
+/// assert!(err.err().unwrap().to_string().ends_with(
+///     "the group (W P) splits axis `H`, but does not name it: name it among the group's parts, as (H ..)"
+/// ));
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn with_names<'a, D: Backend>(
+    x: &TensorRef<'a, D>,
+    names: &[Option<&str>],
+    pattern: &str,
+    operation: Operation,
+    sizes: &[(&str, usize)],
+) -> Result<MaybeOwned<'a, D>> {
+    let wrapped = |e| {
+        wrap(
+            operation,
+            pattern,
+            Some(x.shape()),
+            sizes.iter().copied(),
+            e,
+        )
+    };
+    Pattern::parse(pattern)
+        .and_then(|p| p.check_names(names))
+        .map_err(wrapped)?;
+    run(x, pattern, operation, sizes)
+}
+
 /// Runs a recipe built once (by [`Recipe::new`]) on `x`, with `sizes` for
 /// [`Recipe::sized_axes`] in order.
 ///

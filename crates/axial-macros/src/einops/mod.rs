@@ -66,19 +66,19 @@ mod tests {
     #[test]
     fn size_errors_name_the_size() {
         assert_eq!(
-            error(Kind::Rearrange, quote!(x, "a b -> b a", e = 2)),
-            "Axis e is not used in transform"
+            error(Kind::Rearrange, quote!(x, "A B -> B A", E = 2)),
+            "Axis E is not used in transform"
         );
         assert_eq!(
-            error(Kind::Repeat, quote!(x, "a -> a b", b = 2, b = 3)),
-            "Axis b is given a size more than once"
+            error(Kind::Repeat, quote!(x, "A -> A B", B = 2, B = 3)),
+            "Axis B is given a size more than once"
         );
         assert_eq!(
-            error(Kind::Rearrange, quote!(x, "(a b) -> a b", b = 0)),
-            "an axis of size 0 leaves the other axes of its group without a length\n  |  (a b) -> a b\n  |     ^"
+            error(Kind::Rearrange, quote!(x, "(A B) -> A B", B = 0)),
+            "an axis of size 0 leaves the other axes of its group without a length\n  |  (A B) -> A B\n  |     ^"
         );
         assert_eq!(
-            error(Kind::Reduce, quote!(x, "a b -> a", median)),
+            error(Kind::Reduce, quote!(x, "A B -> A", median)),
             "Unknown reduction median. Expect one of ('min', 'max', 'sum', 'mean', 'prod', 'any', 'all')."
         );
     }
@@ -86,23 +86,35 @@ mod tests {
     #[test]
     fn names_must_be_axis_types() {
         assert_eq!(
-            error(Kind::Rearrange, quote!(x, "a type -> type a")),
-            "`type` cannot name an axis type\n  |  a type -> type a\n  |    ^^^^"
+            error(Kind::Rearrange, quote!(x, "A type -> type A")),
+            "`type` cannot name an axis type\n  |  A type -> type A\n  |    ^^^^"
         );
         assert_eq!(
-            error(Kind::Einsum, quote!("i _, j -> i", a, b)),
-            "`_` is not an axis: name each axis by its type\n  |  i _, j -> i\n  |    ^"
+            error(Kind::Einsum, quote!("I _, J -> I", a, b)),
+            "`_` is not an axis: name each axis by its type\n  |  I _, J -> I\n  |    ^"
+        );
+    }
+
+    #[test]
+    fn lowercase_names_say_what_to_write() {
+        assert_eq!(
+            error(Kind::Rearrange, quote!(q, "b s (h d) -> b h s d", h = 4)),
+            "pattern names are axis types, declared with `axes!` and spelled as types (`b` is looked up as a type): declare `axes!(B, S, H, D);` and write \"B S (H D) -> B H S D\" with `H = 4`\n  |  b s (h d) -> b h s d\n  |  ^"
+        );
+        assert!(
+            error(Kind::Einsum, quote!("B i j, B j k -> B i k", a, b))
+                .contains("declare `axes!(I, J, K);` and write \"B I J, B J K -> B I K\"")
         );
     }
 
     #[test]
     fn einsum_counts_its_tensors() {
         assert_eq!(
-            error(Kind::Einsum, quote!("i j, j k -> i k", a)),
+            error(Kind::Einsum, quote!("I J, J K -> I K", a)),
             "the pattern has 2 inputs but einsum! was given 1 tensor"
         );
         assert!(
-            error(Kind::Einsum, quote!("i i -> i", a)).starts_with("axis `i` twice in one input")
+            error(Kind::Einsum, quote!("I I -> I", a)).starts_with("axis `I` twice in one input")
         );
     }
 
@@ -121,10 +133,10 @@ mod tests {
 
     #[test]
     fn merges_may_copy_and_repeats_are_read_only() {
-        let merge = expansion(Kind::Rearrange, quote!(x, "a b -> (a b)"));
+        let merge = expansion(Kind::Rearrange, quote!(x, "A B -> (A B)"));
         assert!(merge.contains("k::__private::rearrange::<"));
         assert!(merge.contains("k::__private::OutGroup<"));
-        let repeat = expansion(Kind::Repeat, quote!(x, "a -> a 3",));
+        let repeat = expansion(Kind::Repeat, quote!(x, "A -> A 3",));
         assert!(repeat.contains("k::__private::repeat_view::<"));
         assert!(repeat.contains(
             "k::__private::OutNew<k::__private::Unnamed<1usize>,k::__private::consts::U3>"

@@ -53,7 +53,7 @@ pub(crate) fn check(kind: Kind, args: Args) -> syn::Result<Checked> {
         let spec =
             Einsum::new(&pattern).map_err(|e| at_pattern(&literal, &e.to_string(), e.span()))?;
         einsum_operands(&literal, &pattern, &spec, args.tensors.len())?;
-        identifiers(&literal, &pattern)?;
+        identifiers(&literal, &pattern, &sizes)?;
         return Ok(Checked {
             kind,
             tensors: args.tensors,
@@ -73,7 +73,7 @@ pub(crate) fn check(kind: Kind, args: Args) -> syn::Result<Checked> {
     let names: Vec<String> = sizes.iter().map(|s| s.name.to_string()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     Recipe::new(&pattern, operation, &names).map_err(|e| recipe_error(&literal, &sizes, &e))?;
-    identifiers(&literal, &pattern)?;
+    identifiers(&literal, &pattern, &sizes)?;
     zero_divisors(&literal, &pattern, &sizes)?;
     Ok(Checked {
         kind,
@@ -133,14 +133,17 @@ fn recipe_error(literal: &LitStr, sizes: &[Size], error: &PatternError) -> syn::
     }
 }
 
-/// Each axis name is a Rust identifier: the type of an axis in scope.
-fn identifiers(literal: &LitStr, pattern: &Pattern) -> syn::Result<()> {
-    let atoms = pattern
+/// Each axis name is a Rust identifier: the type of an axis in scope,
+/// spelled as a type (einops' own docs write `b h w`; here those would be
+/// looked up as types, and `s` would find the prelude's `s!`).
+fn identifiers(literal: &LitStr, pattern: &Pattern, sizes: &[Size]) -> syn::Result<()> {
+    let atoms: Vec<&Atom> = pattern
         .inputs()
         .iter()
         .chain([pattern.output()])
-        .flat_map(|side| side.atoms());
-    for atom in atoms {
+        .flat_map(|side| side.atoms())
+        .collect();
+    for atom in &atoms {
         if let Atom::Named { name, span } = atom
             && syn::parse_str::<Ident>(name).is_err()
         {
@@ -151,7 +154,70 @@ fn identifiers(literal: &LitStr, pattern: &Pattern) -> syn::Result<()> {
             return Err(at_pattern(literal, &message, Some(*span)));
         }
     }
-    Ok(())
+    let lowercase = |name: &str| name.starts_with(|c: char| c.is_lowercase());
+    let mut names: Vec<&str> = Vec::new();
+    for atom in &atoms {
+        if let Some(name) = atom.name()
+            && lowercase(name)
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+    }
+    let Some(first) = atoms.iter().find(|a| a.name().is_some_and(lowercase)) else {
+        return Ok(());
+    };
+    Err(at_pattern(
+        literal,
+        &lowercase_names(&literal.value(), &names, sizes),
+        Some(first.span()),
+    ))
+}
+
+/// The one error for a pattern written with einops' lowercase names: what
+/// the names are here, and the lines to write instead.
+fn lowercase_names(text: &str, names: &[&str], sizes: &[Size]) -> String {
+    let upper = |name: &str| {
+        let mut chars = name.chars();
+        chars.next().map_or_else(String::new, |c| {
+            c.to_uppercase().chain(chars).collect::<String>()
+        })
+    };
+    let declared: Vec<String> = names.iter().map(|n| upper(n)).collect();
+    let pattern: String = text
+        .split_inclusive(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map(|piece| {
+            let word_len = piece
+                .trim_end_matches(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .len();
+            let (word, rest) = piece.split_at(word_len);
+            if names.contains(&word) {
+                format!("{}{rest}", upper(word))
+            } else {
+                piece.to_owned()
+            }
+        })
+        .collect();
+    let given: Vec<String> = sizes
+        .iter()
+        .filter(|s| names.contains(&s.name.to_string().as_str()))
+        .map(|s| {
+            let value = match &s.value {
+                Value::Literal(n) => n.to_string(),
+                Value::Runtime(expr) => quote::quote!(#expr).to_string(),
+            };
+            format!("{} = {value}", upper(&s.name.to_string()))
+        })
+        .collect();
+    let sizes = match given.as_slice() {
+        [] => String::new(),
+        given => format!(" with `{}`", given.join(", ")),
+    };
+    format!(
+        "pattern names are axis types, declared with `axes!` and spelled as types (`{}` is looked up as a type): declare `axes!({});` and write \"{pattern}\"{sizes}",
+        names.first().copied().unwrap_or_default(),
+        declared.join(", "),
+    )
 }
 
 /// A literal size 0 cannot give the length of another axis of its group.

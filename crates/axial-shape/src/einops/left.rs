@@ -9,12 +9,15 @@
 
 use typenum::U1;
 
-use super::group::{Decompose, SizeOr};
-use super::report::{PatternAxis, PatternSize, PatternTooLong, PatternTooShort, PatternUnit};
+use super::group::{Decompose, Part, SizeOr};
+use super::names::{ComposedId, IdCons, IdListEq, IdNil, UnnamedId};
+use super::report::{
+    PatternAxis, PatternGroup, PatternSize, PatternTooLong, PatternTooShort, PatternUnit,
+};
 use crate::display::Flat;
 use crate::find::{Append, Concat};
-use crate::id::IdKind;
-use crate::logic::{Or, OrWith};
+use crate::id::{Gone, IdEq, IdKind, Named, Pos};
+use crate::logic::{B0, B1, Or, OrWith, Truth};
 use crate::name::{AxisName, SameName};
 use crate::shape::{Ax, Cons, DisplayOf, Marker, Nil};
 use crate::size::SizeEq;
@@ -65,17 +68,18 @@ pub struct SizedAxis<A, Given>(Marker<(A, Given)>);
 pub struct Unit;
 
 /// A dim of the left side: a group `(H P)` that decomposes the axis at its
-/// place, whatever that axis is called. `Parts` lists a
-/// [`Part`](super::Part) per axis; `Disp` is how the group prints.
+/// place, which it names (`H` here; [`GroupOn`] says which groups may
+/// split which axis). `Parts` lists a [`Part`](super::Part) per axis;
+/// `Disp` is how the group prints.
 ///
 /// ```
 /// use axial_shape::einops::{Group, Infer, MatchLeft, Part, Plain};
 /// use axial_shape::{Cons, Nil, Shape, axes, shape};
-/// axes!(H, P, Rows);
-/// // "(H P)" with P = 2 decomposes `Rows` of 8
+/// axes!(H, P);
+/// // "(H P)" with P = 2 decomposes `H` of 8
 /// type Parts = Cons<Part<H, Infer>, Cons<Part<P, typenum::U2>, Nil>>;
 /// type Left = Plain<Cons<Group<Parts, (H, P)>, Nil>>;
-/// type Elementary = <shape![Rows: 8] as MatchLeft<Left, ((H, P),), (Rows,)>>::Elementary;
+/// type Elementary = <shape![H: 8] as MatchLeft<Left, ((H, P),), (H,)>>::Elementary;
 /// let mut sizes = [None; 2];
 /// Elementary::write_static_sizes(&mut sizes);
 /// assert_eq!(sizes, [Some(4), Some(2)]);
@@ -253,11 +257,120 @@ where
     type Out = Nil;
 }
 
+/// A group splits the axis at its place when it names it (see
+/// [`GroupOn`]), then its sizes are checked or inferred.
 impl<Parts, GDisp, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Group<Parts, GDisp>
 where
+    N: AxisName,
+    N::Id: GroupOn<Parts>,
+    <N::Id as GroupOn<Parts>>::Out: PatternGroup<N, GDisp, Pat, Disp>,
     Parts: Decompose<Sz, N, GDisp, Pat, Disp>,
 {
     type Out = Parts::Out;
+}
+
+/// Whether a group of the left side (its parts `Parts`) may split the axis
+/// whose identity is `Self`: a named axis must be one of the parts (the
+/// others are new names), a `Composed<..>` axis must be made of exactly the
+/// parts, in order, and an anonymous axis takes any group.
+///
+/// ```
+/// use axial_shape::einops::{GroupOn, Infer, Part};
+/// use axial_shape::{AxisName, Cons, Nil, Truth, axes};
+/// use typenum::U4;
+/// axes!(Height, Width, P);
+/// type HeightPatches = Cons<Part<Height, Infer>, Cons<Part<P, U4>, Nil>>;
+/// type WidthPatches = Cons<Part<Width, Infer>, Cons<Part<P, U4>, Nil>>;
+/// fn on<A: AxisName, Parts>() -> Option<bool>
+/// where
+///     A::Id: GroupOn<Parts>,
+/// {
+///     <<A::Id as GroupOn<Parts>>::Out as Truth>::VALUE
+/// }
+/// assert_eq!(on::<Height, HeightPatches>(), Some(true));
+/// assert_eq!(on::<Height, WidthPatches>(), Some(false));
+/// assert_eq!(on::<axial_shape::Anon<0>, WidthPatches>(), Some(true));
+/// ```
+pub trait GroupOn<Parts> {
+    /// The answer.
+    type Out: Truth;
+}
+impl<Bits, Parts: PartsName<Named<Bits>>> GroupOn<Parts> for Named<Bits> {
+    type Out = Parts::Out;
+}
+impl<L, Parts: PartIds> GroupOn<Parts> for ComposedId<L>
+where
+    Parts::Ids: IdListEq<L>,
+{
+    type Out = <Parts::Ids as IdListEq<L>>::Out;
+}
+impl<U, Parts> GroupOn<Parts> for Pos<U> {
+    type Out = B1;
+}
+impl<U, Parts> GroupOn<Parts> for UnnamedId<U> {
+    type Out = B1;
+}
+impl<Parts> GroupOn<Parts> for Gone {
+    type Out = B1;
+}
+
+/// `Out` is `B1` when one of the parts of a group has the identity `Id`.
+///
+/// ```
+/// use axial_shape::einops::{Infer, Part, PartsName};
+/// use axial_shape::{AxisName, Cons, Nil, Truth, axes};
+/// axes!(H, P, W);
+/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, typenum::U2>, Nil>>;
+/// assert_eq!(<<Parts as PartsName<<P as AxisName>::Id>>::Out as Truth>::VALUE, Some(true));
+/// assert_eq!(<<Parts as PartsName<<W as AxisName>::Id>>::Out as Truth>::VALUE, Some(false));
+/// ```
+pub trait PartsName<Id> {
+    /// The answer.
+    type Out: Truth;
+}
+impl<Id> PartsName<Id> for Nil {
+    type Out = B0;
+}
+impl<A: AxisName, G, T, Id> PartsName<Id> for Cons<Part<A, G>, T>
+where
+    A::Id: IdEq<Id>,
+    <A::Id as IdEq<Id>>::Out: OrParts<T, Id>,
+{
+    type Out = <<A::Id as IdEq<Id>>::Out as OrParts<T, Id>>::Out;
+}
+
+/// After one part: found, or look among the rest.
+pub trait OrParts<T, Id> {
+    /// The answer.
+    type Out: Truth;
+}
+impl<T, Id> OrParts<T, Id> for B1 {
+    type Out = B1;
+}
+impl<T: PartsName<Id>, Id> OrParts<T, Id> for B0 {
+    type Out = T::Out;
+}
+
+/// The identities of a group's parts, in order (to compare with a
+/// `Composed<..>` axis).
+///
+/// ```
+/// use std::any::TypeId;
+/// use axial_shape::einops::{ComposedParts, Infer, Part, PartIds};
+/// use axial_shape::{Cons, Nil, axes};
+/// axes!(C, H);
+/// type Parts = Cons<Part<C, Infer>, Cons<Part<H, typenum::U2>, Nil>>;
+/// assert_eq!(TypeId::of::<<Parts as PartIds>::Ids>(), TypeId::of::<<(C, H) as ComposedParts>::Ids>());
+/// ```
+pub trait PartIds {
+    /// The list of identities.
+    type Ids;
+}
+impl PartIds for Nil {
+    type Ids = IdNil;
+}
+impl<A: AxisName, G, T: PartIds> PartIds for Cons<Part<A, G>, T> {
+    type Ids = IdCons<A::Id, T::Ids>;
 }
 
 /// This shape cut into the axes `...` stands for and the last ones, as many

@@ -37,8 +37,8 @@ pub mod report;
 pub use einsum::{Agree, AgreeOn, EinsumOf, Operand, Operands, SameAxes, Widen};
 pub use group::{Decompose, Given, GivenSize, Infer, Part, Resolve, SizeDiv, SizeOr, Solve};
 pub use left::{
-    Around, Axis, Group, Lockstep, MatchDim, MatchDims, MatchLeft, Plain, SizedAxis, Skip,
-    SplitBack, Unit,
+    Around, Axis, Group, GroupOn, Lockstep, MatchDim, MatchDims, MatchLeft, OrParts, PartIds,
+    PartsName, Plain, SizedAxis, Skip, SplitBack, Unit,
 };
 pub use names::{
     Composed, ComposedId, ComposedParts, IdCons, IdListEq, IdNil, Length, Spelling, ThenTails,
@@ -69,7 +69,8 @@ type Known<S, L, N, P> = Concat<Elementary<S, L, P>, N>;
 /// the new named axes of `repeat` with their sizes (`Nil` otherwise).
 ///
 /// The left side names the axes in order; a group takes the axis at its
-/// place whatever its name; `1` takes an axis of size 1; `...` the axes not
+/// place when it names it (or the axis is anonymous, or composed of exactly
+/// the group's names); `1` takes an axis of size 1; `...` the axes not
 /// named. The elementary axes (and `News`) must name no axis twice, and so
 /// must the output.
 ///

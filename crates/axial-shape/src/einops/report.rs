@@ -121,6 +121,35 @@ pub trait PatternSize<Have, Pat, Disp> {}
 impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for B1 {}
 impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
 
+/// A group on the left names the axis it splits (`Self`: whether it does).
+///
+/// What a [`Group`](super::Group) asks of the tensor's axis at its place: a
+/// named axis is among the group's names (the others are new), an axis
+/// `Composed<..>` of exactly the group's names is merged back, and an
+/// anonymous axis takes any group. So `(Width P)` cannot stand on `Height`:
+/// the patches of an NCHW tensor cut with H and W swapped would have the
+/// same type as the right ones.
+/// ```
+/// use axial_shape::einops::{Einops, Group, Infer, OutAxis, Part, Plain};
+/// use axial_shape::{Cons, Nil, Shape, axes, shape};
+/// use typenum::U2;
+/// axes!(H, P);
+/// // "(H P) -> H P" with P = 2, on the axis `H` of 6
+/// type Left = Plain<Cons<Group<Cons<Part<H, Infer>, Cons<Part<P, U2>, Nil>>, (H, P)>, Nil>>;
+/// type Right = Cons<OutAxis<H>, Cons<OutAxis<P>, Nil>>;
+/// type Out = <shape![H: 6] as Einops<Left, Right, Nil, ((H, P),)>>::Output;
+/// let mut sizes = [None; 2];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(3), Some(2)]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the group `{Group}` splits axis `{Have}` of the tensor of shape `{Disp}`, but does not name it",
+    label = "`{Group}` stands on `{Have}`",
+    note = "a group that splits a named axis names it, and gives new names to its other parts: `({Have} ..)`; the left side reads `{Pat}`"
+)]
+pub trait PatternGroup<Have, Group, Pat, Disp> {}
+impl<Have, Group, Pat, Disp> PatternGroup<Have, Group, Pat, Disp> for B1 {}
+
 /// A group on the left whose sizes are all given multiplies to its axis' size.
 ///
 /// What a [`Group`](super::Group) with every size given asks: their product
@@ -129,11 +158,11 @@ impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
 /// use axial_shape::einops::{Einops, Group, OutAxis, Part, Plain};
 /// use axial_shape::{Cons, Nil, Shape, axes, shape};
 /// use typenum::{U2, U3};
-/// axes!(H, P, X);
+/// axes!(H, P);
 /// // "(H P) -> H P" with H = 2, P = 3
 /// type Left = Plain<Cons<Group<Cons<Part<H, U2>, Cons<Part<P, U3>, Nil>>, (H, P)>, Nil>>;
 /// type Right = Cons<OutAxis<H>, Cons<OutAxis<P>, Nil>>;
-/// type Out = <shape![X: 6] as Einops<Left, Right, Nil, ((H, P),)>>::Output;
+/// type Out = <shape![H: 6] as Einops<Left, Right, Nil, ((H, P),)>>::Output;
 /// let mut sizes = [None; 2];
 /// Out::write_static_sizes(&mut sizes);
 /// assert_eq!(sizes, [Some(2), Some(3)]);
@@ -155,11 +184,11 @@ impl<Have, Group, Pat, Disp> PatternProduct<Have, Group, Pat, Disp> for Unknown 
 /// use axial_shape::einops::{Einops, Group, Infer, OutAxis, Part, Plain};
 /// use axial_shape::{Cons, Nil, Shape, axes, shape};
 /// use typenum::U2;
-/// axes!(H, P, X);
-/// // "(H P) -> H P" with P = 2
+/// axes!(H, P);
+/// // "(H P) -> H P" with P = 2, on an anonymous axis of 6
 /// type Left = Plain<Cons<Group<Cons<Part<H, Infer>, Cons<Part<P, U2>, Nil>>, (H, P)>, Nil>>;
 /// type Right = Cons<OutAxis<H>, Cons<OutAxis<P>, Nil>>;
-/// type Out = <shape![X: 6] as Einops<Left, Right, Nil, ((H, P),)>>::Output;
+/// type Out = <shape![6] as Einops<Left, Right, Nil, ((H, P),)>>::Output;
 /// let mut sizes = [None; 2];
 /// Out::write_static_sizes(&mut sizes);
 /// assert_eq!(sizes, [Some(3), Some(2)]);

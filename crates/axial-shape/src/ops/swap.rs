@@ -4,10 +4,12 @@ use super::{Disp, FName, FSize};
 use crate::find::Find;
 use crate::logic::{B0, B1};
 use crate::name::SameName;
-use crate::report::AtMostTwoAxes;
+use crate::report::{AtMostTwoAxes, SwapDifferent};
 use crate::shape::{Ax, Nil, Shape};
 
 /// `transpose::<A, B>()`: the axes `A` and `B` swapped, with their sizes.
+/// `A` and `B` are two different axes (`transpose::<A, A>()` would do
+/// nothing, and is far more likely a typo than a wish).
 ///
 /// # Example
 /// ```
@@ -29,6 +31,8 @@ pub trait Transpose<A, B>: Shape {
 impl<S, A, B> Transpose<A, B> for S
 where
     S: Shape + Find<A, Disp<S>> + Find<B, Disp<S>>,
+    A: SameName<B>,
+    <A as SameName<B>>::Out: SwapDifferent<A, Disp<S>>,
     S: SwapWalk<A, B, (FName<S, B>, FSize<S, B>), (FName<S, A>, FSize<S, A>)>,
     <S as SwapWalk<A, B, (FName<S, B>, FSize<S, B>), (FName<S, A>, FSize<S, A>)>>::Out: Shape,
 {
@@ -83,7 +87,8 @@ impl<N, Sz, T: SwapWalk<A, B, ForA, (NB, SB)>, A, B, ForA, NB, SB>
 {
     type Out = Ax<NB, SB, T::Out>;
 }
-/// `A` and `B` the same axis: unchanged.
+/// `A` and `B` the same axis: refused by [`Transpose`] (`SwapDifferent`);
+/// the walk still goes through, so that the refusal is the only error.
 impl<N, Sz, T: SwapWalk<A, B, ForA, ForB>, A, B, ForA, ForB>
     SwapNode<Ax<N, Sz, T>, A, B, ForA, ForB> for (B1, B1)
 {

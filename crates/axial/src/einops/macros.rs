@@ -5,14 +5,18 @@
 /// `rearrange!(x, "Batch Channels Rows Cols -> Batch Rows Cols Channels")`.
 ///
 /// The pattern is einops' (`left -> right`, space-separated) and its names
-/// are axis types in scope (declared with `axes!`):
+/// are axis types in scope (declared with `axes!`, so spelled as types:
+/// einops' lowercase `"b h w"` is a compile error that says what to write):
 /// - the left side names the tensor's axes **in order** (a mistake is a
 ///   compile error naming the pattern's axis and the tensor's); `...` stands
 ///   for the axes not named; `1` or `()` takes an axis of size 1;
-/// - a group `(H P)` on the left decomposes the axis at its place, whatever
-///   its name: give every size but one after the pattern, `P = 2` (a literal,
-///   proven to divide a static size) or `P = n` (any `usize` expression,
-///   checked at run time);
+/// - a group `(H P)` on the left decomposes the axis at its place, which it
+///   names: `(H P)` splits `H` into a new `H` and `P` (the other parts are
+///   new names); an anonymous axis takes any group, and a `Composed<(H, W)>`
+///   axis the group `(H W)`. So `(W P)` standing on `H`, the NCHW/NHWC
+///   mistake of patch code, is a compile error. Give every size but one
+///   after the pattern, `P = 2` (a literal, proven to divide a static size)
+///   or `P = n` (any `usize` expression, checked at run time);
 /// - the right side has the same axes in any order; a group `(C H W)` merges
 ///   them into one axis named [`Composed<(C, H, W)>`](crate::Composed) of the
 ///   product of their sizes; `1` or `()` adds an axis of size 1
@@ -53,8 +57,9 @@ macro_rules! rearrange {
 ///
 /// ```
 /// use axial::prelude::*;
-/// axes!(Batch, Pixels, Rows, Cols);
-/// let x = Tensor::<f32, shape![Batch: 2, Pixels: Dyn]>::zeros_dyn(6);
+/// axes!(Batch, Rows, Cols);
+/// // The second axis is anonymous, so any group may split it.
+/// let x = Tensor::<f32, shape![Batch: 2, Dyn]>::zeros_dyn(6);
 /// let ok = try_rearrange!(x.as_view(), "Batch (Rows Cols) -> Batch Rows Cols", Cols = 3)?;
 /// assert_eq!(ok.sizes().as_slice(), &[2, 2, 3]);
 /// let err = try_rearrange!(x.as_view(), "Batch (Rows Cols) -> Batch Rows Cols", Cols = 4).unwrap_err();

@@ -24,11 +24,11 @@ use std::ops::{
 };
 
 use axial_core::{Backend, BinaryOp, Element, Result, Scalar};
-use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
+use axial_shape::{InPlace, Shape};
 use half::{bf16, f16};
 
 use super::dtype::{Number, ResultTypes, SameDType};
-use super::operand::Operand;
+use super::operand::{OpShape, Operand};
 use crate::access::owned;
 use crate::device::SameDevice;
 use crate::float::Float;
@@ -39,6 +39,12 @@ use crate::views::or_panic;
 /// `tensor op rhs` for borrowed and owned tensors, as the method `add` and
 /// its kin. The element bound is on the operand's type (equal to `T`),
 /// which makes rustc print its message instead of "cannot subtract".
+///
+/// One impl per operator and `self` kind, generic over the operand, so that
+/// a wrong operand reports the bound it fails (two impls would give "cannot
+/// add"). The result's shape is [`OpShape`]'s: a scalar operand gives
+/// `self`'s shape as it is, so `Tensor::randn(rng) * 0.125` takes its shape
+/// from the type it is assigned to.
 macro_rules! operator {
     ($($Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty;)*) => {$(
         operator!(@impl [&] $Trait $op $bin: $bound => $out);
@@ -48,14 +54,14 @@ macro_rules! operator {
         impl<T, S, D, R, Rhs> $Trait<Rhs> for $($by_ref)? TensorBase<T, S, D, R>
         where
             T: ResultTypes,
-            S: Shape + BroadcastWith<Rhs::Shape>,
+            S: Shape,
             D: Backend,
             R: Data<D>,
-            Rhs: Operand<D>,
+            Rhs: Operand<D> + OpShape<S>,
             Rhs::Elem: SameDType<T> + $bound,
             Rhs::Device: SameDevice<D>,
         {
-            type Output = Tensor<$out, Broadcasted<S, Rhs::Shape>, D>;
+            type Output = Tensor<$out, <Rhs as OpShape<S>>::Out, D>;
 
             #[track_caller]
             fn $op(self, rhs: Rhs) -> Self::Output {
@@ -73,10 +79,40 @@ operator! {
     Rem rem Rem: Number => T;
 }
 
+/// The operand of `tensor op= rhs`, writing into a tensor over the storage
+/// kind `R`: the write needs `R: DataMut<D>`, asked here, on the operand,
+/// so that on a read-only tensor rustc says so in [`DataMut`]'s words (a
+/// bound on `R` itself gives "cannot use `+=` on type `TensorBase<…>`").
+#[doc(hidden)]
+pub trait AssignInto<R, D: Backend>: Operand<D> {
+    /// `target = op(target, self)`.
+    fn assign_into<T: Element, S: Shape>(
+        &self,
+        op: BinaryOp,
+        target: &mut TensorBase<T, S, D, R>,
+    ) -> Result<()>
+    where
+        Self::Device: SameDevice<D>;
+}
+
+impl<Rhs: Operand<D>, R: DataMut<D>, D: Backend> AssignInto<R, D> for Rhs {
+    fn assign_into<T: Element, S: Shape>(
+        &self,
+        op: BinaryOp,
+        target: &mut TensorBase<T, S, D, R>,
+    ) -> Result<()>
+    where
+        Self::Device: SameDevice<D>,
+    {
+        target.binary_op_(op, self)
+    }
+}
+
 /// `tensor op= rhs` in place, as the method `add_` and its kin.
 ///
-/// The element bound is on the operand's type (equal to `T`), which makes
-/// rustc print its message instead of "cannot use `/=`".
+/// The element bound is on the operand's type (equal to `T`), and so is the
+/// writability of `self` ([`AssignInto`]), which makes rustc print their
+/// messages instead of "cannot use `/=`".
 macro_rules! assign {
     ($($Trait:ident $op:ident $bin:ident: $bound:ident;)*) => {$(
         impl<T, S, D, R, Rhs> $Trait<Rhs> for TensorBase<T, S, D, R>
@@ -84,14 +120,14 @@ macro_rules! assign {
             T: Element,
             S: Shape + InPlace<Rhs::Shape>,
             D: Backend,
-            R: DataMut<D>,
-            Rhs: Operand<D>,
+            R: Data<D>,
+            Rhs: AssignInto<R, D>,
             Rhs::Elem: SameDType<T> + $bound,
             Rhs::Device: SameDevice<D>,
         {
             #[track_caller]
             fn $op(&mut self, rhs: Rhs) {
-                or_panic(self.binary_op_(BinaryOp::$bin, &rhs));
+                or_panic(rhs.assign_into(BinaryOp::$bin, self));
             }
         }
     )*};

@@ -8,6 +8,7 @@ use axial_core::{Backend, BinaryOp, Element, Result};
 use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
 
 use super::dtype::{Number, ResultTypes, SameDType};
+use super::mismatch;
 use super::operand::{Operand, Value};
 use crate::access::owned;
 use crate::device::SameDevice;
@@ -17,7 +18,8 @@ use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
-    /// `op(self, other)` into a new tensor of `U` and shape `Out`.
+    /// `op(self, other)` into a new tensor of `U` and shape `Out`; a `Dyn`
+    /// size that does not broadcast is reported with the axes' names.
     pub(crate) fn binary_op<U, Out, Rhs: Operand<D>>(
         &self,
         op: BinaryOp,
@@ -28,22 +30,28 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     {
         let lhs = self.raw();
         let raw = match other.value() {
-            Value::Tensor(rhs) => lhs.binary(op, &rhs)?,
+            Value::Tensor(rhs) => lhs.binary(op, &rhs).map_err(|e| {
+                mismatch::broadcast::<S, Rhs::Shape>(op.name(), e, lhs.shape(), rhs.shape())
+            })?,
             Value::Scalar(s) => lhs.binary_scalar(op, s)?,
         };
         Ok(owned(raw))
     }
 
-    /// `self = op(self, other)`.
+    /// `self = op(self, other)`; a `Dyn` size that does not broadcast to
+    /// self's is reported with the axes' names.
     pub(crate) fn binary_op_<Rhs: Operand<D>>(&mut self, op: BinaryOp, other: &Rhs) -> Result<()>
     where
         R: DataMut<D>,
         Rhs::Device: SameDevice<D>,
     {
         let rhs = other.value();
+        let out_sizes = self.layout.clone();
         let mut lhs = self.raw_mut_disjoint()?;
         match rhs {
-            Value::Tensor(rhs) => lhs.binary_(op, &rhs),
+            Value::Tensor(rhs) => lhs.binary_(op, &rhs).map_err(|e| {
+                mismatch::in_place::<S, Rhs::Shape>(op.name(), e, out_sizes.shape(), rhs.shape())
+            }),
             Value::Scalar(s) => lhs.binary_scalar_(op, s),
         }
     }
@@ -60,9 +68,9 @@ macro_rules! binary_ops {
             $(#[$doc])*
             ///
             /// # Errors
-            /// A `Dyn` size that does not broadcast, worded as PyTorch's
-            /// (static sizes that do not are a compile error), or a failure of
-            /// the device or the kernel.
+            /// A `Dyn` size that does not broadcast, named by its axis with both
+            /// shapes (static sizes that do not are a compile error), or a
+            /// failure of the device or the kernel.
             ///
             /// ```
             /// use axial::prelude::*;
@@ -72,10 +80,9 @@ macro_rules! binary_ops {
             #[doc = concat!("assert_eq!(a.", stringify!($try_name), "(&b)?.to_vec(), vec!", stringify!($expected), ");")]
             #[doc = concat!("let c = Tensor::<", stringify!($ty), ", shape![Cols: Dyn]>::ones_dyn(3);")]
             #[doc = concat!("let err = a.", stringify!($try_name), "(&c).unwrap_err();")]
-            /// assert_eq!(
-            ///     err.to_string(),
-            ///     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"
-            /// );
+            /// assert!(err.to_string().ends_with(
+            ///     "the size of axis `Cols` in tensor a (2) must match its size in tensor b (3), or one of them be 1: a is (Rows: 2, Cols: 2), b is (Cols: 3)"
+            /// ));
             /// # Ok::<(), axial::Error>(())
             /// ```
             pub fn $try_name<Rhs>(&self, other: Rhs) -> Result<Tensor<$out, Broadcasted<S, Rhs::Shape>, D>>
@@ -129,9 +136,8 @@ macro_rules! binary_ops_ {
             /// ([`InPlace`]).
             ///
             /// # Errors
-            /// A `Dyn` size that does not broadcast to `self`'s, worded as
-            /// PyTorch's, `self` with elements that share memory, or a failure
-            /// of the device or the kernel.
+            /// A `Dyn` size that does not broadcast to `self`'s, named by its
+            /// axis with both shapes, or a failure of the device or the kernel.
             ///
             /// ```
             /// use axial::prelude::*;
@@ -144,10 +150,9 @@ macro_rules! binary_ops_ {
             #[doc = concat!("assert!(a.", stringify!($try_name), "(&c).is_ok()); // size 1 stretches")]
             #[doc = concat!("let d = Tensor::<", stringify!($ty), ", shape![Cols: 3]>::ones();")]
             #[doc = concat!("let err = a.", stringify!($try_name), "(&d).unwrap_err();")]
-            /// assert_eq!(
-            ///     err.to_string(),
-            ///     "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 1"
-            /// );
+            /// assert!(err.to_string().ends_with(
+            ///     "the size of axis `Cols` in tensor a (2) must match its size in tensor b (3), or one of them be 1: a is (Rows: 2, Cols: 2), b is (Cols: 3)"
+            /// ));
             /// # Ok::<(), axial::Error>(())
             /// ```
             pub fn $try_name<Rhs>(&mut self, other: Rhs) -> Result<()>

@@ -5,6 +5,7 @@ use axial_core::{Backend, Bool, CmpOp, Element, Result};
 use axial_shape::{BroadcastWith, Broadcasted, Shape};
 
 use super::dtype::SameDType;
+use super::mismatch;
 use super::operand::{Operand, Value};
 use crate::access::owned;
 use crate::device::SameDevice;
@@ -24,7 +25,9 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     {
         let lhs = self.raw();
         match other.value() {
-            Value::Tensor(rhs) => lhs.compare(op, &rhs),
+            Value::Tensor(rhs) => lhs.compare(op, &rhs).map_err(|e| {
+                mismatch::broadcast::<S, Rhs::Shape>("compare", e, lhs.shape(), rhs.shape())
+            }),
             Value::Scalar(s) => lhs.compare_scalar(op, s),
         }
         .map(owned)
@@ -178,7 +181,25 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         let device = cond.storage().device();
         let a = a.value().held(device, <A::Elem as Element>::DTYPE)?;
         let b = b.value().held(device, <A::Elem as Element>::DTYPE)?;
-        cond.where_(&a.view(), &b.view()).map(owned)
+        let (a, b) = (a.view(), b.view());
+        cond.where_(&a, &b).map(owned).map_err(|e| match e {
+            // Which pair disagrees is not said: check the pairs in the order
+            // the core broadcasts them, and name the first that fails.
+            axial_core::Error::Broadcast { .. } => {
+                match axial_core::layout::broadcast_shapes(cond.shape(), a.shape()) {
+                    Err(e) => {
+                        mismatch::broadcast::<S, A::Shape>("where", e, cond.shape(), a.shape())
+                    }
+                    Ok(ca) => mismatch::broadcast::<Broadcasted<S, A::Shape>, B::Shape>(
+                        "where",
+                        e,
+                        &ca,
+                        b.shape(),
+                    ),
+                }
+            }
+            e => e,
+        })
     }
 
     /// PyTorch's `torch.where(self, a, b)`: `a` where `self` is true, else `b`.

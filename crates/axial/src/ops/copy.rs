@@ -4,6 +4,7 @@
 use axial_core::{Backend, Element, Result};
 use axial_shape::{InPlace, Shape};
 
+use super::mismatch;
 use super::operand::tensor_on;
 use crate::device::SameDevice;
 use crate::repr::{Data, DataMut};
@@ -39,7 +40,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         R2: Data<D2>,
     {
         let src = tensor_on(src);
-        self.raw_mut_disjoint()?.copy_(&src)
+        let out = self.layout.clone();
+        self.raw_mut_disjoint()?
+            .copy_(&src)
+            .map_err(|e| mismatch::in_place::<S, S2>("copy_", e, out.shape(), src.shape()))
     }
 
     /// Writes the elements of `src` into `self`, broadcast and converted.

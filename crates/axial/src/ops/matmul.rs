@@ -5,6 +5,7 @@ use axial_core::{Backend, Element, Result};
 use axial_shape::{MatMul, MatMulOut, Shape};
 
 use super::dtype::SameDType;
+use super::mismatch;
 use super::operand::tensor_on;
 use crate::access::owned;
 use crate::device::SameDevice;
@@ -23,8 +24,8 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     ///
     /// # Errors
     /// A `Dyn` contracted size that differs, or `Dyn` batch sizes that do
-    /// not broadcast, worded as PyTorch's; a failure of the device or the
-    /// kernel.
+    /// not broadcast, named by their axes with both shapes; a failure of the
+    /// device or the kernel.
     ///
     /// ```
     /// use axial::prelude::*;
@@ -37,7 +38,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// let wide = Tensor::<f32, shape![Inner: 3, Cols: 1]>::ones();
     /// assert_eq!(
     ///     a.try_matmul(&wide).unwrap_err().to_string(),
-    ///     "matmul: mat1 and mat2 shapes cannot be multiplied (2x2 and 3x1)"
+    ///     "matmul: the contracted axis `Inner` must have one size, but it is 2 in the left operand (Rows: 2, Inner: 2) and 3 in the right operand (Inner: 3, Cols: 1)"
     /// );
     /// # Ok::<(), axial::Error>(())
     /// ```
@@ -53,7 +54,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         D2: SameDevice<D>,
         R2: Data<D2>,
     {
-        self.raw().matmul(&tensor_on(other)).map(owned)
+        let (a, b) = (self.raw(), tensor_on(other));
+        a.matmul(&b)
+            .map(owned)
+            .map_err(|e| mismatch::matmul::<S, S2>(e, a.shape(), b.shape()))
     }
 
     /// The matrix product (PyTorch's `torch.matmul`), contracting the last

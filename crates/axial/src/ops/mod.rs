@@ -11,6 +11,7 @@ mod compare;
 mod copy;
 mod dtype;
 mod matmul;
+mod mismatch;
 mod operand;
 mod promote;
 mod reduce;
@@ -18,7 +19,8 @@ mod softmax;
 mod unary;
 
 pub use arg::WithIndices;
+pub use arith::AssignInto;
 pub use compare::{Chosen, Condition};
 pub use dtype::{Number, ResultTypes, SameDType};
-pub use operand::Operand;
+pub use operand::{OpShape, Operand};
 pub use promote::{Promote, Promoted};

@@ -2,7 +2,7 @@
 //! any storage kind, or a scalar, which broadcasts as a tensor without axes.
 
 use axial_core::{Backend, DType, Device, Element, RawTensor, Result, Scalar, TensorRef};
-use axial_shape::{Nil, Shape};
+use axial_shape::{BroadcastWith, Broadcasted, Nil, Shape};
 
 use crate::device::SameDevice;
 use crate::repr::Data;
@@ -39,6 +39,79 @@ pub trait Operand<D: Device>: sealed::Sealed {
     fn value(&self) -> Value<'_, D>
     where
         Self::Device: SameDevice<D>;
+}
+
+/// The shape of an elementwise op between a tensor of shape `S` and this
+/// operand: the broadcast shape for a tensor, `S` itself for a scalar. For
+/// a scalar the result is `S` as it is, not a projection, so that the shape
+/// can come from the type a result is assigned to
+/// (`let w: Tensor<f32, W> = Tensor::randn(rng) * 0.125;`).
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::OpShape;
+/// axes!(Rows, Cols);
+/// type Scaled = <f32 as OpShape<shape![Rows: 2, Cols: 3]>>::Out;
+/// let _: Option<Scaled> = None::<shape![Rows: 2, Cols: 3]>;
+/// type Sum = <&'static Tensor<f32, shape![Cols: 3]> as OpShape<shape![Rows: 2, 1]>>::Out;
+/// let _: Option<Sum> = None::<shape![Rows: 2, Cols: 3]>;
+/// ```
+pub trait OpShape<S>: sealed::Sealed {
+    /// The result's shape.
+    type Out: Shape;
+}
+
+/// One impl for every operand (a choice between impls would hide which
+/// bound fails): the kind of operand says how the shape comes out.
+impl<S, X: OperandKind> OpShape<S> for X
+where
+    X::Kind: KindShape<S, X::Shape>,
+{
+    type Out = <X::Kind as KindShape<S, X::Shape>>::Out;
+}
+
+/// Whether an operand is a scalar or a tensor, and its shape.
+#[doc(hidden)]
+pub trait OperandKind: sealed::Sealed {
+    /// [`ScalarOperand`] or [`TensorOperand`].
+    type Kind;
+    /// The operand's shape (`Nil` for a scalar).
+    type Shape;
+}
+/// [`OperandKind::Kind`] of a scalar.
+#[doc(hidden)]
+pub struct ScalarOperand;
+/// [`OperandKind::Kind`] of a tensor.
+#[doc(hidden)]
+pub struct TensorOperand;
+
+impl<T: Element> OperandKind for T {
+    type Kind = ScalarOperand;
+    type Shape = Nil;
+}
+
+/// A tensor operand, borrowed or owned.
+macro_rules! tensor_kind {
+    ($([$($by_ref:tt)?])*) => {$(
+        impl<T, S2, D2: Device, R> OperandKind for $($by_ref)? TensorBase<T, S2, D2, R> {
+            type Kind = TensorOperand;
+            type Shape = S2;
+        }
+    )*};
+}
+tensor_kind!([&] []);
+
+/// The shape of an op between `S` and an operand of shape `S2`, by kind.
+#[doc(hidden)]
+pub trait KindShape<S, S2> {
+    /// The result's shape.
+    type Out: Shape;
+}
+impl<S: Shape> KindShape<S, Nil> for ScalarOperand {
+    type Out = S;
+}
+impl<S: BroadcastWith<S2>, S2> KindShape<S, S2> for TensorOperand {
+    type Out = Broadcasted<S, S2>;
 }
 
 /// An operand as the core takes it.

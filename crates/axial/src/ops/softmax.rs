@@ -2,7 +2,7 @@
 //! core's ops with the maximum subtracted first, so large inputs do not
 //! overflow.
 
-use axial_core::{Backend, BinaryOp, RawTensor, ReduceOp, Result, TensorRef, UnaryOp};
+use axial_core::{Backend, BinaryOp, Element, RawTensor, ReduceOp, Result, TensorRef, UnaryOp};
 use axial_shape::{HasAxis, Shape};
 
 use crate::access::owned;
@@ -36,7 +36,7 @@ fn log_softmax<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<RawTensor
     Ok(shifted)
 }
 
-impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `f` along the axis `A`; an empty tensor is copied as it is (its
     /// maximum does not exist).
     fn along<A>(
@@ -44,6 +44,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         f: fn(&TensorRef<'_, D>, isize) -> Result<RawTensor<D>>,
     ) -> Result<Tensor<T, S, D>>
     where
+        T: Float,
         S: HasAxis<A>,
     {
         let x = self.raw();
@@ -54,7 +55,10 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     }
 }
 
-impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+/// The float bound is on each method, not on the impl, so that on an integer
+/// tensor the method is found and its bound says what is wrong (an impl
+/// bound would hide the method: "no method named `softmax`").
+impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `exp(x) / sum(exp(x))` along the axis `A` (PyTorch's `softmax(dim)`):
     /// the same shape, each slice along `A` summing to 1.
     ///
@@ -71,6 +75,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// ```
     pub fn try_softmax<A>(&self) -> Result<Tensor<T, S, D>>
     where
+        T: Float,
         S: HasAxis<A>,
     {
         self.along::<A>(softmax)
@@ -90,6 +95,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     #[track_caller]
     pub fn softmax<A>(&self) -> Tensor<T, S, D>
     where
+        T: Float,
         S: HasAxis<A>,
     {
         or_panic(self.try_softmax::<A>())
@@ -111,6 +117,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// ```
     pub fn try_log_softmax<A>(&self) -> Result<Tensor<T, S, D>>
     where
+        T: Float,
         S: HasAxis<A>,
     {
         self.along::<A>(log_softmax)
@@ -130,6 +137,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     #[track_caller]
     pub fn log_softmax<A>(&self) -> Tensor<T, S, D>
     where
+        T: Float,
         S: HasAxis<A>,
     {
         or_panic(self.try_log_softmax::<A>())

@@ -1,17 +1,23 @@
 //! Views with strides of their own: `as_strided`, `diagonal`, `unfold`.
+//! The elements of an `as_strided` or `unfold` view may share memory, so
+//! those views are read-only in the type (as a broadcast is), and
+//! [`try_into_writable`](TensorBase::try_into_writable) checks the layout
+//! to write through one.
 
 use axial_core::{Device, Element, Error, Result};
 use axial_shape::{Diagonal, GenericArray, HasAxis, RankIs, Shape, Unfold};
 
 use super::{or_panic, proven};
-use crate::repr::Data;
+use crate::repr::{Broadcast, Data, DataMut};
 use crate::tensor::TensorBase;
 
 impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// Any layout over the same storage, as the shape `S2`: `sizes` (static
     /// ones must agree with `S2`), `strides` in elements, and an `offset`
     /// absolute in the storage (default: this tensor's). Checked against the
-    /// storage; overlapping elements are allowed.
+    /// storage; overlapping elements are allowed, so the view is read-only
+    /// ([`try_into_writable`](Self::try_into_writable) checks that no two
+    /// elements share memory, to write through it).
     ///
     /// # Errors
     /// A size that contradicts `S2`, a layout past the end of the storage
@@ -31,7 +37,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         sizes: [usize; N],
         strides: [isize; N],
         offset: Option<usize>,
-    ) -> Result<TensorBase<T, S2, D, R>> {
+    ) -> Result<TensorBase<T, S2, D, R::ReadOnly>> {
         let mut wanted = GenericArray::<Option<usize>, S2::Rank>::default();
         S2::write_static_sizes(&mut wanted);
         if let Some((i, (want, have))) = wanted
@@ -51,7 +57,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         let layout = self
             .layout
             .as_strided(&sizes, &strides, offset, len, T::DTYPE.size())?;
-        Ok(self.relayout(layout))
+        Ok(TensorBase::from_parts(self.data.freeze(), layout))
     }
 
     /// The diagonal of the axes `A` and `B` (a view): both removed, the
@@ -80,7 +86,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
 
     /// Windows of `size` elements every `step` along the axis `A` (a view):
     /// `A` becomes the number of windows, and each window is the new last
-    /// axis `New`.
+    /// axis `New`. Windows that overlap share elements, so the view is
+    /// read-only ([`try_into_writable`](Self::try_into_writable) checks
+    /// the layout, to write through windows that do not overlap).
     ///
     /// # Errors
     /// `size` larger than `A`, or `step` 0, worded as PyTorch's.
@@ -102,14 +110,14 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         self,
         size: usize,
         step: usize,
-    ) -> Result<TensorBase<T, <S as Unfold<A, New>>::Output, D, R>>
+    ) -> Result<TensorBase<T, <S as Unfold<A, New>>::Output, D, R::ReadOnly>>
     where
         S: Unfold<A, New>,
     {
         let layout = self
             .layout
             .unfold(<S as HasAxis<A>>::POS as isize, size, step)?;
-        Ok(self.relayout(layout))
+        Ok(TensorBase::from_parts(self.data.freeze(), layout))
     }
 
     /// Windows of `size` elements every `step` along the axis `A` (a view).
@@ -129,10 +137,59 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         self,
         size: usize,
         step: usize,
-    ) -> TensorBase<T, <S as Unfold<A, New>>::Output, D, R>
+    ) -> TensorBase<T, <S as Unfold<A, New>>::Output, D, R::ReadOnly>
     where
         S: Unfold<A, New>,
     {
         or_panic(self.try_unfold::<A, New>(size, step))
+    }
+}
+
+impl<T: Element, S: Shape, D: Device, R: DataMut<D>> TensorBase<T, S, D, Broadcast<R>> {
+    /// The writable tensor under a read-only view whose elements could share
+    /// memory (`expand`, `unfold`, `as_strided` of a writable tensor), when
+    /// none do. PyTorch lets such views be written and refuses the write
+    /// later, or not at all; here the check comes first and is the only one.
+    ///
+    /// # Errors
+    /// Two elements share a memory location (PyTorch's message for a write
+    /// through such a view).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Time, Window);
+    /// let mut x = Tensor::<f32, shape![Time: 6]>::zeros();
+    /// // Windows of 2 every 2: apart, so they may be written.
+    /// let mut apart = x.as_view_mut().unfold::<Time, Window>(2, 2).try_into_writable()?;
+    /// apart.fill_(1.0);
+    /// assert_eq!(x.to_vec(), vec![1.0; 6]);
+    /// // Windows of 2 every 1 share elements: refused.
+    /// assert!(x.as_view_mut().unfold::<Time, Window>(2, 1).try_into_writable().is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_into_writable(self) -> Result<TensorBase<T, S, D, R>> {
+        if !self.layout.is_non_overlapping() {
+            return Err(Error::InternalOverlap);
+        }
+        Ok(TensorBase::from_parts(self.data.0, self.layout))
+    }
+
+    /// The writable tensor under a read-only view whose elements could share
+    /// memory, when none do.
+    ///
+    /// # Panics
+    /// As [`try_into_writable`](Self::try_into_writable), with its message.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// let mut x = Tensor::<f32, shape![4]>::zeros();
+    /// let mut y = x.as_view_mut().as_strided::<shape![2], 1>([2], [2], None)?.into_writable();
+    /// y.fill_(3.0);
+    /// assert_eq!(x.to_vec(), vec![3.0, 0.0, 3.0, 0.0]);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    #[track_caller]
+    pub fn into_writable(self) -> TensorBase<T, S, D, R> {
+        or_panic(self.try_into_writable())
     }
 }
