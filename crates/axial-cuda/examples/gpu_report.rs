@@ -54,13 +54,20 @@ fn out_like(gpu: &Cuda, shape: &[usize], dtype: DType) -> Result<RawTensor<Cuda>
 /// `softmax(x, -1)` from the backend's ops: max, subtract, exp, sum, divide.
 fn softmax(x: &TensorRef<'_, Cuda>) -> Result<RawTensor<Cuda>> {
     let m = x.reduce(ReduceOp::Max, &[-1], true)?;
-    let e = x.binary(BinaryOp::Sub, &m.view())?.view().unary(UnaryOp::Exp)?;
+    let e = x
+        .binary(BinaryOp::Sub, &m.view())?
+        .view()
+        .unary(UnaryOp::Exp)?;
     let s = e.view().reduce(ReduceOp::Sum, &[-1], true)?;
     e.view().binary(BinaryOp::Div, &s.view())
 }
 
 fn report(gpu: &Cuda) -> Result<()> {
-    println!("## GPU report: {} ({})\n", gpu.description()?, axial_core::Device::name(gpu));
+    println!(
+        "## GPU report: {} ({})\n",
+        gpu.description()?,
+        axial_core::Device::name(gpu)
+    );
     let t0 = Instant::now();
     let kernels = gpu.load_kernels()?;
     println!(
@@ -77,53 +84,106 @@ fn report(gpu: &Cuda) -> Result<()> {
     let y = random(gpu, &[n], DType::F32)?;
     let mut out = out_like(gpu, &[n], DType::F32)?;
     let copy_ms = time_ms(gpu, 10, || out.view_mut().copy_(&x.view()))?;
-    rows.push(Row { case: "copy 1 GiB f32 (device memcpy)".into(), ms: copy_ms, work: 2.0 * n as f64 * f32s, flops: false });
+    rows.push(Row {
+        case: "copy 1 GiB f32 (device memcpy)".into(),
+        ms: copy_ms,
+        work: 2.0 * n as f64 * f32s,
+        flops: false,
+    });
     let strided = x.view().slice(0, None, None, 2)?;
     let mut half_out = out_like(gpu, &[n / 2], DType::F32)?;
     let ms = time_ms(gpu, 10, || half_out.view_mut().copy_(&strided))?;
-    rows.push(Row { case: "copy x[::2] (strided kernel)".into(), ms, work: 2.0 * (n / 2) as f64 * f32s, flops: false });
+    rows.push(Row {
+        case: "copy x[::2] (strided kernel)".into(),
+        ms,
+        work: 2.0 * (n / 2) as f64 * f32s,
+        flops: false,
+    });
     let ms = time_ms(gpu, 10, || {
         let r = x.view().binary(BinaryOp::Add, &y.view())?;
         drop(r);
         Ok(())
     })?;
-    rows.push(Row { case: "add 256 Mi f32".into(), ms, work: 3.0 * n as f64 * f32s, flops: false });
+    rows.push(Row {
+        case: "add 256 Mi f32".into(),
+        ms,
+        work: 3.0 * n as f64 * f32s,
+        flops: false,
+    });
     let ms = time_ms(gpu, 10, || {
         let r = x.view().binary_scalar(BinaryOp::Mul, 2.0.into())?;
         drop(r);
         Ok(())
     })?;
-    rows.push(Row { case: "x * 2.0 (scalar argument)".into(), ms, work: 2.0 * n as f64 * f32s, flops: false });
+    rows.push(Row {
+        case: "x * 2.0 (scalar argument)".into(),
+        ms,
+        work: 2.0 * n as f64 * f32s,
+        flops: false,
+    });
 
     let m = random(gpu, &[side, side], DType::F32)?;
     let mut mt = out_like(gpu, &[side, side], DType::F32)?;
     let t = m.view().t()?;
     let ms = time_ms(gpu, 10, || mt.view_mut().copy_(&t))?;
-    rows.push(Row { case: "transposed copy 16384² f32".into(), ms, work: 2.0 * (side * side) as f64 * f32s, flops: false });
+    rows.push(Row {
+        case: "transposed copy 16384² f32".into(),
+        ms,
+        work: 2.0 * (side * side) as f64 * f32s,
+        flops: false,
+    });
     for dim in [0isize, 1] {
-        let ms = time_ms(gpu, 10, || m.view().reduce(ReduceOp::Sum, &[dim], false).map(drop))?;
-        rows.push(Row { case: format!("sum over axis {dim} of 16384² f32"), ms, work: (side * side) as f64 * f32s, flops: false });
+        let ms = time_ms(gpu, 10, || {
+            m.view().reduce(ReduceOp::Sum, &[dim], false).map(drop)
+        })?;
+        rows.push(Row {
+            case: format!("sum over axis {dim} of 16384² f32"),
+            ms,
+            work: (side * side) as f64 * f32s,
+            flops: false,
+        });
     }
     let sm = random(gpu, &[8192, 8192], DType::F32)?;
     let ms = time_ms(gpu, 10, || softmax(&sm.view()).map(drop))?;
-    rows.push(Row { case: "softmax over the last axis, 8192² f32 (5 kernels)".into(), ms, work: 2.0 * (8192 * 8192) as f64 * f32s, flops: false });
+    rows.push(Row {
+        case: "softmax over the last axis, 8192² f32 (5 kernels)".into(),
+        ms,
+        work: 2.0 * (8192 * 8192) as f64 * f32s,
+        flops: false,
+    });
 
     for dtype in [DType::F32, DType::BF16] {
         let k = 8192;
         let a = random(gpu, &[k, k], dtype)?;
         let b = random(gpu, &[k, k], dtype)?;
         let ms = time_ms(gpu, 5, || a.view().matmul(&b.view()).map(drop))?;
-        rows.push(Row { case: format!("matmul 8192³ {dtype} (cuBLAS)"), ms, work: 2.0 * (k as f64).powi(3), flops: true });
+        rows.push(Row {
+            case: format!("matmul 8192³ {dtype} (cuBLAS)"),
+            ms,
+            work: 2.0 * (k as f64).powi(3),
+            flops: true,
+        });
     }
 
     println!("\n| case | ms | GB/s or TFLOP/s | of copy bandwidth |\n|---|---|---|---|");
     let copy_bw = 2.0 * n as f64 * f32s / (copy_ms * 1e-3);
     for r in &rows {
         if r.flops {
-            println!("| {} | {:.3} | {:.1} TFLOP/s | |", r.case, r.ms, r.work / (r.ms * 1e-3) / 1e12);
+            println!(
+                "| {} | {:.3} | {:.1} TFLOP/s | |",
+                r.case,
+                r.ms,
+                r.work / (r.ms * 1e-3) / 1e12
+            );
         } else {
             let bw = r.work / (r.ms * 1e-3);
-            println!("| {} | {:.3} | {:.0} GB/s | {:.0}% |", r.case, r.ms, bw / 1e9, 100.0 * bw / copy_bw);
+            println!(
+                "| {} | {:.3} | {:.0} GB/s | {:.0}% |",
+                r.case,
+                r.ms,
+                bw / 1e9,
+                100.0 * bw / copy_bw
+            );
         }
     }
 

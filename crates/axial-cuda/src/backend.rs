@@ -52,7 +52,12 @@ fn device_name(d: &Cuda) -> String {
 }
 
 /// The output after [`Output::check`] for `dtype`.
-pub(crate) fn output(device: &Cuda, op: &'static str, dst: &Output<'_, Cuda>, dtype: DType) -> Result<Operand> {
+pub(crate) fn output(
+    device: &Cuda,
+    op: &'static str,
+    dst: &Output<'_, Cuda>,
+    dtype: DType,
+) -> Result<Operand> {
     dst.check(op, dtype)?;
     let b = buffer_on(op, device, dst.storage)?;
     Ok(Operand {
@@ -108,7 +113,12 @@ pub(crate) fn input(
 
 /// A source whose shape is not the output's (a reduction's, a matmul's),
 /// after [`Input::check_source`].
-pub(crate) fn source(device: &Cuda, op: &'static str, src: &Input<'_, Cuda>, dtype: DType) -> Result<Operand> {
+pub(crate) fn source(
+    device: &Cuda,
+    op: &'static str,
+    src: &Input<'_, Cuda>,
+    dtype: DType,
+) -> Result<Operand> {
     let storage = src.check_source(op, dtype)?;
     Ok(Operand {
         base: buffer_on(op, device, storage)?.ptr,

@@ -13,10 +13,10 @@ use std::ffi::{c_int, c_void};
 use axial_core::plan::{MatStrides, MatmulPlan, Odometer};
 use axial_core::{DType, Error, Input, Layout, Output, Result, Storage, op::matmul_plan};
 
+use crate::Cuda;
 use crate::backend::{Operand, output, source, state_of};
 use crate::driver::{State, device_error, lock};
 use crate::elementwise::copy_operands;
-use crate::Cuda;
 
 type Handle = *mut c_void;
 type Status = c_int;
@@ -90,13 +90,19 @@ impl Blas {
                 }
             }
         });
-        let lib = lib.ok_or_else(|| blas_error(format!("cannot load cuBLAS ({})", errors.join("; "))))?;
+        let lib =
+            lib.ok_or_else(|| blas_error(format!("cannot load cuBLAS ({})", errors.join("; "))))?;
         // SAFETY: the symbols have these C signatures in cuBLAS 12 and 13.
         unsafe {
-            let create: libloading::Symbol<'_, unsafe extern "C" fn(*mut Handle) -> Status> =
-                lib.get(b"cublasCreate_v2\0").map_err(|e| blas_error(e.to_string()))?;
-            let set_stream: libloading::Symbol<'_, unsafe extern "C" fn(Handle, *mut c_void) -> Status> =
-                lib.get(b"cublasSetStream_v2\0").map_err(|e| blas_error(e.to_string()))?;
+            let create: libloading::Symbol<'_, unsafe extern "C" fn(*mut Handle) -> Status> = lib
+                .get(b"cublasCreate_v2\0")
+                .map_err(|e| blas_error(e.to_string()))?;
+            let set_stream: libloading::Symbol<
+                '_,
+                unsafe extern "C" fn(Handle, *mut c_void) -> Status,
+            > = lib
+                .get(b"cublasSetStream_v2\0")
+                .map_err(|e| blas_error(e.to_string()))?;
             let gemm = *lib
                 .get(b"cublasGemmStridedBatchedEx\0")
                 .map_err(|e| blas_error(e.to_string()))?;
@@ -124,7 +130,10 @@ fn status(call: &str, st: Status) -> Result<()> {
 
 /// The device's cuBLAS, loaded on first use.
 fn blas(s: &State) -> Result<&Blas> {
-    s.blas.get_or_init(|| Blas::load(s)).as_ref().map_err(Clone::clone)
+    s.blas
+        .get_or_init(|| Blas::load(s))
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// A matrix as cuBLAS takes it (column-major): whether to transpose it, and
@@ -142,7 +151,12 @@ fn as_column_major(rows: usize, cols: usize, st: MatStrides) -> Option<(c_int, i
 }
 
 /// `dst = lhs @ rhs`.
-pub(crate) fn matmul(device: &Cuda, lhs: Input<'_, Cuda>, rhs: Input<'_, Cuda>, dst: Output<'_, Cuda>) -> Result<()> {
+pub(crate) fn matmul(
+    device: &Cuda,
+    lhs: Input<'_, Cuda>,
+    rhs: Input<'_, Cuda>,
+    dst: Output<'_, Cuda>,
+) -> Result<()> {
     let op = "matmul";
     let s = state_of(device)?;
     let plan = matmul_plan(&lhs, &rhs, &dst)?;
@@ -152,6 +166,10 @@ pub(crate) fn matmul(device: &Cuda, lhs: Input<'_, Cuda>, rhs: Input<'_, Cuda>, 
     let b = source(device, op, &rhs, dtype)?;
     if plan.m == 0 || plan.n == 0 || plan.batch.numel() == 0 {
         return Ok(());
+    }
+    if plan.k == 0 {
+        // A sum of no products.
+        return crate::elementwise::fill(device, dst, axial_core::Scalar::Int(0));
     }
     // Operands cuBLAS cannot read where they lie are copied contiguous.
     let mut held = vec![];
@@ -201,7 +219,14 @@ fn usable(
 
 /// One strided-batched call per index of the outer batch dims (the
 /// innermost batch dim is cuBLAS's batch).
-fn gemm_batches(device: &Cuda, s: &State, p: &MatmulPlan, a: &Operand, b: &Operand, c: &Operand) -> Result<()> {
+fn gemm_batches(
+    device: &Cuda,
+    s: &State,
+    p: &MatmulPlan,
+    a: &Operand,
+    b: &Operand,
+    c: &Operand,
+) -> Result<()> {
     let ((count, [sa, sb, sc]), outer) = p.batch.split_inner();
     let outer_n = outer.numel();
     let mut at = Odometer::new(&outer, 0);
@@ -262,9 +287,15 @@ fn gemm(
     let (one32, zero32) = (1.0f32, 0.0f32);
     let (one64, zero64) = (1.0f64, 0.0f64);
     let (alpha, beta): (*const c_void, *const c_void) = if dtype == DType::F64 {
-        ((&one64 as *const f64).cast(), (&zero64 as *const f64).cast())
+        (
+            (&one64 as *const f64).cast(),
+            (&zero64 as *const f64).cast(),
+        )
     } else {
-        ((&one32 as *const f32).cast(), (&zero32 as *const f32).cast())
+        (
+            (&one32 as *const f32).cast(),
+            (&zero32 as *const f32).cast(),
+        )
     };
     // cuBLAS computes a column-major C. For a row-major C (op_c = T) it
     // computes Cᵀ = Bᵀ·Aᵀ: the operands swap and each transposes.
@@ -319,9 +350,15 @@ mod tests {
     #[test]
     fn operands_map_to_column_major_views() {
         // A row-major 2×3 is the transpose of a column-major 3×2.
-        assert_eq!(as_column_major(2, 3, MatStrides { row: 3, col: 1 }), Some((OP_T, 3)));
+        assert_eq!(
+            as_column_major(2, 3, MatStrides { row: 3, col: 1 }),
+            Some((OP_T, 3))
+        );
         // Its transpose view (3×2, strides (1, 3)) is column-major as it is.
-        assert_eq!(as_column_major(3, 2, MatStrides { row: 1, col: 3 }), Some((OP_N, 3)));
+        assert_eq!(
+            as_column_major(3, 2, MatStrides { row: 1, col: 3 }),
+            Some((OP_N, 3))
+        );
         // Every other column: neither stride is 1.
         assert_eq!(as_column_major(2, 3, MatStrides { row: 6, col: 2 }), None);
     }

@@ -258,11 +258,20 @@ impl Cuda {
         state(self.index)
     }
 
-    fn check_range(&self, op: &'static str, buffer: &CudaBuffer, offset: usize, n: usize) -> Result<()> {
+    fn check_range(
+        &self,
+        op: &'static str,
+        buffer: &CudaBuffer,
+        offset: usize,
+        n: usize,
+    ) -> Result<()> {
         if buffer.device != self.index {
             return Err(device_error(
                 op,
-                format!("a buffer of cuda:{} given to cuda:{}", buffer.device, self.index),
+                format!(
+                    "a buffer of cuda:{} given to cuda:{}",
+                    buffer.device, self.index
+                ),
             ));
         }
         if offset.checked_add(n).is_none_or(|end| end > buffer.len) {

@@ -121,7 +121,10 @@ impl State {
         // does not synchronise with the legacy default stream, which this
         // crate never uses.
         check("cuda stream", unsafe {
-            cu::cuStreamCreate(&mut stream, cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32)
+            cu::cuStreamCreate(
+                &mut stream,
+                cu::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
+            )
         })?;
         let mut sms = 0i32;
         // SAFETY: writes the attribute.
@@ -135,7 +138,10 @@ impl State {
         let mut raw = [0 as std::ffi::c_char; 256];
         // SAFETY: writes at most 256 bytes, NUL-terminated.
         let name = unsafe {
-            check("cuda device name", cu::cuDeviceGetName(raw.as_mut_ptr(), 256, dev))?;
+            check(
+                "cuda device name",
+                cu::cuDeviceGetName(raw.as_mut_ptr(), 256, dev),
+            )?;
             CStr::from_ptr(raw.as_ptr()).to_string_lossy().into_owned()
         };
         Ok(State {
@@ -158,7 +164,9 @@ impl State {
             return Ok(());
         }
         // SAFETY: the context is retained for the process's lifetime.
-        check("cuda context", unsafe { cu::cuCtxSetCurrent(self.context.0) })?;
+        check("cuda context", unsafe {
+            cu::cuCtxSetCurrent(self.context.0)
+        })?;
         CURRENT.with(|c| c.set(self.index + 1));
         Ok(())
     }
@@ -167,7 +175,9 @@ impl State {
     pub(crate) fn synchronize(&self) -> Result<()> {
         self.enter()?;
         // SAFETY: a live stream.
-        check("synchronize", unsafe { cu::cuStreamSynchronize(self.stream.0) })
+        check("synchronize", unsafe {
+            cu::cuStreamSynchronize(self.stream.0)
+        })
     }
 
     /// The kernel `name` of module `module` (compiled by the driver on first use).

@@ -49,7 +49,17 @@ fn walk_kernel<const N: usize>(
         // of its storage, so each offset of the walk lands in its buffer, and
         // the buffers outlive the launch (the caller holds them until the
         // stream has run it, or frees them back to the stream-ordered pool).
-        unsafe { launch(s, module, name, (blocks, 1, 1), (THREADS, 1, 1), 0, &mut args) }
+        unsafe {
+            launch(
+                s,
+                module,
+                name,
+                (blocks, 1, 1),
+                (THREADS, 1, 1),
+                0,
+                &mut args,
+            )
+        }
     })
 }
 
@@ -73,7 +83,7 @@ pub(crate) fn copy_operands(s: &State, from: &Operand, to: &Operand) -> Result<(
             cu::cuMemcpyDtoDAsync_v2(dst, src, plan.numel() * size, s.stream.0)
         });
     }
-    if let Some(()) = transposed(s, &plan, from, to)? {
+    if transposed(s, &plan, from, to)? {
         return Ok(());
     }
     let name = format!("copy_{}", size_name(size));
@@ -96,12 +106,12 @@ struct Tiles {
 const TILE: u64 = 32;
 
 /// The tiled copy when the output is unit-stride along the walk's last dim
-/// and the input faster along the one before: `None` when the walk is not
-/// such a transposition.
-fn transposed(s: &State, plan: &Plan<2>, from: &Operand, to: &Operand) -> Result<Option<()>> {
+/// and the input faster along the one before: false (nothing done) when the
+/// walk is not such a transposition.
+fn transposed(s: &State, plan: &Plan<2>, from: &Operand, to: &Operand) -> Result<bool> {
     let n = plan.shape().len();
     if n < 2 || n - 2 > MAX_DIMS {
-        return Ok(None);
+        return Ok(false);
     }
     let (rows, cols) = (plan.shape()[n - 2], plan.shape()[n - 1]);
     let [so_col, si_col] = plan.inner_strides();
@@ -113,7 +123,7 @@ fn transposed(s: &State, plan: &Plan<2>, from: &Operand, to: &Operand) -> Result
         && cols >= TILE as usize / 2
         && to.layout.is_non_overlapping();
     if !is {
-        return Ok(None);
+        return Ok(false);
     }
     let outer = Walk::new(
         &plan.shape()[..n - 2],
@@ -140,7 +150,7 @@ fn transposed(s: &State, plan: &Plan<2>, from: &Operand, to: &Operand) -> Result
     // lies in its buffer (the plan of checked layouts), the output's
     // elements are distinct, and the input does not alias them.
     unsafe { launch(s, "move", &name, grid, (32, 8, 1), 0, &mut args)? };
-    Ok(Some(()))
+    Ok(true)
 }
 
 /// `dst.copy_(src)` with conversion.
@@ -154,7 +164,14 @@ pub(crate) fn copy(device: &Cuda, src: Input<'_, Cuda>, dst: Output<'_, Cuda>) -
         return copy_operands(s, &from, &to);
     }
     let name = format!("cast_{}_{}", ptx::short(src.dtype), ptx::short(dst.dtype));
-    walk_kernel(s, ptx::elementwise(src.dtype), &name, &[], [&to, &from], None)
+    walk_kernel(
+        s,
+        ptx::elementwise(src.dtype),
+        &name,
+        &[],
+        [&to, &from],
+        None,
+    )
 }
 
 /// `dst.fill_(value)`.
@@ -196,12 +213,21 @@ fn clamp_flags(min: Option<f64>, max: Option<f64>) -> (u32, [f64; 2]) {
 }
 
 /// `dst = op(src)`.
-pub(crate) fn unary(device: &Cuda, op: UnaryOp, src: Input<'_, Cuda>, dst: Output<'_, Cuda>) -> Result<()> {
+pub(crate) fn unary(
+    device: &Cuda,
+    op: UnaryOp,
+    src: Input<'_, Cuda>,
+    dst: Output<'_, Cuda>,
+) -> Result<()> {
     let name = op.name();
     let s = state_of(device)?;
     let dtype = src.dtype;
     let resolved = op.resolve(dtype)?;
-    let out_dtype = if op == UnaryOp::LogicalNot { DType::Bool } else { dtype };
+    let out_dtype = if op == UnaryOp::LogicalNot {
+        DType::Bool
+    } else {
+        dtype
+    };
     let to = output(device, name, &dst, out_dtype)?;
     let mut spill = vec![];
     let from = input(device, name, &src, dtype, &dst, &mut spill)?;
@@ -311,7 +337,12 @@ pub(crate) fn binary(
     let dtype = Arg::pair_dtype(name, &lhs, &rhs)?;
     let op = op.resolve(dtype)?;
     let logical = matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr);
-    let to = output(device, name, &dst, if logical { DType::Bool } else { dtype })?;
+    let to = output(
+        device,
+        name,
+        &dst,
+        if logical { DType::Bool } else { dtype },
+    )?;
     let mut spill = vec![];
     let sides = sides(device, name, [&lhs, &rhs], dtype, &dst, &mut spill)?;
     let dt = ptx::short(dtype);
@@ -325,9 +356,7 @@ pub(crate) fn binary(
             return Err(rule.error(name));
         }
     }
-    let (kernel, code) = if logical {
-        (format!("binary_{}_{dt}", op.name()), 0)
-    } else if dtype.is_float() {
+    let (kernel, code) = if logical || dtype.is_float() {
         (format!("binary_{}_{dt}", op.name()), 0)
     } else {
         let code = match op {
@@ -366,7 +395,14 @@ fn any_breaks(
         ..Scalars::default()
     };
     let ptr = flag.buffer().ptr;
-    walk_kernel(s, module, &format!("check_rhs_{dt}"), &[ptr], [t], Some(&sc))?;
+    walk_kernel(
+        s,
+        module,
+        &format!("check_rhs_{dt}"),
+        &[ptr],
+        [t],
+        Some(&sc),
+    )?;
     let mut host = [0u8; 4];
     axial_core::Device::copy_to_host(&device, flag.buffer_mut(), 0, &mut host)?;
     Ok(u32::from_le_bytes(host) != 0)

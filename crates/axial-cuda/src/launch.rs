@@ -42,8 +42,8 @@ impl<const N: usize> Walk<N> {
         };
         for (d, &n) in sizes.iter().enumerate() {
             w.sizes[d] = n as u64;
-            for k in 0..N {
-                w.strides[k][d] = strides[k][d] as i64;
+            for (row, st) in w.strides.iter_mut().zip(&strides) {
+                row[d] = st[d] as i64;
             }
         }
         let unit = sizes.len() == 1 && (0..N).all(|k| strides[k][0] == 1);
@@ -230,12 +230,23 @@ mod tests {
             Ok(())
         })
         .unwrap();
-        assert_eq!(starts, [0, plan.strides(0)[1] as i64, plan.strides(0)[0] as i64, (plan.strides(0)[0] + plan.strides(0)[1]) as i64]);
+        assert_eq!(
+            starts,
+            [
+                0,
+                plan.strides(0)[1] as i64,
+                plan.strides(0)[0] as i64,
+                (plan.strides(0)[0] + plan.strides(0)[1]) as i64
+            ]
+        );
     }
 
     #[test]
     fn scalars_take_the_dtype_of_their_tensor() {
-        assert_eq!(scalar_bits(Scalar::Float(1.5), DType::F32), 1.5f32.to_bits() as u64);
+        assert_eq!(
+            scalar_bits(Scalar::Float(1.5), DType::F32),
+            1.5f32.to_bits() as u64
+        );
         assert_eq!(scalar_bits(Scalar::Int(-1), DType::I16), 0xffff);
         assert_eq!(scalar_bits(Scalar::Bool(true), DType::Bool), 1);
     }

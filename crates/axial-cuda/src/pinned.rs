@@ -62,7 +62,11 @@ impl PinnedStorage {
             // and keeps (unmoved: the buffer is on the heap) until it
             // unregisters it in `drop`. PORTABLE: every context may use it.
             check("pin_memory", unsafe {
-                cu::cuMemHostRegister_v2(ptr.cast(), storage.nbytes(), cu::CU_MEMHOSTREGISTER_PORTABLE)
+                cu::cuMemHostRegister_v2(
+                    ptr.cast(),
+                    storage.nbytes(),
+                    cu::CU_MEMHOSTREGISTER_PORTABLE,
+                )
             })?;
         }
         Ok(PinnedStorage {
@@ -85,23 +89,34 @@ impl PinnedStorage {
         &self.storage
     }
 
-    /// The storage, to write, once the copies out of it have run.
-    ///
-    /// # Errors
-    /// A pending copy failed.
+    /// The storage, to write, once the copies out of it have run (a copy
+    /// that failed is reported by the stream or device that ran it).
     ///
     /// ```
     /// # use axial_core::Storage;
     /// # use axial_cuda::PinnedStorage;
     /// if let Ok(mut p) = PinnedStorage::new(Storage::from_slice(&[7u8])) {
-    ///     p.storage_mut()?.as_bytes_mut()[0] = 8;
+    ///     p.storage_mut().as_bytes_mut()[0] = 8;
     ///     assert_eq!(p.storage().as_bytes(), &[8]);
     /// }
-    /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn storage_mut(&mut self) -> Result<&mut Storage<Cpu>> {
-        self.wait()?;
-        Ok(&mut self.storage)
+    pub fn storage_mut(&mut self) -> &mut Storage<Cpu> {
+        self.wait();
+        &mut self.storage
+    }
+
+    /// The storage, no longer page-locked, once the copies out of it have run.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// # use axial_cuda::PinnedStorage;
+    /// if let Ok(p) = PinnedStorage::new(Storage::from_slice(&[7u8, 8])) {
+    ///     assert_eq!(p.into_storage().as_bytes(), &[7, 8]);
+    /// }
+    /// ```
+    pub fn into_storage(mut self) -> Storage<Cpu> {
+        self.unpin();
+        std::mem::replace(&mut self.storage, Storage::from_slice::<u8>(&[]))
     }
 
     /// Keeps `event` (recorded after a copy out of the storage) until the
@@ -112,25 +127,30 @@ impl PinnedStorage {
         pending.push(event);
     }
 
-    /// Waits for every pending copy out of the storage.
-    fn wait(&self) -> Result<()> {
+    /// Waits for every pending copy out of the storage, whatever their
+    /// outcome: after a failed one, the device runs no more.
+    fn wait(&self) {
         let events: Vec<Event> = lock(&self.pending).drain(..).collect();
         for e in events {
-            e.synchronize()?;
+            let _ = e.synchronize();
         }
-        Ok(())
     }
-}
 
-impl Drop for PinnedStorage {
-    fn drop(&mut self) {
-        // The memory must not go while a copy reads it: wait, whatever the
-        // outcome of the copies.
-        let _ = self.wait();
+    /// Waits for the copies, then unregisters the memory.
+    fn unpin(&mut self) {
+        self.wait();
         if self.registered && state(0).is_ok() {
             let ptr = self.storage.as_bytes().as_ptr().cast_mut();
             // SAFETY: the range registered in `new`; no copy reads it now.
             unsafe { cu::cuMemHostUnregister(ptr.cast()) };
         }
+        self.registered = false;
+    }
+}
+
+impl Drop for PinnedStorage {
+    fn drop(&mut self) {
+        // The memory must not go while a copy reads it.
+        self.unpin();
     }
 }

@@ -5,10 +5,27 @@ use axial_core::DType;
 
 /// Every module's name.
 pub(crate) const MODULES: [&str; 21] = [
-    "elementwise_bool", "elementwise_u8", "elementwise_i8", "elementwise_i16", "elementwise_i32",
-    "elementwise_i64", "elementwise_f16", "elementwise_bf16", "elementwise_f32", "elementwise_f64",
-    "reduce_bool", "reduce_u8", "reduce_i8", "reduce_i16", "reduce_i32", "reduce_i64", "reduce_f16",
-    "reduce_bf16", "reduce_f32", "reduce_f64", "move",
+    "elementwise_bool",
+    "elementwise_u8",
+    "elementwise_i8",
+    "elementwise_i16",
+    "elementwise_i32",
+    "elementwise_i64",
+    "elementwise_f16",
+    "elementwise_bf16",
+    "elementwise_f32",
+    "elementwise_f64",
+    "reduce_bool",
+    "reduce_u8",
+    "reduce_i8",
+    "reduce_i16",
+    "reduce_i32",
+    "reduce_i64",
+    "reduce_f16",
+    "reduce_bf16",
+    "reduce_f32",
+    "reduce_f64",
+    "move",
 ];
 
 /// The kernels (`.entry` names) of a module's PTX.

@@ -51,7 +51,9 @@ pub(crate) fn reduce(
         format!("reduce_{name}_{}", ptx::short(src.dtype))
     };
     let acc = acc_size(op, src.dtype);
-    run(device, &plan, &src, &dst, dst.dtype, &kernel, acc, correction)
+    run(
+        device, &plan, &src, &dst, dst.dtype, &kernel, acc, correction,
+    )
 }
 
 /// `dst = op(src, dim)` as i64 indices.
@@ -141,7 +143,10 @@ fn run(
     let to_ptr = to.at(plan.dst_offset as i64);
     let from_ptr = from.at(plan.src_offset as i64);
     let partial = if splits > 1 {
-        Some(Storage::uninit(device, outputs as usize * splits as usize * acc)?)
+        Some(Storage::uninit(
+            device,
+            outputs as usize * splits as usize * acc,
+        )?)
     } else {
         None
     };

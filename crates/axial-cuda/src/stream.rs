@@ -82,7 +82,9 @@ impl Stream {
     pub fn synchronize(&self) -> Result<()> {
         self.device.state()?;
         // SAFETY: a live stream.
-        check("synchronize", unsafe { cu::cuStreamSynchronize(self.raw.0) })
+        check("synchronize", unsafe {
+            cu::cuStreamSynchronize(self.raw.0)
+        })
     }
 
     /// An event at the current end of the stream.
@@ -119,7 +121,9 @@ impl Stream {
     pub fn wait(&self, event: &Event) -> Result<()> {
         self.device.state()?;
         // SAFETY: a live stream and a recorded event.
-        check("cuda wait", unsafe { cu::cuStreamWaitEvent(self.raw.0, event.raw.0, 0) })
+        check("cuda wait", unsafe {
+            cu::cuStreamWaitEvent(self.raw.0, event.raw.0, 0)
+        })
     }
 }
 
@@ -290,6 +294,8 @@ impl Cuda {
     pub fn wait_for(&self, event: &Event) -> Result<()> {
         let s = self.state()?;
         // SAFETY: a live stream and a recorded event.
-        check("cuda wait", unsafe { cu::cuStreamWaitEvent(s.stream.0, event.raw.0, 0) })
+        check("cuda wait", unsafe {
+            cu::cuStreamWaitEvent(s.stream.0, event.raw.0, 0)
+        })
     }
 }

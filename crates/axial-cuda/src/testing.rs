@@ -2,6 +2,7 @@
 //! because there is none. With `AXIAL_REQUIRE_GPU=1` a missing GPU fails
 //! the test instead (what a GPU machine's check runs with).
 
+use std::io::Write;
 use std::sync::Mutex;
 
 use crate::Cuda;
@@ -43,9 +44,12 @@ pub fn device_or_skip(name: &str) -> Option<Cuda> {
         }
         Err(e) => {
             static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
-            let mut said = SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut said = SAID
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if !said.iter().any(|n| n == name) {
-                eprintln!("skipped {name} on CUDA: no GPU ({e})");
+                // Past the test harness's capture, so that a passing run shows it.
+                let _ = writeln!(std::io::stderr(), "skipped {name} on CUDA: no GPU ({e})");
                 said.push(name.to_string());
             }
             None

@@ -49,7 +49,12 @@ pub fn to_device_async(
         // event below has completed (`reading_until`), into a device block of
         // that size.
         check("to_device_async", unsafe {
-            cu::cuMemcpyHtoDAsync_v2(buffer.ptr, host.as_bytes().as_ptr().cast(), nbytes, stream.raw.0)
+            cu::cuMemcpyHtoDAsync_v2(
+                buffer.ptr,
+                host.as_bytes().as_ptr().cast(),
+                nbytes,
+                stream.raw.0,
+            )
         })?;
     }
     let done = stream.record()?;
