@@ -24,6 +24,6 @@ for line in sys.stdin:
         print("test binary", name)
 '
 cargo build --release -p axial-cuda --features cuda --example gpu_report
-cp target/release/examples/gpu_report gpu/bin/
+cp "${CARGO_TARGET_DIR:-target}/release/examples/gpu_report" gpu/bin/
 cp gpu/torch_gpu.py gpu/bin/
 du -sh gpu/bin

@@ -343,7 +343,7 @@ fn devices() {
 #[test]
 fn the_devices_section_quotes_its_compile_error() {
     let text = output("s13_devices");
-    let quoted = "cannot combine a tensor on `Cuda` with a tensor on `Cpu`";
+    let quoted = "cannot combine a tensor on `axial::Cuda` with a tensor on `Cpu`";
     let stderr = std::fs::read_to_string(root().join("ui-tests/cuda/cpu_plus_cuda.stderr"))
         .expect("the ui-test has its expected message");
     assert!(stderr.starts_with(&format!("error[E0277]: {quoted}")));

@@ -37,7 +37,7 @@ pub(crate) fn run(out: &mut dyn Write) -> Printed {
     )?;
     writeln!(
         out,
-        "Adding a CPU tensor to a GPU tensor does not compile: \"cannot combine a tensor on `Cuda` with a tensor on `Cpu`\" (ui-tests/cuda/cpu_plus_cuda.rs)."
+        "Adding a CPU tensor to a GPU tensor does not compile: \"cannot combine a tensor on `axial::Cuda` with a tensor on `Cpu`\" (ui-tests/cuda/cpu_plus_cuda.rs)."
     )?;
     #[cfg(feature = "cuda")]
     match axial::Cuda::new(0) {

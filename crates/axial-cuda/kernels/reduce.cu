@@ -95,24 +95,16 @@ template <> __device__ __forceinline__ bf16_t sum_out<bf16_t>(float w) { return 
 // Each: `Acc identity()`, `Acc step(Acc, T, u64 index)`, `Acc combine(Acc a,
 // Acc b)` (a covers earlier positions), `Out finish(Acc, u64 count)`.
 
-template <class T> struct R_sum {
+// `sum` (PROD false) or `prod`: floats in their compute float, integers
+// and bool in wrapping i64.
+template <class T, bool PROD> struct R_fold {
     typedef T In;
     typedef typename Wide<T>::W Acc;
     typedef typename SumOut<T>::O Out;
     double correction;
-    __device__ Acc identity() const { return (Acc)0; }
-    __device__ Acc step(Acc a, T x, u64) const { return add_w(a, Wide<T>::of(x)); }
-    __device__ Acc combine(Acc a, Acc b) const { return add_w(a, b); }
-    __device__ Out finish(Acc a, u64) const { return sum_out<T>(a); }
-};
-template <class T> struct R_prod {
-    typedef T In;
-    typedef typename Wide<T>::W Acc;
-    typedef typename SumOut<T>::O Out;
-    double correction;
-    __device__ Acc identity() const { return (Acc)1; }
-    __device__ Acc step(Acc a, T x, u64) const { return mul_w(a, Wide<T>::of(x)); }
-    __device__ Acc combine(Acc a, Acc b) const { return mul_w(a, b); }
+    __device__ Acc identity() const { return PROD ? (Acc)1 : (Acc)0; }
+    __device__ Acc combine(Acc a, Acc b) const { return PROD ? mul_w(a, b) : add_w(a, b); }
+    __device__ Acc step(Acc a, T x, u64) const { return combine(a, Wide<T>::of(x)); }
     __device__ Out finish(Acc a, u64) const { return sum_out<T>(a); }
 };
 // PyTorch divides the f32 (f64) sum, then rounds once to f16/bf16.
@@ -217,6 +209,8 @@ template <class T, bool MAX> struct R_arg {
 };
 
 // One name per reducer, for the entry-point macros.
+template <class T> using R_sum = R_fold<T, false>;
+template <class T> using R_prod = R_fold<T, true>;
 template <class T> using R_amax = R_ext<T, true>;
 template <class T> using R_amin = R_ext<T, false>;
 template <class T> using R_argmax = R_arg<T, true>;

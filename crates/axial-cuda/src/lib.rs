@@ -15,6 +15,13 @@
 //! host-to-device copy on a [`Stream`] asynchronous; [`Event`]s order work
 //! across streams and time it.
 //!
+//! Adding a kernel for an op is small: an element functor and its entry
+//! point in `kernels/*.cu` (named `<family>_<op>_<dtype>` after the op's
+//! `name()`), `gen-ptx.sh` to regenerate `ptx/`, and, for a new `Backend`
+//! method, a call of the shared strided launcher with the op's operands;
+//! the checks, the coalesced walk and the dtype rules come from
+//! `axial_core` already.
+//!
 //! Without the feature the crate is empty but for [`if_cuda!`], so a
 //! workspace builds and tests without CUDA. With it and no GPU (or no
 //! driver), [`Cuda::new`] returns an error naming why, and tests that need a
@@ -46,24 +53,22 @@
 ///     fn only_with_cuda() -> axial_cuda::Cuda { axial_cuda::Cuda::default() }
 /// }
 /// ```
-#[cfg(feature = "cuda")]
 #[macro_export]
 macro_rules! if_cuda {
+    ($($t:tt)*) => { $crate::__if_cuda! { $($t)* } };
+}
+
+#[cfg(feature = "cuda")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __if_cuda {
     ($($t:tt)*) => { $($t)* };
 }
 
-/// Expands its tokens when this crate is built with the `cuda` feature, to
-/// nothing otherwise: test suites written once instantiate their CUDA cases
-/// with it.
-///
-/// ```
-/// axial_cuda::if_cuda! {
-///     fn only_with_cuda() -> axial_cuda::Cuda { axial_cuda::Cuda::default() }
-/// }
-/// ```
 #[cfg(not(feature = "cuda"))]
+#[doc(hidden)]
 #[macro_export]
-macro_rules! if_cuda {
+macro_rules! __if_cuda {
     ($($t:tt)*) => {};
 }
 
