@@ -311,6 +311,46 @@ fn exercises() {
 }
 
 #[test]
+fn devices() {
+    let text = output("s13_devices");
+    assert_lines(
+        &text,
+        &[
+            "The device is in the type: Tensor<f32, S> is on the CPU, Tensor<f32, S, Cuda> on a GPU.",
+        ],
+    );
+    if text.contains("cuda if available else cpu: cpu") {
+        assert_lines(
+            &text,
+            &[
+                "x lives on cpu; so does 2.0 * x + 1.0:",
+                "tensor([[ 1.,  3.,  5.],",
+                "        [ 7.,  9., 11.]], names=('Rows', 'Cols'))",
+            ],
+        );
+    } else {
+        assert_lines(
+            &text,
+            &[
+                "x lives on cuda:0; so does 2.0 * x + 1.0:",
+                "        [ 7.,  9., 11.]], names=('Rows', 'Cols'))",
+                "pinned ones copied on a stream without waiting; their sum on the GPU: tensor(6.)",
+            ],
+        );
+    }
+}
+
+#[test]
+fn the_devices_section_quotes_its_compile_error() {
+    let text = output("s13_devices");
+    let quoted = "cannot combine a tensor on `axial::Cuda` with a tensor on `Cpu`";
+    let stderr = std::fs::read_to_string(root().join("ui-tests/cuda/cpu_plus_cuda.stderr"))
+        .expect("the ui-test has its expected message");
+    assert!(stderr.starts_with(&format!("error[E0277]: {quoted}")));
+    assert!(text.contains(quoted) && text.contains("ui-tests/cuda/cpu_plus_cuda.rs"));
+}
+
+#[test]
 fn serialization_checkpoint_refusal_and_a_partial_hdf5_read() {
     assert_lines(
         &output("s14_serialization"),

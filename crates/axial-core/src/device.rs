@@ -3,9 +3,10 @@
 //! Everything outside a device's own module speaks to memory through this
 //! trait, so a GPU device plugs in without the rest assuming host memory.
 
+use std::any::Any;
 use std::fmt;
 
-use crate::Result;
+use crate::{Backend, Cpu, Error, Layout, RawTensor, Result, Storage, TensorRef};
 
 /// A place tensors live (the CPU, a CUDA device), with its memory primitives.
 ///
@@ -21,7 +22,7 @@ use crate::Result;
 /// ```
 pub trait Device: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The device's memory block.
-    type Buffer: Send + Sync;
+    type Buffer: Send + Sync + 'static;
 
     /// The name PyTorch prints (`cpu`, `cuda:0`).
     ///
@@ -125,4 +126,64 @@ pub trait Device: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     fn duplicate(&self, buffer: &Self::Buffer) -> Result<Self::Buffer>;
+}
+
+/// A contiguous copy of `src` on `to`, bytes moving straight between the
+/// two devices' memory: from a CPU storage's bytes into `to`, from a device
+/// buffer into a new CPU storage, or (between two other devices) through
+/// one host buffer. A source that is not contiguous is made so on its own
+/// device first.
+///
+/// # Errors
+/// Either device failed, or is out of memory.
+///
+/// # Example
+/// ```
+/// use axial_core::{Cpu, RawTensor, device::transfer};
+/// let x = RawTensor::from_vec(vec![1i32, 2, 3, 4], &[2, 2])?;
+/// let t = transfer(&x.view().t()?, &Cpu)?;
+/// assert_eq!((t.strides(), t.to_vec::<i32>()?), (&[2, 1][..], vec![1, 3, 2, 4]));
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn transfer<D1: Backend, D2: Device>(
+    src: &TensorRef<'_, D1>,
+    to: &D2,
+) -> Result<RawTensor<D2>> {
+    let contiguous = src.contiguous()?;
+    let src = contiguous.as_ref();
+    let dtype = src.dtype();
+    let layout = Layout::contiguous(src.shape());
+    let nbytes = src.numel() * dtype.size();
+    let start = src.offset() * dtype.size();
+    let from: &dyn Any = src.storage();
+    let storage = if let Some(host) = from.downcast_ref::<Storage<Cpu>>() {
+        let bytes = host
+            .as_bytes()
+            .get(start..start + nbytes)
+            .ok_or_else(|| out_of(host.nbytes()))?;
+        Storage::from_host_bytes(to, bytes)?
+    } else {
+        let mut host = Storage::uninit(&Cpu, nbytes)?;
+        src.storage()
+            .device()
+            .copy_to_host(src.storage().buffer(), start, host.as_bytes_mut())?;
+        let host: Box<dyn Any> = Box::new(host);
+        match host.downcast::<Storage<D2>>() {
+            Ok(on_cpu) => *on_cpu,
+            Err(host) => {
+                let host = host
+                    .downcast::<Storage<Cpu>>()
+                    .map_err(|_| out_of(nbytes))?;
+                Storage::from_host_bytes(to, host.as_bytes())?
+            }
+        }
+    };
+    RawTensor::from_parts(storage, layout, dtype)
+}
+
+fn out_of(len: usize) -> Error {
+    Error::Device {
+        op: "to_device",
+        message: format!("the tensor's bytes are outside its storage of {len} bytes"),
+    }
 }

@@ -555,10 +555,10 @@ impl<D: Device> fmt::Debug for Storage<D> {
     }
 }
 
-impl Clone for Storage<Cpu> {
+/// A copy on the same device, as [`Storage::try_clone`]; out of memory
+/// panics, as `Vec`'s clone does.
+impl<D: Device> Clone for Storage<D> {
     fn clone(&self) -> Self {
-        let mut s = Storage::from_buffer(Cpu.alloc_buffer(self.nbytes()), Cpu);
-        s.as_bytes_mut().copy_from_slice(self.as_bytes());
-        s
+        self.try_clone().unwrap_or_else(|e| panic!("{e}"))
     }
 }

@@ -6,18 +6,21 @@
 //! sign of a zero may differ, and within a tolerance where the reference is
 //! the f64 function. The output's storage outside its layout must not change,
 //! and a failing op must write nothing.
+//!
+//! The suite runs on every device (`per_device!`): the CPU, and the GPU
+//! when `axial-cuda` is built with its `cuda` feature.
 
 mod support;
 
 use axial_core::half::{bf16, f16};
 use axial_core::{
-    Backend, BinaryOp, Bool, CmpOp, Cpu, DType, Element, Input, Kind, Layout, Output, RawTensor,
-    Result, Storage, UnaryOp, cast, with_dtype,
+    BinaryOp, Bool, CmpOp, DType, Device, Element, Input, Kind, Layout, Output, RawTensor, Result,
+    Storage, UnaryOp, cast, with_dtype,
 };
 use num_traits::Float;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use support::{Case, broadcast_pair, case, case_for, naive_elements};
+use support::{Case, TestDevice, broadcast_pair, case, case_for, naive_elements};
 
 /// How a kernel's element is compared with the reference's.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -48,9 +51,9 @@ fn data<T: Element>(c: &Case) -> Vec<T> {
         .collect()
 }
 
-fn tensor<T: Element>(c: &Case) -> RawTensor {
+fn tensor<T: Element, D: Device>(dev: &D, c: &Case) -> RawTensor<D> {
     RawTensor::from_parts(
-        Storage::from_slice(&data::<T>(c)),
+        Storage::from_host_slice(dev, &data::<T>(c)).expect("the device holds the case"),
         c.layout.clone(),
         T::DTYPE,
     )
@@ -62,7 +65,7 @@ fn sizes(shape: &[usize]) -> Vec<isize> {
 }
 
 /// A kernel input over `t`, broadcast to `shape`.
-fn input<'a>(t: &'a RawTensor, shape: &[usize]) -> Input<'a, Cpu> {
+fn input<'a, D: Device>(t: &'a RawTensor<D>, shape: &[usize]) -> Input<'a, D> {
     Input {
         storage: Some(t.storage()),
         layout: t.layout().expand(&sizes(shape)).expect("broadcastable"),
@@ -107,19 +110,20 @@ fn matches<T: Element>(got: T, (want, check): (T, Check)) -> bool {
 
 /// Runs `kernel` into a fresh output laid out as `out` (seeded with its
 /// storage), then checks it against `expected`.
-fn check_kernel<O: Element>(
+fn check_kernel<O: Element, D: Device>(
+    dev: &D,
     out: &Case,
     expected: Option<Vec<Expected<O>>>,
-    kernel: impl FnOnce(Output<'_, Cpu>) -> Result<()>,
+    kernel: impl FnOnce(Output<'_, D>) -> Result<()>,
 ) -> Result<(), TestCaseError> {
     let before = data::<O>(out);
-    let mut storage = Storage::from_slice(&before);
+    let mut storage = Storage::from_host_slice(dev, &before).expect("the device holds the case");
     let result = kernel(Output {
         storage: &mut storage,
         layout: out.layout.clone(),
         dtype: O::DTYPE,
     });
-    let after = storage.as_slice::<O>().expect("dtype").to_vec();
+    let after: Vec<O> = bytemuck::pod_collect_to_vec(&storage.to_host_bytes().expect("readable"));
     let expected = expected.and_then(|e| e.into_iter().collect::<Option<Vec<_>>>());
     let Some(expected) = expected else {
         prop_assert!(result.is_err(), "the op should have failed");
@@ -543,47 +547,54 @@ fn expected2<T: Element, O: Element>(
     r.map(|f| a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect())
 }
 
-fn check_unary<T: Element>(op: UnaryOp, x: &Case, out: &Case) -> Result<(), TestCaseError> {
-    let t = tensor::<T>(x);
+fn check_unary<T: Element, D: TestDevice>(
+    dev: &D,
+    op: UnaryOp,
+    x: &Case,
+    out: &Case,
+) -> Result<(), TestCaseError> {
+    let t = tensor::<T, D>(dev, x);
     let xs = naive::<T>(x, &x.shape);
-    let run = |o: Output<'_, Cpu>| Cpu.unary(op, input(&t, &x.shape), o);
+    let run = |o: Output<'_, D>| dev.unary(op, input(&t, &x.shape), o);
     if op == UnaryOp::LogicalNot {
         let not: UnaryRef<T, Bool> = Some(Box::new(|v: T| {
             Some((Bool::from(!v.is_nonzero()), Check::Bits))
         }));
-        return check_kernel::<Bool>(out, expected1(not, &xs), run);
+        return check_kernel::<Bool, D>(dev, out, expected1(not, &xs), run);
     }
-    check_kernel::<T>(out, expected1(unary_ref::<T>(op), &xs), run)
+    check_kernel::<T, D>(dev, out, expected1(unary_ref::<T>(op), &xs), run)
 }
 
-fn check_binary<T: Element>(
+fn check_binary<T: Element, D: TestDevice>(
+    dev: &D,
     op: BinaryOp,
     (a, b): &(Case, Case),
     out: &Case,
 ) -> Result<(), TestCaseError> {
     let shape = &out.shape;
-    let (ta, tb) = (tensor::<T>(a), tensor::<T>(b));
+    let (ta, tb) = (tensor::<T, D>(dev, a), tensor::<T, D>(dev, b));
     let (xs, ys) = (naive::<T>(a, shape), naive::<T>(b, shape));
     let run =
-        |o: Output<'_, Cpu>| Cpu.binary(op, input(&ta, shape).into(), input(&tb, shape).into(), o);
+        |o: Output<'_, D>| dev.binary(op, input(&ta, shape).into(), input(&tb, shape).into(), o);
     if let BinaryOp::LogicalAnd | BinaryOp::LogicalOr = op {
         let and = op == BinaryOp::LogicalAnd;
         let logical: BinaryRef<T, Bool> = Some(Box::new(move |x: T, y: T| {
             let (x, y) = (x.is_nonzero(), y.is_nonzero());
             Some((Bool::from(if and { x && y } else { x || y }), Check::Bits))
         }));
-        return check_kernel::<Bool>(out, expected2(logical, &xs, &ys), run);
+        return check_kernel::<Bool, D>(dev, out, expected2(logical, &xs, &ys), run);
     }
-    check_kernel::<T>(out, expected2(binary_ref::<T>(op), &xs, &ys), run)
+    check_kernel::<T, D>(dev, out, expected2(binary_ref::<T>(op), &xs, &ys), run)
 }
 
-fn check_compare<T: Element>(
+fn check_compare<T: Element, D: TestDevice>(
+    dev: &D,
     op: CmpOp,
     (a, b): &(Case, Case),
     out: &Case,
 ) -> Result<(), TestCaseError> {
     let shape = &out.shape;
-    let (ta, tb) = (tensor::<T>(a), tensor::<T>(b));
+    let (ta, tb) = (tensor::<T, D>(dev, a), tensor::<T, D>(dev, b));
     let (xs, ys) = (naive::<T>(a, shape), naive::<T>(b, shape));
     // As f64: exact for every value the tests generate, bools as 0 and 1.
     let f: fn(f64, f64) -> bool = match op {
@@ -597,18 +608,23 @@ fn check_compare<T: Element>(
     let r: BinaryRef<T, Bool> = Some(Box::new(move |x: T, y: T| {
         Some((Bool::from(f(x.to_f64(), y.to_f64())), Check::Bits))
     }));
-    check_kernel::<Bool>(out, expected2(r, &xs, &ys), |o| {
-        Cpu.compare(op, input(&ta, shape).into(), input(&tb, shape).into(), o)
+    check_kernel::<Bool, D>(dev, out, expected2(r, &xs, &ys), |o| {
+        dev.compare(op, input(&ta, shape).into(), input(&tb, shape).into(), o)
     })
 }
 
-fn check_where<T: Element>(
+fn check_where<T: Element, D: TestDevice>(
+    dev: &D,
     cond: &Case,
     (a, b): &(Case, Case),
     out: &Case,
 ) -> Result<(), TestCaseError> {
     let shape = &out.shape;
-    let (tc, ta, tb) = (tensor::<Bool>(cond), tensor::<T>(a), tensor::<T>(b));
+    let (tc, ta, tb) = (
+        tensor::<Bool, D>(dev, cond),
+        tensor::<T, D>(dev, a),
+        tensor::<T, D>(dev, b),
+    );
     let cs = naive::<Bool>(cond, shape);
     let (xs, ys) = (naive::<T>(a, shape), naive::<T>(b, shape));
     let expected = cs
@@ -616,16 +632,22 @@ fn check_where<T: Element>(
         .zip(xs.iter().zip(&ys))
         .map(|(c, (&x, &y))| Some((if c.get() { x } else { y }, Check::Bits)))
         .collect();
-    check_kernel::<T>(out, Some(expected), |o| {
-        Cpu.select_where(input(&tc, shape), input(&ta, shape), input(&tb, shape), o)
+    check_kernel::<T, D>(dev, out, Some(expected), |o| {
+        dev.select_where(input(&tc, shape), input(&ta, shape), input(&tb, shape), o)
     })
 }
 
-fn check_copy<S: Element, O: Element>(x: &Case, out: &Case) -> Result<(), TestCaseError> {
-    let t = tensor::<S>(x);
+fn check_copy<S: Element, O: Element, D: TestDevice>(
+    dev: &D,
+    x: &Case,
+    out: &Case,
+) -> Result<(), TestCaseError> {
+    let t = tensor::<S, D>(dev, x);
     let xs = naive::<S>(x, &x.shape);
     let r: UnaryRef<S, O> = Some(Box::new(|v: S| Some((cast::<S, O>(v), Check::Bits))));
-    check_kernel::<O>(out, expected1(r, &xs), |o| Cpu.copy(input(&t, &x.shape), o))
+    check_kernel::<O, D>(dev, out, expected1(r, &xs), |o| {
+        dev.copy(input(&t, &x.shape), o)
+    })
 }
 
 // -------------------------------------------------------------- strategies
@@ -722,77 +744,6 @@ fn big_binary_cases() -> impl Strategy<Value = ((Case, Case), Case)> {
     })
 }
 
-/// One property test module per dtype.
-macro_rules! per_dtype {
-    ($($name:ident: $t:ty,)*) => {$(
-        mod $name {
-            use super::*;
-
-            proptest! {
-                #[test]
-                fn unary_matches_reference((x, out) in unary_cases(), ops in several(unary_op())) {
-                    for op in ops {
-                        check_unary::<$t>(op, &x, &out)?;
-                    }
-                }
-
-                #[test]
-                fn binary_matches_reference((pair, out) in binary_cases(), ops in several(binary_op())) {
-                    for op in ops {
-                        check_binary::<$t>(op, &pair, &out)?;
-                    }
-                }
-
-                #[test]
-                fn compare_matches_reference((pair, out) in binary_cases(), op in cmp_op()) {
-                    check_compare::<$t>(op, &pair, &out)?;
-                }
-
-                #[test]
-                fn where_matches_reference((cond, pair, out) in where_cases()) {
-                    check_where::<$t>(&cond, &pair, &out)?;
-                }
-            }
-        }
-    )*};
-}
-
-per_dtype! {
-    bool_: Bool,
-    u8_: u8,
-    i8_: i8,
-    i16_: i16,
-    i32_: i32,
-    i64_: i64,
-    f16_: f16,
-    bf16_: bf16,
-    f32_: f32,
-    f64_: f64,
-}
-
-proptest! {
-    #[test]
-    fn copy_converts_between_any_layouts_and_dtypes(
-        (x, out) in unary_cases(),
-        src in prop::sample::select(DType::ALL.to_vec()),
-        dst in prop::sample::select(DType::ALL.to_vec()),
-    ) {
-        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
-    }
-
-    #[test]
-    fn transposed_copies_match_reference(
-        rows in 0usize..80,
-        cols in 0usize..80,
-        step in 1usize..3,
-        src in prop::sample::select(DType::ALL.to_vec()),
-        dst in prop::sample::select(DType::ALL.to_vec()),
-    ) {
-        let (x, out) = transposed_case(rows, cols, step);
-        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
-    }
-}
-
 /// A transposed (rows, cols) view of every `step`-th row of a contiguous
 /// (cols·step, rows) base, and a contiguous output of its shape.
 fn transposed_case(rows: usize, cols: usize, step: usize) -> (Case, Case) {
@@ -819,6 +770,84 @@ fn transposed_case(rows: usize, cols: usize, step: usize) -> (Case, Case) {
     (x, out)
 }
 
+crate::per_device! {
+/// One property test module per dtype.
+macro_rules! per_dtype {
+    ($($name:ident: $t:ty,)*) => {$(
+        mod $name {
+            use super::*;
+
+            proptest! {
+                #[test]
+                fn unary_matches_reference((x, out) in unary_cases(), ops in several(unary_op())) {
+                    let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+                    for op in ops {
+                        check_unary::<$t, Dev>(&dev, op, &x, &out)?;
+                    }
+                }
+
+                #[test]
+                fn binary_matches_reference((pair, out) in binary_cases(), ops in several(binary_op())) {
+                    let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+                    for op in ops {
+                        check_binary::<$t, Dev>(&dev, op, &pair, &out)?;
+                    }
+                }
+
+                #[test]
+                fn compare_matches_reference((pair, out) in binary_cases(), op in cmp_op()) {
+                    let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+                    check_compare::<$t, Dev>(&dev, op, &pair, &out)?;
+                }
+
+                #[test]
+                fn where_matches_reference((cond, pair, out) in where_cases()) {
+                    let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+                    check_where::<$t, Dev>(&dev, &cond, &pair, &out)?;
+                }
+            }
+        }
+    )*};
+}
+
+per_dtype! {
+    bool_: Bool,
+    u8_: u8,
+    i8_: i8,
+    i16_: i16,
+    i32_: i32,
+    i64_: i64,
+    f16_: f16,
+    bf16_: bf16,
+    f32_: f32,
+    f64_: f64,
+}
+
+proptest! {
+    #[test]
+    fn copy_converts_between_any_layouts_and_dtypes(
+        (x, out) in unary_cases(),
+        src in prop::sample::select(DType::ALL.to_vec()),
+        dst in prop::sample::select(DType::ALL.to_vec()),
+    ) {
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O, Dev>(&dev, &x, &out)))?;
+    }
+
+    #[test]
+    fn transposed_copies_match_reference(
+        rows in 0usize..80,
+        cols in 0usize..80,
+        step in 1usize..3,
+        src in prop::sample::select(DType::ALL.to_vec()),
+        dst in prop::sample::select(DType::ALL.to_vec()),
+    ) {
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        let (x, out) = transposed_case(rows, cols, step);
+        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O, Dev>(&dev, &x, &out)))?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 
@@ -832,6 +861,7 @@ proptest! {
         src in prop::sample::select(DType::ALL.to_vec()),
         dst in prop::sample::select(DType::ALL.to_vec()),
     ) {
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
         let (x, out) = if transposed {
             transposed_case(rows, cols, 1)
         } else {
@@ -839,21 +869,23 @@ proptest! {
             let x = Case { layout: Layout::contiguous(&out.shape), shape: out.shape.clone(), ..x };
             (x, out)
         };
-        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
+        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O, Dev>(&dev, &x, &out)))?;
     }
 
     #[test]
     fn big_unary_runs_in_parallel_like_reference((x, out) in big_unary_cases(), op in unary_op()) {
-        check_unary::<f32>(op, &x, &out)?;
-        check_unary::<bf16>(op, &x, &out)?;
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        check_unary::<f32, Dev>(&dev, op, &x, &out)?;
+        check_unary::<bf16, Dev>(&dev, op, &x, &out)?;
     }
 
     #[test]
     fn big_binary_runs_in_parallel_like_reference((pair, out) in big_binary_cases(), op in binary_op()) {
-        check_binary::<f32>(op, &pair, &out)?;
-        check_binary::<i32>(op, &pair, &out)?;
-        check_compare::<f16>(CmpOp::Lt, &pair, &out)?;
-        check_where::<i64>(&out, &pair, &out)?;
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        check_binary::<f32, Dev>(&dev, op, &pair, &out)?;
+        check_binary::<i32, Dev>(&dev, op, &pair, &out)?;
+        check_compare::<f16, Dev>(&dev, CmpOp::Lt, &pair, &out)?;
+        check_where::<i64, Dev>(&dev, &out, &pair, &out)?;
     }
 
     #[test]
@@ -862,6 +894,8 @@ proptest! {
         src in prop::sample::select(DType::ALL.to_vec()),
         dst in prop::sample::select(DType::ALL.to_vec()),
     ) {
-        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O>(&x, &out)))?;
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O, Dev>(&dev, &x, &out)))?;
     }
+}
 }

@@ -2,13 +2,15 @@
 //! (element by element through the layout, in f64 or wrapping i64) on random
 //! layouts: permuted, sliced with steps, offset, broadcast, sizes 0 and 1,
 //! every dtype each op supports; and large cases that take the parallel paths.
+//! The suite runs on every device (`per_device!`): the CPU, and the GPU
+//! when `axial-cuda` is built with its `cuda` feature.
 
 mod support;
 
 use axial_core::{ArgReduceOp, Bool, DType, Element, Kind, Layout, RawTensor, ReduceOp, cast};
 use half::{bf16, f16};
 use proptest::prelude::*;
-use support::{Case, case, case_for, large_case_for, unravel};
+use support::{Case, TestDevice, case, case_for, large_case_for, unravel};
 
 /// Runs `$body` once for each listed type, bound to `$T`.
 macro_rules! each_type {
@@ -104,13 +106,14 @@ fn close(got: f64, want: f64, tol: f64) -> bool {
 }
 
 /// Checks `reduce(op, dims, keepdim)` of `c` as `T` against the reference.
-fn check_reduce<T: Element>(
+fn check_reduce<T: Element, D: TestDevice>(
+    dev: &D,
     c: &Case,
     op: ReduceOp,
     dims: &[isize],
     keepdim: bool,
 ) -> Result<(), TestCaseError> {
-    let got = c.tensor::<T>().view().reduce(op, dims, keepdim);
+    let got = c.tensor_on::<T, D>(dev).view().reduce(op, dims, keepdim);
     let shape = &c.shape;
     let reduced = wrapped(dims, shape.len());
     let empty = (dims.is_empty() && shape.contains(&0)) || reduced.iter().any(|&d| shape[d] == 0);
@@ -188,7 +191,8 @@ fn tame_for_prod(c: &Case) -> Case {
 }
 
 /// Checks `op` on `c` for every dtype that has it.
-fn check_every_dtype(
+fn check_every_dtype<D: TestDevice>(
+    dev: &D,
     c: &Case,
     op: ReduceOp,
     dims: &[isize],
@@ -196,9 +200,9 @@ fn check_every_dtype(
 ) -> Result<(), TestCaseError> {
     let tame = tame_for_prod(c);
     let floats = if op == ReduceOp::Prod { &tame } else { c };
-    each_type!(T in [f64, f32, f16, bf16] => check_reduce::<T>(floats, op, dims, keepdim)?);
+    each_type!(T in [f64, f32, f16, bf16] => check_reduce::<T, D>(dev, floats, op, dims, keepdim)?);
     if op.output_dtype(DType::I64).is_ok() {
-        each_type!(T in [i64, i32, i16, i8, u8, Bool] => check_reduce::<T>(c, op, dims, keepdim)?);
+        each_type!(T in [i64, i32, i16, i8, u8, Bool] => check_reduce::<T, D>(dev, c, op, dims, keepdim)?);
     }
     Ok(())
 }
@@ -233,13 +237,14 @@ fn pick_dims(mask: &[bool], negative: &[bool], rank: usize) -> Vec<isize> {
 }
 
 /// Checks argmax/argmin (and max/min with indices) of `c` as `T`.
-fn check_arg<T: Element>(
+fn check_arg<T: Element, D: TestDevice>(
+    dev: &D,
     c: &Case,
     max: bool,
     dim: Option<usize>,
     keepdim: bool,
 ) -> Result<(), TestCaseError> {
-    let t = c.tensor::<T>();
+    let t = c.tensor_on::<T, D>(dev);
     let op = if max {
         ArgReduceOp::ArgMax
     } else {
@@ -306,6 +311,7 @@ fn check_arg<T: Element>(
     Ok(())
 }
 
+crate::per_device! {
 proptest! {
     #[test]
     fn reductions_match_naive(
@@ -316,8 +322,9 @@ proptest! {
         negative in prop::collection::vec(any::<bool>(), 4),
         keepdim in any::<bool>(),
     ) {
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
         let dims = pick_dims(&mask, &negative, c.shape.len());
-        check_every_dtype(&c, op_at(op, correction), &dims, keepdim)?;
+        check_every_dtype(&dev, &c, op_at(op, correction), &dims, keepdim)?;
     }
 
     #[test]
@@ -327,7 +334,8 @@ proptest! {
         dim in prop::option::of(0usize..4),
         keepdim in any::<bool>(),
     ) {
-        each_type!(T in [f64, f32, f16, bf16, i64, i32, i16, i8, u8, Bool] => check_arg::<T>(&c, max, dim, keepdim)?);
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        each_type!(T in [f64, f32, f16, bf16, i64, i32, i16, i8, u8, Bool] => check_arg::<T, Dev>(&dev, &c, max, dim, keepdim)?);
     }
 }
 
@@ -376,8 +384,9 @@ proptest! {
         keepdim in any::<bool>(),
         max in any::<bool>(),
     ) {
-        check_every_dtype(&c, op_at(op, 1.0), &[-1], keepdim)?;
-        each_type!(T in [f64, f32, f16, bf16, i64, i32, i16, i8, u8] => check_arg::<T>(&c, max, Some(2), keepdim)?);
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        check_every_dtype(&dev, &c, op_at(op, 1.0), &[-1], keepdim)?;
+        each_type!(T in [f64, f32, f16, bf16, i64, i32, i16, i8, u8] => check_arg::<T, Dev>(&dev, &c, max, Some(2), keepdim)?);
     }
 }
 
@@ -390,15 +399,16 @@ proptest! {
         op in 0usize..9,
         max in any::<bool>(),
     ) {
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
         let op = op_at(op, 1.0);
         let tame = tame_for_prod(&c);
         let floats = if op == ReduceOp::Prod { &tame } else { &c };
-        check_reduce::<f32>(floats, op, &[-1], false)?;
-        check_reduce::<bf16>(floats, op, &[-1], false)?;
+        check_reduce::<f32, Dev>(&dev, floats, op, &[-1], false)?;
+        check_reduce::<bf16, Dev>(&dev, floats, op, &[-1], false)?;
         if op.output_dtype(DType::I32).is_ok() {
-            check_reduce::<i8>(&c, op, &[-1], false)?;
+            check_reduce::<i8, Dev>(&dev, &c, op, &[-1], false)?;
         }
-        check_arg::<f16>(&c, max, Some(2), false)?;
+        check_arg::<f16, Dev>(&dev, &c, max, Some(2), false)?;
     }
 }
 
@@ -423,16 +433,17 @@ proptest! {
         max in any::<bool>(),
         dim in 0usize..3,
     ) {
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
         let dims = pick_dims(&mask, &[false; 3], c.shape.len());
         let op = op_at(op, 1.0);
         let tame = tame_for_prod(&c);
         let floats = if op == ReduceOp::Prod { &tame } else { &c };
-        check_reduce::<f32>(floats, op, &dims, keepdim)?;
-        check_reduce::<f16>(floats, op, &dims, keepdim)?;
+        check_reduce::<f32, Dev>(&dev, floats, op, &dims, keepdim)?;
+        check_reduce::<f16, Dev>(&dev, floats, op, &dims, keepdim)?;
         if op.output_dtype(DType::I32).is_ok() {
-            check_reduce::<i32>(&c, op, &dims, keepdim)?;
+            check_reduce::<i32, Dev>(&dev, &c, op, &dims, keepdim)?;
         }
-        check_arg::<f32>(&c, max, Some(dim), keepdim)?;
+        check_arg::<f32, Dev>(&dev, &c, max, Some(dim), keepdim)?;
     }
 }
 
@@ -522,12 +533,16 @@ fn naive_matmul(a: &Case, b: &Case) -> (Vec<usize>, Vec<f64>) {
 
 /// Checks `a @ b` as `T`: small integers and halves make every product and
 /// sum exact, so the only rounding is the final one into `T`.
-fn check_matmul<T: Element>(a: &Case, b: &Case) -> Result<(), TestCaseError> {
+fn check_matmul<T: Element, D: TestDevice>(
+    dev: &D,
+    a: &Case,
+    b: &Case,
+) -> Result<(), TestCaseError> {
     let (shape, want) = naive_matmul(a, b);
     let got = a
-        .tensor::<T>()
+        .tensor_on::<T, D>(dev)
         .view()
-        .matmul(&b.tensor::<T>().view())
+        .matmul(&b.tensor_on::<T, D>(dev).view())
         .unwrap();
     prop_assert_eq!(got.shape(), shape.as_slice());
     let got: Vec<f64> = got
@@ -544,7 +559,8 @@ fn check_matmul<T: Element>(a: &Case, b: &Case) -> Result<(), TestCaseError> {
 proptest! {
     #[test]
     fn matmul_matches_naive((a, b) in matmul_cases()) {
-        each_type!(T in [f64, f32, f16, bf16] => check_matmul::<T>(&a, &b)?);
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        each_type!(T in [f64, f32, f16, bf16] => check_matmul::<T, Dev>(&dev, &a, &b)?);
     }
 }
 
@@ -559,8 +575,9 @@ proptest! {
                 large_case_for(vec![k, n], false, false),
             ))
     ) {
-        check_matmul::<f32>(&a, &b)?;
-        check_matmul::<bf16>(&a, &b)?;
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        check_matmul::<f32, Dev>(&dev, &a, &b)?;
+        check_matmul::<bf16, Dev>(&dev, &a, &b)?;
     }
 
     #[test]
@@ -571,8 +588,9 @@ proptest! {
                 large_case_for(vec![batch, s, s], false, false),
             ))
     ) {
-        check_matmul::<f64>(&a, &b)?;
-        check_matmul::<f16>(&a, &b)?;
+        let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
+        check_matmul::<f64, Dev>(&dev, &a, &b)?;
+        check_matmul::<f16, Dev>(&dev, &a, &b)?;
     }
 }
 
@@ -590,4 +608,5 @@ fn the_naive_reference_is_itself_right() {
         reference::<f32>(ReduceOp::Sum, &[1.0, 2.5]),
         Want::F(3.5)
     ));
+}
 }

@@ -2,7 +2,7 @@
 
 use std::ops::{Index, IndexMut};
 
-use axial_core::{Backend, Cpu, Device, Element, RawTensor, Result, Scalar, Storage};
+use axial_core::{Backend, Cpu, Device, Element, RawTensor, Result, Scalar};
 use axial_shape::report::OneElement;
 use axial_shape::{RankIs, Shape, SizeEq};
 use typenum::U1;
@@ -200,10 +200,11 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         or_panic(self.try_cast())
     }
 
-    /// A contiguous copy on `device`.
+    /// A contiguous copy on `device` (PyTorch's `to(device)`), the bytes
+    /// moving straight between the two devices' memory.
     ///
     /// # Errors
-    /// Either device failed.
+    /// Either device failed, or is out of memory.
     ///
     /// ```
     /// # use axial::prelude::*;
@@ -213,12 +214,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// # Ok::<(), axial::Error>(())
     /// ```
     pub fn try_to_device<D2: Device>(&self, device: &D2) -> Result<Tensor<T, S, D2>> {
-        let host = self.raw().to_vec::<T>()?;
-        let storage = Storage::from_host_slice(device, &host)?;
-        Ok(TensorBase::from_parts(
-            Owned(storage),
-            axial_core::Layout::contiguous(self.layout.shape()),
-        ))
+        Ok(owned(axial_core::device::transfer(&self.raw(), device)?))
     }
 
     /// A contiguous copy on `device`.

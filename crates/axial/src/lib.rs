@@ -58,6 +58,8 @@
 pub mod __private;
 mod access;
 mod create;
+#[cfg(feature = "cuda")]
+mod cuda;
 mod device;
 mod display;
 mod einops;
@@ -78,6 +80,8 @@ pub use axial_shape::{
 };
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;
+#[cfg(feature = "cuda")]
+pub use cuda::{Cuda, Event, Pinned, PinnedTensor, Stream};
 pub use device::SameDevice;
 pub use float::Float;
 pub use half::{bf16, f16};

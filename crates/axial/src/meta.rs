@@ -29,6 +29,18 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         array_of::<_, S>(self.layout.shape())
     }
 
+    /// The device the elements are on (PyTorch's `device`).
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// let x = Tensor::<f32, shape![2]>::zeros();
+    /// assert_eq!(x.device(), &Cpu);
+    /// assert_eq!(x.device().name(), "cpu");
+    /// ```
+    pub fn device(&self) -> &D {
+        self.data.storage().device()
+    }
+
     /// The sizes (PyTorch's `shape`); the same as [`sizes`](Self::sizes).
     ///
     /// ```

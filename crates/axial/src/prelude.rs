@@ -8,9 +8,11 @@
 //! ```
 
 pub use crate::{
-    Anon, ArcTensor, Bool, Composed, Cpu, DType, Dyn, Error, Float, Generator, New, Tensor,
+    Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New, Tensor,
     TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names, shape,
 };
+#[cfg(feature = "cuda")]
+pub use crate::{Cuda, Stream};
 pub use crate::{
     einsum, rearrange, reduce, repeat, s, try_einsum, try_rearrange, try_reduce, try_repeat,
 };

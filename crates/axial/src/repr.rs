@@ -277,3 +277,38 @@ where
         Owned(self.0.clone())
     }
 }
+
+/// Pinned host memory: a CPU storage kind; what may copy gives an owned one.
+#[cfg(feature = "cuda")]
+mod pinned {
+    use axial_core::{Cpu, Storage};
+
+    use super::{Broadcast, Data, DataMut, Owned, sealed};
+    use crate::cuda::Pinned;
+
+    impl sealed::Sealed for Pinned {}
+    impl Data<Cpu> for Pinned {
+        type MaybeCopy = Owned<Cpu>;
+        type ReadOnly = Broadcast<Pinned>;
+
+        fn storage(&self) -> &Storage<Cpu> {
+            self.0.storage()
+        }
+        fn keep(self) -> Owned<Cpu> {
+            Owned(self.0.into_storage())
+        }
+        fn copied(storage: Storage<Cpu>) -> Owned<Cpu> {
+            Owned(storage)
+        }
+        fn freeze(self) -> Broadcast<Pinned> {
+            Broadcast(self)
+        }
+    }
+
+    /// Writes wait for the asynchronous copies reading the memory.
+    impl DataMut<Cpu> for Pinned {
+        fn storage_mut(&mut self) -> &mut Storage<Cpu> {
+            self.0.storage_mut()
+        }
+    }
+}

@@ -2,7 +2,11 @@
 //! naive element-by-element reference to check kernels against.
 #![allow(dead_code, unreachable_pub)]
 
-use axial_core::{Element, Layout, RawTensor, Storage};
+mod device;
+
+use axial_core::{Device, Element, Layout, RawTensor, Storage};
+#[allow(unused_imports)]
+pub use device::TestDevice;
 use proptest::prelude::*;
 
 /// A tensor of `T` over a random layout of one of the shapes `shape`, built so
@@ -23,6 +27,14 @@ impl Case {
     pub fn tensor<T: Element>(&self) -> RawTensor {
         let data: Vec<T> = self.storage.iter().map(|&v| T::from_f64(v)).collect();
         RawTensor::from_parts(Storage::from_slice(&data), self.layout.clone(), T::DTYPE)
+            .expect("generated layouts are in bounds")
+    }
+
+    /// The tensor (storage and layout) as `T` elements on `device`.
+    pub fn tensor_on<T: Element, D: Device>(&self, device: &D) -> RawTensor<D> {
+        let data: Vec<T> = self.storage.iter().map(|&v| T::from_f64(v)).collect();
+        let storage = Storage::from_host_slice(device, &data).expect("the device holds the case");
+        RawTensor::from_parts(storage, self.layout.clone(), T::DTYPE)
             .expect("generated layouts are in bounds")
     }
 

@@ -92,12 +92,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        let sizes = sizes.sizes();
-        Ok(owned(RawTensor::from_slice_on(
-            &D::default(),
-            &data,
-            &sizes,
-        )?))
+        Self::try_from_vec_on(&D::default(), data, sizes)
     }
 
     /// A tensor holding `data` in row-major order, with the sizes of the

@@ -1,7 +1,7 @@
 //! Constant and regular fills: zeros, ones, full, arange, linspace, eye.
 
 use axial_core::layout::checked_numel;
-use axial_core::{Backend, Element, RawTensor, Result, Scalar};
+use axial_core::{Backend, Element, RawTensor, Result};
 use axial_shape::report::TwoAxes;
 use axial_shape::{Distinct, DynSizes, Shape, StaticShape};
 use typenum::{IsEqual, U2};
@@ -69,8 +69,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        let sizes = sizes.sizes();
-        Ok(owned(RawTensor::zeros_on(&D::default(), &sizes, T::DTYPE)?))
+        Self::try_zeros_on(&D::default(), sizes)
     }
 
     /// A tensor of zeros, with the sizes of the `Dyn` axes.
@@ -178,13 +177,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        let sizes = sizes.sizes();
-        Ok(owned(RawTensor::full_on(
-            &D::default(),
-            &sizes,
-            Scalar::of(value),
-            T::DTYPE,
-        )?))
+        Self::try_full_on(&D::default(), sizes, value)
     }
 
     /// A tensor filled with `value`, with the sizes of the `Dyn` axes.
@@ -238,10 +231,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     where
         S: Distinct,
     {
-        let sizes = sizes.sizes();
-        let numel = checked_numel("arange", &sizes)?;
-        let flat = RawTensor::arange_on(&D::default(), 0.0, numel as f64, 1.0, T::DTYPE)?;
-        Ok(Self::contiguous_as(flat, &sizes))
+        Self::try_arange_on(&D::default(), sizes)
     }
 
     /// `0, 1, 2, ...` in row-major order, with the sizes of the `Dyn` axes.

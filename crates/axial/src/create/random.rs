@@ -1,9 +1,8 @@
 //! Random fills from a seeded [`Generator`].
 
-use axial_core::{Backend, Element, Generator, RawTensor, Result};
+use axial_core::{Backend, Element, Generator, Result};
 use axial_shape::{Distinct, DynSizes, Shape, StaticShape};
 
-use crate::access::owned;
 use crate::float::Float;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
@@ -48,13 +47,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
         T: Float,
     {
-        let sizes = sizes.sizes();
-        Ok(owned(RawTensor::rand_on(
-            &D::default(),
-            &sizes,
-            T::DTYPE,
-            rng,
-        )?))
+        Self::try_rand_on(&D::default(), sizes, rng)
     }
 
     /// Uniform random values, with the sizes of the `Dyn` axes.
@@ -113,13 +106,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
         S: Distinct,
         T: Float,
     {
-        let sizes = sizes.sizes();
-        Ok(owned(RawTensor::randn_on(
-            &D::default(),
-            &sizes,
-            T::DTYPE,
-            rng,
-        )?))
+        Self::try_randn_on(&D::default(), sizes, rng)
     }
 
     /// Standard normal random values, with the sizes of the `Dyn` axes.

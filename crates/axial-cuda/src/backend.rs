@@ -1,0 +1,235 @@
+//! [`Backend`] for [`Cuda`]: each entry point checks its operands with the
+//! device-independent rules of `axial_core` (dtypes, shapes, bounds, the op
+//! and dtype, the coalesced plans), then launches the kernels of
+//! [`crate::elementwise`], [`crate::reduce`] or [`crate::blas`].
+
+use axial_core::{
+    Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, DType, Error, Input, Layout, Output, ReduceOp,
+    Result, Scalar, Storage, UnaryOp,
+};
+
+use crate::driver::State;
+use crate::{Cuda, CudaBuffer, blas, elementwise, reduce};
+
+/// An operand as a kernel takes it: the device address of its storage's
+/// first byte, and where its elements are.
+pub(crate) struct Operand {
+    pub(crate) base: u64,
+    pub(crate) layout: Layout,
+    pub(crate) dtype: DType,
+}
+
+impl Operand {
+    /// The address of element offset `offset` (in elements, may be negative
+    /// relative to a walk's start but lands in the storage).
+    pub(crate) fn at(&self, offset: i64) -> u64 {
+        self.base
+            .wrapping_add((offset * self.dtype.size() as i64) as u64)
+    }
+}
+
+/// The storage's buffer, refused when it lives on another device.
+pub(crate) fn buffer_on<'a>(
+    op: &'static str,
+    device: &Cuda,
+    storage: &'a Storage<Cuda>,
+) -> Result<&'a CudaBuffer> {
+    if storage.device() != device {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "Expected all tensors to be on the same device, but found at least two devices, {} and {}!",
+                device_name(device),
+                device_name(storage.device())
+            ),
+        ));
+    }
+    Ok(storage.buffer())
+}
+
+fn device_name(d: &Cuda) -> String {
+    axial_core::Device::name(d)
+}
+
+/// The output after [`Output::check`] for `dtype`.
+pub(crate) fn output(
+    device: &Cuda,
+    op: &'static str,
+    dst: &Output<'_, Cuda>,
+    dtype: DType,
+) -> Result<Operand> {
+    dst.check(op, dtype)?;
+    let b = buffer_on(op, device, dst.storage)?;
+    Ok(Operand {
+        base: b.ptr,
+        layout: dst.layout.clone(),
+        dtype: dst.dtype,
+    })
+}
+
+/// An elementwise input after [`Input::check_elementwise`] for `dtype`. An
+/// input that is the output itself through another layout is first copied
+/// aside (threads of a kernel would read what others write); through the
+/// same layout it is read in place, each element before its write.
+pub(crate) fn input(
+    device: &Cuda,
+    op: &'static str,
+    src: &Input<'_, Cuda>,
+    dtype: DType,
+    dst: &Output<'_, Cuda>,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<Operand> {
+    src.check_elementwise(op, dtype, dst)?;
+    match src.storage {
+        Some(storage) => Ok(Operand {
+            base: buffer_on(op, device, storage)?.ptr,
+            layout: src.layout.clone(),
+            dtype: src.dtype,
+        }),
+        None if src.layout == dst.layout => Ok(Operand {
+            base: buffer_on(op, device, dst.storage)?.ptr,
+            layout: src.layout.clone(),
+            dtype: src.dtype,
+        }),
+        None => {
+            let from = Operand {
+                base: buffer_on(op, device, dst.storage)?.ptr,
+                layout: src.layout.clone(),
+                dtype: src.dtype,
+            };
+            let contiguous = Layout::contiguous(src.layout.shape());
+            let storage = Storage::uninit(device, contiguous.numel() * src.dtype.size())?;
+            let to = Operand {
+                base: storage.buffer().ptr,
+                layout: contiguous.clone(),
+                dtype: src.dtype,
+            };
+            elementwise::copy_operands(device.state()?, &from, &to)?;
+            spill.push(storage);
+            Ok(to)
+        }
+    }
+}
+
+/// A source whose shape is not the output's (a reduction's, a matmul's),
+/// after [`Input::check_source`].
+pub(crate) fn source(
+    device: &Cuda,
+    op: &'static str,
+    src: &Input<'_, Cuda>,
+    dtype: DType,
+) -> Result<Operand> {
+    let storage = src.check_source(op, dtype)?;
+    Ok(Operand {
+        base: buffer_on(op, device, storage)?.ptr,
+        layout: src.layout.clone(),
+        dtype: src.dtype,
+    })
+}
+
+/// The state of the device, its context current.
+pub(crate) fn state_of(device: &Cuda) -> Result<&'static State> {
+    device.state()
+}
+
+/// An operand of a binary op or comparison: a tensor, or a scalar's bits.
+pub(crate) enum Side {
+    Tensor(Operand),
+    Scalar(Scalar),
+}
+
+/// Both operands of a binary op or comparison of `dtype`.
+pub(crate) fn sides(
+    device: &Cuda,
+    op: &'static str,
+    [lhs, rhs]: [&Arg<'_, Cuda>; 2],
+    dtype: DType,
+    dst: &Output<'_, Cuda>,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<[Side; 2]> {
+    let side = |a: &Arg<'_, Cuda>, spill: &mut Vec<Storage<Cuda>>| -> Result<Side> {
+        Ok(match a {
+            Arg::Tensor(t) => Side::Tensor(input(device, op, t, dtype, dst, spill)?),
+            Arg::Scalar(s) => Side::Scalar(*s),
+        })
+    };
+    let l = side(lhs, spill)?;
+    let r = side(rhs, spill)?;
+    if let (Side::Scalar(_), Side::Scalar(_)) = (&l, &r) {
+        Arg::pair_dtype(op, lhs, rhs)?;
+    }
+    Ok([l, r])
+}
+
+impl Backend for Cuda {
+    fn copy(&self, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()> {
+        elementwise::copy(self, src, dst)
+    }
+
+    fn fill(&self, dst: Output<'_, Self>, value: Scalar) -> Result<()> {
+        elementwise::fill(self, dst, value)
+    }
+
+    fn unary(&self, op: UnaryOp, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()> {
+        elementwise::unary(self, op, src, dst)
+    }
+
+    fn binary(
+        &self,
+        op: BinaryOp,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        elementwise::binary(self, op, lhs, rhs, dst)
+    }
+
+    fn compare(
+        &self,
+        op: CmpOp,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        elementwise::compare(self, op, lhs, rhs, dst)
+    }
+
+    fn select_where(
+        &self,
+        cond: Input<'_, Self>,
+        a: Input<'_, Self>,
+        b: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        elementwise::select_where(self, cond, a, b, dst)
+    }
+
+    fn reduce(
+        &self,
+        op: ReduceOp,
+        src: Input<'_, Self>,
+        dims: &[usize],
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        reduce::reduce(self, op, src, dims, dst)
+    }
+
+    fn arg_reduce(
+        &self,
+        op: ArgReduceOp,
+        src: Input<'_, Self>,
+        dim: usize,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        reduce::arg_reduce(self, op, src, dim, dst)
+    }
+
+    fn matmul(
+        &self,
+        lhs: Input<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        blas::matmul(self, lhs, rhs, dst)
+    }
+}

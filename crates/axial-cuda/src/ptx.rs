@@ -1,0 +1,133 @@
+//! The PTX modules compiled from `kernels/` by `gen-ptx.sh` (committed, so
+//! that users need only the driver), and the names kernels use for dtypes.
+
+use axial_core::DType;
+
+/// Every module's name.
+pub(crate) const MODULES: [&str; 21] = [
+    "elementwise_bool",
+    "elementwise_u8",
+    "elementwise_i8",
+    "elementwise_i16",
+    "elementwise_i32",
+    "elementwise_i64",
+    "elementwise_f16",
+    "elementwise_bf16",
+    "elementwise_f32",
+    "elementwise_f64",
+    "reduce_bool",
+    "reduce_u8",
+    "reduce_i8",
+    "reduce_i16",
+    "reduce_i32",
+    "reduce_i64",
+    "reduce_f16",
+    "reduce_bf16",
+    "reduce_f32",
+    "reduce_f64",
+    "move",
+];
+
+/// The kernels (`.entry` names) of a module's PTX.
+pub(crate) fn entries(ptx: &str) -> impl Iterator<Item = &str> {
+    ptx.lines().filter_map(|l| {
+        let rest = l.strip_prefix(".visible .entry ")?;
+        Some(rest.split('(').next().unwrap_or(rest).trim())
+    })
+}
+
+/// The PTX text of module `name`.
+pub(crate) fn module(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "elementwise_bool" => include_str!("../ptx/elementwise_bool.ptx"),
+        "elementwise_u8" => include_str!("../ptx/elementwise_u8.ptx"),
+        "elementwise_i8" => include_str!("../ptx/elementwise_i8.ptx"),
+        "elementwise_i16" => include_str!("../ptx/elementwise_i16.ptx"),
+        "elementwise_i32" => include_str!("../ptx/elementwise_i32.ptx"),
+        "elementwise_i64" => include_str!("../ptx/elementwise_i64.ptx"),
+        "elementwise_f16" => include_str!("../ptx/elementwise_f16.ptx"),
+        "elementwise_bf16" => include_str!("../ptx/elementwise_bf16.ptx"),
+        "elementwise_f32" => include_str!("../ptx/elementwise_f32.ptx"),
+        "elementwise_f64" => include_str!("../ptx/elementwise_f64.ptx"),
+        "reduce_bool" => include_str!("../ptx/reduce_bool.ptx"),
+        "reduce_u8" => include_str!("../ptx/reduce_u8.ptx"),
+        "reduce_i8" => include_str!("../ptx/reduce_i8.ptx"),
+        "reduce_i16" => include_str!("../ptx/reduce_i16.ptx"),
+        "reduce_i32" => include_str!("../ptx/reduce_i32.ptx"),
+        "reduce_i64" => include_str!("../ptx/reduce_i64.ptx"),
+        "reduce_f16" => include_str!("../ptx/reduce_f16.ptx"),
+        "reduce_bf16" => include_str!("../ptx/reduce_bf16.ptx"),
+        "reduce_f32" => include_str!("../ptx/reduce_f32.ptx"),
+        "reduce_f64" => include_str!("../ptx/reduce_f64.ptx"),
+        "move" => include_str!("../ptx/move.ptx"),
+        _ => return None,
+    })
+}
+
+/// The short name of a dtype in kernel and module names (`f32`, `bool`).
+pub(crate) fn short(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Bool => "bool",
+        DType::U8 => "u8",
+        DType::I8 => "i8",
+        DType::I16 => "i16",
+        DType::I32 => "i32",
+        DType::I64 => "i64",
+        DType::F16 => "f16",
+        DType::BF16 => "bf16",
+        DType::F32 => "f32",
+        DType::F64 => "f64",
+    }
+}
+
+/// The elementwise module of a dtype (kernels whose input has it).
+pub(crate) fn elementwise(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Bool => "elementwise_bool",
+        DType::U8 => "elementwise_u8",
+        DType::I8 => "elementwise_i8",
+        DType::I16 => "elementwise_i16",
+        DType::I32 => "elementwise_i32",
+        DType::I64 => "elementwise_i64",
+        DType::F16 => "elementwise_f16",
+        DType::BF16 => "elementwise_bf16",
+        DType::F32 => "elementwise_f32",
+        DType::F64 => "elementwise_f64",
+    }
+}
+
+/// The reduction module of a dtype (kernels whose input has it).
+pub(crate) fn reduce(dtype: DType) -> &'static str {
+    match dtype {
+        DType::Bool => "reduce_bool",
+        DType::U8 => "reduce_u8",
+        DType::I8 => "reduce_i8",
+        DType::I16 => "reduce_i16",
+        DType::I32 => "reduce_i32",
+        DType::I64 => "reduce_i64",
+        DType::F16 => "reduce_f16",
+        DType::BF16 => "reduce_bf16",
+        DType::F32 => "reduce_f32",
+        DType::F64 => "reduce_f64",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_dtype_has_its_modules() {
+        for dtype in DType::ALL {
+            assert!(module(elementwise(dtype)).is_some_and(|p| p.contains(".entry")));
+            assert!(module(reduce(dtype)).is_some());
+            assert!(elementwise(dtype).ends_with(short(dtype)));
+        }
+        assert!(module("move").is_some());
+        for m in MODULES {
+            assert!(entries(module(m).expect("listed")).count() > 0, "{m}");
+        }
+        let f32_kernels: Vec<_> = entries(module("elementwise_f32").unwrap()).collect();
+        assert!(f32_kernels.contains(&"unary_exp_f32") && f32_kernels.contains(&"cast_f32_bf16"));
+    }
+}

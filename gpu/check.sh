@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The GPU check: one command on a machine with an NVIDIA GPU and driver,
+# after gpu/build.sh ran on a development machine and gpu/bin came along.
+# No Rust toolchain, no network. Writes a markdown report to $OUT/report.md
+# (or gpu/report.md) within a few minutes:
+# - the GPU and driver (nvidia-smi);
+# - every kernel loads (the driver JIT-compiles every PTX module);
+# - the kernel suites on the CUDA device: every op and dtype against naive
+#   references on random strided layouts (the same suites the CPU passes),
+#   with AXIAL_REQUIRE_GPU=1 so that a missing GPU fails instead of skipping;
+# - axial-cuda's tests: pinned copies, streams, events, cuBLAS, errors;
+# - bandwidth and FLOP/s against the device's copy bandwidth, and the same
+#   cases in PyTorch when it is installed with CUDA.
+# On a machine without a GPU it runs the same steps and reports that the
+# CUDA cases skipped.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=gpu/bin
+out="${OUT:-gpu}/report.md"
+mkdir -p "$(dirname "$out")"
+: > "$out"
+say() { printf '%s\n' "$*" | tee -a "$out"; }
+if [[ ! -x "$bin/gpu_report" ]]; then
+    echo "gpu/bin is missing: run gpu/build.sh on a machine with Rust first" >&2
+    exit 2
+fi
+# The real driver when there is one, else the stub (everything then skips).
+if ! ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1 '; then
+    export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$PWD/cuda-stub/lib64/stubs"
+fi
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [[ -d $d ]] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d"
+done
+# cuBLAS of a PyTorch install, when the toolkit has none.
+torch_lib=$(python3 -c 'import nvidia.cublas, os; print(os.path.join(nvidia.cublas.__path__[0], "lib"))' 2>/dev/null || true)
+[[ -n "$torch_lib" ]] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$torch_lib"
+
+say "# GPU check of axial ($(date -u +%Y-%m-%dT%H:%MZ))"
+say ""
+gpu=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || true)
+if [[ -n "$gpu" ]]; then
+    say "- GPU: $gpu"
+    export AXIAL_REQUIRE_GPU=1
+else
+    say "- no GPU here (nvidia-smi finds none): the CUDA cases report that they skipped"
+fi
+status=0
+for t in "$bin"/tests/*; do
+    name=$(basename "$t")
+    start=$(date +%s)
+    log=$(mktemp)
+    # Only the CUDA instances: the CPU ones passed where the binaries were built.
+    filter=cuda
+    [[ $name == cuda ]] && filter=
+    if timeout 240 "$t" $filter --test-threads=8 >"$log" 2>&1; then
+        result=passed
+    else
+        result="FAILED"
+        status=1
+    fi
+    summary=$(grep -E '^test result' "$log" | tail -1)
+    skipped=$(grep -c '^skipped ' "$log" || true)
+    say "- \`$name\`: $result in $(( $(date +%s) - start )) s ($summary; $skipped skip notes)"
+    if [[ $result != passed ]]; then
+        say '  ```'
+        grep -E 'panicked|FAILED|failed|error' "$log" | head -20 | sed 's/^/  /' | tee -a "$out" >/dev/null
+        say '  ```'
+    fi
+    rm -f "$log"
+done
+say ""
+timeout 240 "$bin/gpu_report" | tee -a "$out" || status=1
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    say ""
+    timeout 180 python3 "$bin/torch_gpu.py" | tee -a "$out" || status=1
+else
+    say ""
+    say "- PyTorch with CUDA is not installed here: no PyTorch column"
+fi
+echo "report: $out"
+exit $status
