@@ -258,7 +258,7 @@ fn run_linear(
             ),
         ));
     }
-    check_zero_point(OP, out_zero_point, QDType::QUInt8)?;
+    check_zero_point(OP, "output", out_zero_point, QDType::QUInt8)?;
     inverse_scale(OP, out_scale)?;
     let m = x.numel() / k.max(1);
     let xr = x.int_repr()?;

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{QuantizedRef, QuantizedTensor, Quantizer};
-use crate::print::with_suffixes;
+use crate::print::{python_tuple, with_suffixes};
 
 /// Python's `repr` of a float: the shortest digits that round-trip, with
 /// `.0` on integral values and scientific notation below 1e-4 or from 1e16.
@@ -35,17 +35,6 @@ pub(crate) fn py_float(v: f64) -> String {
     }
 }
 
-/// A Python tuple of sizes: `(5,)`, `(2, 3)`.
-fn tuple(sizes: &[usize]) -> String {
-    match sizes {
-        [one] => format!("({one},)"),
-        _ => {
-            let items: Vec<String> = sizes.iter().map(usize::to_string).collect();
-            format!("({})", items.join(", "))
-        }
-    }
-}
-
 impl fmt::Display for QuantizedRef<'_> {
     /// PyTorch's `repr` of a quantized tensor.
     ///
@@ -70,7 +59,7 @@ impl fmt::Display for QuantizedRef<'_> {
         let mut suffixes = Vec::new();
         if self.numel() != 0 || self.shape().len() == 1 {
             // The core names the size of an empty tensor itself.
-            suffixes.push(format!("size={}", tuple(self.shape())));
+            suffixes.push(format!("size={}", python_tuple(self.shape())));
         }
         suffixes.push(format!("dtype={}", self.qdtype));
         suffixes.push(format!("quantization_scheme={}", self.qscheme()));
@@ -108,6 +97,26 @@ impl fmt::Display for QuantizedTensor {
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.view(), f)
+    }
+}
+
+impl fmt::Debug for QuantizedRef<'_> {
+    /// The dtype, shape, strides, offset and parameters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QuantizedRef")
+            .field("qdtype", &self.qdtype)
+            .field("shape", &self.shape())
+            .field("strides", &self.strides())
+            .field("offset", &self.offset())
+            .field("quantizer", &self.quantizer)
+            .finish()
+    }
+}
+
+impl fmt::Debug for QuantizedTensor {
+    /// As the view's.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.view(), f)
     }
 }
 

@@ -32,21 +32,25 @@ pub(super) fn inverse_scale(op: &'static str, scale: f64) -> Result<f32> {
     Ok(inv)
 }
 
-/// Checks a zero point against the dtype's range, in PyTorch's words.
-pub(super) fn check_zero_point(op: &'static str, zero_point: i64, dtype: QDType) -> Result<()> {
-    if zero_point > dtype.qmax() {
-        return Err(Error::invalid(
-            op,
-            format!("zero_point {zero_point} is above upper bound."),
-        ));
-    }
-    if zero_point < dtype.qmin() {
-        return Err(Error::invalid(
-            op,
-            format!("zero_point {zero_point} is below lower bound."),
-        ));
-    }
-    Ok(())
+/// Checks a zero point against the dtype's range, in PyTorch's words
+/// (`what` is the function PyTorch names).
+pub(super) fn check_zero_point(
+    op: &'static str,
+    what: &str,
+    zero_point: i64,
+    dtype: QDType,
+) -> Result<()> {
+    let side = if zero_point > dtype.qmax() {
+        "above upper"
+    } else if zero_point < dtype.qmin() {
+        "below lower"
+    } else {
+        return Ok(());
+    };
+    Err(Error::invalid(
+        op,
+        format!("{what} zero_point {zero_point} is {side} bound."),
+    ))
 }
 
 /// One quantized value: `zero_point + nearbyint(x * inv)` summed in `f32`
@@ -168,7 +172,10 @@ fn check_float(x: &TensorRef<'_, Cpu>) -> Result<()> {
 /// let q = quantize_per_tensor(&h.view(), 1.0, 127, QDType::QUInt8)?;
 /// assert_eq!(q.int_repr()?.to_vec::<u8>()?, vec![127, 129, 129, 131, 127, 125, 125, 123]);
 /// let bad = quantize_per_tensor(&h.view(), 0.1, 256, QDType::QUInt8).unwrap_err();
-/// assert_eq!(bad.to_string(), "quantize_tensor_per_tensor_affine: zero_point 256 is above upper bound.");
+/// assert_eq!(
+///     bad.to_string(),
+///     "quantize_per_tensor: quantize_tensor_per_tensor_affine zero_point 256 is above upper bound."
+/// );
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub fn quantize_per_tensor(
@@ -177,9 +184,13 @@ pub fn quantize_per_tensor(
     zero_point: i64,
     dtype: QDType,
 ) -> Result<QuantizedTensor> {
-    const OP: &str = "quantize_tensor_per_tensor_affine";
     check_float(x)?;
-    check_zero_point(OP, zero_point, dtype)?;
+    check_zero_point(
+        "quantize_per_tensor",
+        "quantize_tensor_per_tensor_affine",
+        zero_point,
+        dtype,
+    )?;
     let inv = inverse_scale("quantize_per_tensor", scale)?;
     let layout = suggested(x.layout());
     let src = ordered("quantize_per_tensor", x, &layout)?;
@@ -317,7 +328,7 @@ fn per_channel(
         ));
     }
     for &zp in zero_points {
-        check_zero_point("quantize_tensor_per_channel_affine", zp, dtype)?;
+        check_zero_point(op, "quantize_tensor_per_channel_affine", zp, dtype)?;
     }
     for &s in scales {
         inverse_scale(op, s)?;
@@ -362,7 +373,12 @@ pub fn from_int_repr(
             ),
         ));
     }
-    check_zero_point("_make_per_tensor_quantized_tensor", zero_point, dtype)?;
+    check_zero_point(
+        "_make_per_tensor_quantized_tensor",
+        "_make_per_tensor_quantized_tensor",
+        zero_point,
+        dtype,
+    )?;
     inverse_scale("_make_per_tensor_quantized_tensor", scale)?;
     Ok(QuantizedTensor::new(
         repr,
