@@ -63,7 +63,7 @@ mod display;
 mod einops;
 mod float;
 mod meta;
-mod nested;
+mod nested_array;
 mod ops;
 pub mod prelude;
 mod repr;
@@ -81,7 +81,7 @@ pub use create::Eye;
 pub use device::SameDevice;
 pub use float::Float;
 pub use half::{bf16, f16};
-pub use nested::Nested;
+pub use nested_array::NestedArray;
 pub use ops::{
     Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType, WithIndices,
 };
