@@ -46,6 +46,7 @@ sections! {
     s10_contiguity: "Contiguity",
     s11_as_strided: "as_strided",
     s12_exercises: "The chapter's exercises",
+    s16_generalized: "Generalized tensors",
 }
 
 /// The width of a section heading.

@@ -66,8 +66,11 @@ mod meta;
 mod nested_array;
 mod ops;
 pub mod prelude;
+mod quantized;
+mod ragged;
 mod repr;
 mod slicing;
+mod sparse;
 mod tensor;
 mod views;
 
@@ -85,8 +88,17 @@ pub use nested_array::NestedArray;
 pub use ops::{
     Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType, WithIndices,
 };
+pub use quantized::{
+    LinearWeight, PackedLinear, PerChannel, PerTensor, QInt8, QInt32, QType, QUInt8, Quantized,
+    QuantizedView, WeightScheme,
+};
+pub use ragged::{
+    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, Nested, NestedBuilder, NotBatch,
+    RaggedAxisFits, RaggedShape, ReduceKind, ReduceNested,
+};
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;
+pub use sparse::{SparseCoo, SparseCsr};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
 };

@@ -27,8 +27,8 @@ pub trait NestedArray<T, S, Disp> {
     fn extents(out: &mut [usize]);
 }
 
-impl<A: NestedArray<T, Tl, Disp>, const K: usize, N, Sz, Tl, T, Disp> NestedArray<T, Ax<N, Sz, Tl>, Disp>
-    for [A; K]
+impl<A: NestedArray<T, Tl, Disp>, const K: usize, N, Sz, Tl, T, Disp>
+    NestedArray<T, Ax<N, Sz, Tl>, Disp> for [A; K]
 where
     Sz: ExtentIs<K>,
     <Sz as ExtentIs<K>>::Out: ExtentFits<K, N, Disp>,

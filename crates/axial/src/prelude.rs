@@ -12,5 +12,8 @@ pub use crate::{
     TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names, shape,
 };
 pub use crate::{
+    Nested, PerChannel, PerTensor, QInt8, QInt32, QUInt8, Quantized, SparseCoo, SparseCsr,
+};
+pub use crate::{
     einsum, rearrange, reduce, repeat, s, try_einsum, try_rearrange, try_reduce, try_repeat,
 };

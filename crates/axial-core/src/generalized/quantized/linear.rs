@@ -19,6 +19,9 @@ use crate::{Cpu, DType, Error, Layout, RawTensor, Result, Storage, TensorRef};
 /// The longest contracted axis whose products cannot overflow the `i32`
 /// accumulator (`65793 × 255 × 128 < 2^31`).
 const MAX_K: usize = 65793;
+/// The longest contracted axis whose zero-point-corrected sums fit in `i32`
+/// (`33025 × 255 × 255 < 2^31`).
+const I32_EXACT_K: usize = 33025;
 
 /// A `qint8` weight (`out_features × in_features`, per tensor or per
 /// channel along axis 0) and an optional `f32` bias, packed once for
@@ -269,26 +272,53 @@ fn run_linear(
     let out_s = out_scale as f32;
     let atw: Vec<f32> = w.scales.iter().map(|&sw| sx as f32 * sw).collect();
     let mult: Vec<f32> = atw.iter().map(|&a| a / out_s).collect();
-    let bias: Option<Vec<f32>> = w
-        .bias
-        .as_ref()
-        .map(|b| b.iter().zip(&atw).map(|(&b, &a)| b / a).collect());
-    let low = if relu { out_zero_point } else { 0 };
-    let kz: Vec<i64> = w.zero_points.iter().map(|&zw| k as i64 * zx * zw).collect();
+    let bias: Vec<f32> = match &w.bias {
+        Some(b) => b.iter().zip(&atw).map(|(&b, &a)| b / a).collect(),
+        // `f32(acc) + 0.0` is `f32(acc)`: the sums are integers.
+        None => vec![0.0; n],
+    };
+    let low = if relu { out_zero_point } else { 0 } as f32;
+    let zo = out_zero_point as f32;
+    // The zero points' terms: acc = dot - zw[j]·Σx - zx·Σw[j] + k·zx·zw[j].
+    let zw: Vec<i64> = w.zero_points.clone();
     let col: Vec<i64> = w.packed.sums.iter().map(|&s| zx * s as i64).collect();
+    let kz: Vec<i64> = zw.iter().map(|&z| k as i64 * zx * z).collect();
+    // Up to this length every sum of products fits in i32, so the terms may
+    // wrap in i32 on the way and the result is still exact.
+    let narrow = k <= I32_EXACT_K;
+    let (zw32, col32, kz32): (Vec<i32>, Vec<i32>, Vec<i32>) = (
+        zw.iter().map(|&v| v as i32).collect(),
+        col.iter().map(|&v| v as i32).collect(),
+        kz.iter().map(|&v| v as i32).collect(),
+    );
 
     let mut out = vec![0u8; m * n];
     gemm::gemm(a, m, &w.packed, &mut out, n, |_, dot, ld, sums, out| {
         for (r, row) in out.chunks_mut(n.max(1)).enumerate() {
-            let xs = sums[r] as i64;
-            for (j, y) in row.iter_mut().enumerate() {
-                let acc = dot[r * ld + j] as i64 - w.zero_points[j] * xs - col[j] + kz[j];
-                let mut raw = acc as f32;
-                if let Some(b) = &bias {
-                    raw += b[j];
+            let dot = &dot[r * ld..r * ld + n];
+            let xs = sums[r];
+            // `clamp(round_half_even(raw · mult) + zo, low, 255)`, in f32:
+            // the rounded value is an integer, so adding the zero point and
+            // clamping in f32 gives PyTorch's integer result.
+            let finish = |acc: f32, j: usize| {
+                let q = ((acc + bias[j]) * mult[j]).round_ties_even() + zo;
+                q.clamp(low, 255.0) as u8
+            };
+            if narrow {
+                host::vectorized(|| {
+                    for (j, y) in row.iter_mut().enumerate() {
+                        let acc = dot[j]
+                            .wrapping_sub(zw32[j].wrapping_mul(xs))
+                            .wrapping_sub(col32[j])
+                            .wrapping_add(kz32[j]);
+                        *y = finish(acc as f32, j);
+                    }
+                });
+            } else {
+                for (j, y) in row.iter_mut().enumerate() {
+                    let acc = dot[j] as i64 - zw[j] * xs as i64 - col[j] + kz[j];
+                    *y = finish(acc as f32, j);
                 }
-                let q = (raw * mult[j]).round_ties_even() as i64 + out_zero_point;
-                *y = q.clamp(low, 255) as u8;
             }
         }
     });
