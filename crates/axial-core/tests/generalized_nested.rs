@@ -156,19 +156,16 @@ fn errors_match_pytorch_and_unsafe_corners_are_refused() {
                     })
                     .collect();
                 let views: Vec<_> = items.iter().map(RawTensor::view).collect();
-                let e = NestedTensor::from_tensors(&views).err().expect("refused");
+                let e = NestedTensor::from_tensors(&views).expect_err("refused");
                 assert_message(&e, c["error"].as_str().unwrap());
             }
             "nested_reduce_error" => {
-                let e = nj
-                    .reduce(ReduceOp::Sum, &[0], false)
-                    .err()
-                    .expect("refused");
+                let e = nj.reduce(ReduceOp::Sum, &[0], false).expect_err("refused");
                 assert_message(&e, c["error"].as_str().unwrap());
             }
             "nested_softmax_error" => {
                 assert_message(
-                    &nj.softmax(0).err().expect("refused"),
+                    &nj.softmax(0).expect_err("refused"),
                     c["error"].as_str().unwrap(),
                 );
             }

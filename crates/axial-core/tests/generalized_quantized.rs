@@ -209,7 +209,7 @@ fn matmul_matches_pytorch() {
 #[test]
 fn the_chapter_numbers() {
     // §1.1: mul by the inverse, half to even, zp after rounding, clamping.
-    let x = RawTensor::from_vec(vec![0.273939937f32], &[1]).unwrap();
+    let x = RawTensor::from_vec(vec![0.273_939_94_f32], &[1]).unwrap();
     let q = quantize_per_tensor(&x.view(), 0.00214854861, 0, QDType::QUInt8).unwrap();
     assert_eq!(ints(&q), vec![128]);
     let c = RawTensor::from_vec(

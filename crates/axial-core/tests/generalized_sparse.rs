@@ -18,7 +18,7 @@ fn coo(c: &Value, prefix: &str) -> SparseCoo {
     let idx = &c[key("indices")];
     let sd = idx.as_array().unwrap().len();
     let flat = i64s(idx);
-    let nnz = if sd == 0 { 0 } else { flat.len() / sd };
+    let nnz = flat.len().checked_div(sd).unwrap_or(0);
     let vshape = match c.get(key("values_shape")) {
         Some(v) => usizes(v),
         None => vec![nnz],
@@ -248,9 +248,7 @@ fn indices_pytorch_accepts_unchecked_are_errors() {
         let nnz = flat.len() / 2;
         let indices = RawTensor::from_vec(flat, &[2, nnz]).unwrap();
         let values = RawTensor::from_vec(f32s(&c["values"]), &[nnz]).unwrap();
-        let e = SparseCoo::new(indices, values, &usizes(&c["size"]))
-            .err()
-            .expect("refused");
+        let e = SparseCoo::new(indices, values, &usizes(&c["size"])).expect_err("refused");
         assert_message(&e, c["error"].as_str().unwrap());
     }
     for (i, c) in cases("csr_invalid").iter().enumerate() {

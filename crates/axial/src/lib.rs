@@ -93,8 +93,8 @@ pub use quantized::{
     QuantizedView, WeightScheme,
 };
 pub use ragged::{
-    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, Nested, NestedBuilder, NotBatch,
-    RaggedAxisFits, RaggedShape, ReduceKind, ReduceNested,
+    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, Nested, NestedBuilder, NestedMatMulOut,
+    NotBatch, RaggedAxisFits, RaggedShape, ReduceKind, ReduceNested, WithItems,
 };
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;

@@ -43,6 +43,9 @@ mod sealed {
     pub trait Sealed {}
 }
 
+/// Holds the type parameters without values of them.
+pub(crate) type Marker<T> = PhantomData<fn() -> T>;
+
 /// A quantized dtype as a type: what the integers are and their range.
 ///
 /// ```
@@ -121,7 +124,7 @@ pub struct PerChannel<A>(PhantomData<fn() -> A>);
 /// ```
 pub struct Quantized<Q, S, Scheme = PerTensor> {
     inner: QuantizedTensor,
-    marker: PhantomData<fn() -> (Q, S, Scheme)>,
+    marker: Marker<(Q, S, Scheme)>,
 }
 
 impl<Q: QType, S: Shape, Scheme> Quantized<Q, S, Scheme> {

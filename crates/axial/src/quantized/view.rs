@@ -9,7 +9,7 @@ use axial_core::Result;
 use axial_core::quantized::QuantizedRef;
 use axial_shape::{HasAxis, Shape, Transpose, TransposeT};
 
-use super::{PerTensor, QType, Quantized};
+use super::{Marker, PerTensor, QType, Quantized};
 use crate::access::owned;
 use crate::tensor::Tensor;
 use crate::views::or_panic;
@@ -27,7 +27,7 @@ use crate::views::or_panic;
 /// ```
 pub struct QuantizedView<'a, Q, S, Scheme = PerTensor> {
     inner: QuantizedRef<'a>,
-    marker: PhantomData<fn() -> (Q, S, Scheme)>,
+    marker: Marker<(Q, S, Scheme)>,
 }
 
 impl<'a, Q: QType, S: Shape, Scheme> QuantizedView<'a, Q, S, Scheme> {

@@ -414,10 +414,10 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     pub fn try_map<T2: Element, I2: Shape>(
         &self,
         f: impl FnOnce(TensorView<'_, T, S::Item>) -> Tensor<T2, I2>,
-    ) -> Result<Nested<T2, Ax<S::Batch, <S as Batched>::Size, I2>>>
+    ) -> Result<Nested<T2, WithItems<S, I2>>>
     where
         S: Batched,
-        Ax<S::Batch, <S as Batched>::Size, I2>: RaggedShape,
+        WithItems<S, I2>: RaggedShape,
     {
         let rows = self.inner.values().shape()[0];
         let out = f(self.values());
@@ -451,10 +451,10 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     pub fn map<T2: Element, I2: Shape>(
         &self,
         f: impl FnOnce(TensorView<'_, T, S::Item>) -> Tensor<T2, I2>,
-    ) -> Nested<T2, Ax<S::Batch, <S as Batched>::Size, I2>>
+    ) -> Nested<T2, WithItems<S, I2>>
     where
         S: Batched,
-        Ax<S::Batch, <S as Batched>::Size, I2>: RaggedShape,
+        WithItems<S, I2>: RaggedShape,
     {
         or_panic(self.try_map(f))
     }
@@ -579,12 +579,12 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     pub fn try_matmul<SW: Shape, R: Data<Cpu>>(
         &self,
         weight: &TensorBase<T, SW, Cpu, R>,
-    ) -> Result<Nested<T, Ax<S::Batch, <S as Batched>::Size, MatMulOut<S::Item, SW>>>>
+    ) -> Result<Nested<T, NestedMatMulOut<S, SW>>>
     where
         T: Float,
         S: Batched,
         S::Item: MatMul<SW>,
-        Ax<S::Batch, <S as Batched>::Size, MatMulOut<S::Item, SW>>: RaggedShape,
+        NestedMatMulOut<S, SW>: RaggedShape,
     {
         self.inner.matmul(&weight.raw()).map(Nested::wrap)
     }
@@ -605,12 +605,12 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     pub fn matmul<SW: Shape, R: Data<Cpu>>(
         &self,
         weight: &TensorBase<T, SW, Cpu, R>,
-    ) -> Nested<T, Ax<S::Batch, <S as Batched>::Size, MatMulOut<S::Item, SW>>>
+    ) -> Nested<T, NestedMatMulOut<S, SW>>
     where
         T: Float,
         S: Batched,
         S::Item: MatMul<SW>,
-        Ax<S::Batch, <S as Batched>::Size, MatMulOut<S::Item, SW>>: RaggedShape,
+        NestedMatMulOut<S, SW>: RaggedShape,
     {
         or_panic(self.try_matmul(weight))
     }
@@ -704,6 +704,29 @@ where
 {
     type Size = SB;
 }
+
+/// The nested shape of `S`'s batch axis (name and size) over items of
+/// shape `I`: what an op on the items gives.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::WithItems;
+/// axes!(Batch, Seq, Features, Hidden);
+/// type S = shape![Batch: Dyn, Seq: Dyn, Features: 3];
+/// let _: Option<WithItems<S, shape![Seq: Dyn, Hidden: 2]>> = None::<shape![Batch: Dyn, Seq: Dyn, Hidden: 2]>;
+/// ```
+pub type WithItems<S, I> = Ax<<S as RaggedShape>::Batch, <S as Batched>::Size, I>;
+
+/// The nested shape of `S`'s items times a weight of shape `SW`.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::NestedMatMulOut;
+/// axes!(Batch, Seq, Features, Hidden);
+/// type S = shape![Batch: Dyn, Seq: Dyn, Features: 3];
+/// let _: Option<NestedMatMulOut<S, shape![Features: 3, Hidden: 2]>> = None::<shape![Batch: Dyn, Seq: Dyn, Hidden: 2]>;
+/// ```
+pub type NestedMatMulOut<S, SW> = WithItems<S, MatMulOut<<S as RaggedShape>::Item, SW>>;
 
 impl<T, S> fmt::Display for Nested<T, S> {
     /// PyTorch's repr: `NestedTensor(size=(2, j1, 3), offsets=tensor([0, 2,

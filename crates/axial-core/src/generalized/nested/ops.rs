@@ -161,15 +161,14 @@ impl NestedTensor {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn reduce_ragged(&self, op: ReduceOp) -> Result<RawTensor> {
-        if matches!(op, ReduceOp::Max | ReduceOp::Min) {
-            if let Some(i) = self.lengths().iter().position(|&l| l == 0) {
-                return Err(Error::invalid(
-                    "nested",
-                    format!(
-                        "{op:?} over the ragged dim of an empty item ({i}) has no value (PyTorch gives -FLT_MAX or FLT_MAX)"
-                    ),
-                ));
-            }
+        let empty = self.lengths().iter().position(|&l| l == 0);
+        if let (ReduceOp::Max | ReduceOp::Min, Some(i)) = (op, empty) {
+            return Err(Error::invalid(
+                "nested",
+                format!(
+                    "{op:?} over the ragged dim of an empty item ({i}) has no value (PyTorch gives -FLT_MAX or FLT_MAX)"
+                ),
+            ));
         }
         self.per_item(|item| item.reduce(op, &[0], false))
     }

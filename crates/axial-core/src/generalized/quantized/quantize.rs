@@ -530,7 +530,7 @@ mod tests {
     fn multiplies_by_the_f32_inverse() {
         // fbgemm's own example: x * (1 / s) is 127.5 where x / s is 127.49999.
         let inv = inverse_scale("t", 0.00214854861).unwrap();
-        assert_eq!(quantize_one(0.273939937, inv, 0.0, 0.0, 255.0), Some(128));
+        assert_eq!(quantize_one(0.273_939_94, inv, 0.0, 0.0, 255.0), Some(128));
     }
 
     #[test]

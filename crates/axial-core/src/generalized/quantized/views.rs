@@ -10,6 +10,9 @@ use super::{QuantizedRef, Quantizer};
 use crate::layout::wrap_dim;
 use crate::{Error, Layout, Result};
 
+/// A per-channel quantizer's axis, scales and zero points.
+type Channels<'q> = (usize, &'q Arc<[f64]>, &'q Arc<[i64]>);
+
 impl<'a> QuantizedRef<'a> {
     /// The same bytes with the integers' view `op` and the quantizer `q`.
     fn with(
@@ -25,7 +28,7 @@ impl<'a> QuantizedRef<'a> {
     }
 
     /// The channel axis and parameters, when per channel.
-    fn channels(&self) -> Option<(usize, &Arc<[f64]>, &Arc<[i64]>)> {
+    fn channels(&self) -> Option<Channels<'_>> {
         match &self.quantizer {
             Quantizer::PerChannel {
                 scales,

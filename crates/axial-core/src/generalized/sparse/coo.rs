@@ -417,7 +417,7 @@ impl SparseCoo {
     /// ```
     pub fn coalesce(&self) -> Result<SparseCoo> {
         if self.coalesced {
-            return Ok(self.clone_parts()?);
+            return self.clone_parts();
         }
         let order = self.sorted_order()?;
         let idx = slice::<i64>(&self.indices)?;
