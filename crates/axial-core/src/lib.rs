@@ -27,12 +27,13 @@ pub mod error;
 mod generalized;
 pub mod layout;
 pub mod op;
+pub mod plan;
 pub mod print;
 pub mod scalar;
 pub mod storage;
 pub mod tensor;
 
-pub use backend::{Backend, Input, Output};
+pub use backend::{Arg, Backend, Input, Output};
 pub use cpu::Cpu;
 pub use device::Device;
 pub use dtype::DType;

@@ -2,7 +2,7 @@
 
 use super::{Cpu, arg_reduce, binary, compare, copy, fill, matmul, reduce, select, unary};
 use crate::{
-    ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
+    Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
 
 impl Backend for Cpu {
@@ -21,8 +21,8 @@ impl Backend for Cpu {
     fn binary(
         &self,
         op: BinaryOp,
-        lhs: Input<'_, Self>,
-        rhs: Input<'_, Self>,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
         dst: Output<'_, Self>,
     ) -> Result<()> {
         binary::binary(op, lhs, rhs, dst)
@@ -31,8 +31,8 @@ impl Backend for Cpu {
     fn compare(
         &self,
         op: CmpOp,
-        lhs: Input<'_, Self>,
-        rhs: Input<'_, Self>,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
         dst: Output<'_, Self>,
     ) -> Result<()> {
         compare::compare(op, lhs, rhs, dst)

@@ -18,7 +18,7 @@ mod stream;
 pub mod strided;
 mod unary;
 
-pub use buffer::{ALIGN, CpuBuffer};
+pub use buffer::{ALIGN, CpuBuffer, EXTERNAL_ALIGN};
 
 use crate::{Device, Error, Result};
 
