@@ -168,9 +168,18 @@ impl PackedLinearWeight {
 /// `x @ w.T + bias` with `quint8` activations (`[..., in_features]`, per
 /// tensor), the products summed exactly in integers and requantized to
 /// `quint8` at `(out_scale, out_zero_point)`, bit for bit as PyTorch's x86
-/// and fbgemm engines (the formula in the [module docs](self)). Faster than
-/// dequantizing to `f32` first: the products run on `u8 × i8` (AVX-512 VNNI
-/// where the CPU has it).
+/// and fbgemm engines:
+///
+/// ```text
+/// acc[m,n] = Σ_k (xq[m,k] - zx) (wq[n,k] - zw[n])        exact integers
+/// atw[n]   = f32(f32(sx) * f32(sw[n]))
+/// mult[n]  = f32(atw[n] / f32(out_scale))
+/// raw      = f32(acc) + f32(bias[n] / atw[n])             (no bias: f32(acc))
+/// y        = clamp(round_half_even(f32(raw * mult[n])) + out_zp, relu ? out_zp : 0, 255)
+/// ```
+///
+/// Faster than dequantizing to `f32` first: the products run on `u8 × i8`
+/// (AVX-512 VNNI where the CPU has it).
 ///
 /// # Errors
 /// `x` is not `quint8` (PyTorch's message) or not per tensor; its last size
