@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use super::NestedTensor;
 use crate::generalized::host::{self, vectorized};
+use crate::generalized::quantized::round_half_even;
 use crate::{BinaryOp, DType, Error, RawTensor, ReduceOp, Result, UnaryOp};
 
 /// `exp(x)` in `f32` without a branch (so that it vectorises): `2^n ·
@@ -19,7 +20,7 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
     const LN2_HI: f32 = 0.693_359_4;
     const LN2_LO: f32 = -2.121_944_4e-4;
     let c = x.clamp(-87.336_54, 88.722_83);
-    let n = (c * LOG2E).round_ties_even();
+    let n = round_half_even(c * LOG2E);
     let r = c - n * LN2_HI - n * LN2_LO;
     let z = r * r;
     let p = (((((1.987_569_1e-4 * r + 1.398_199_9e-3) * r + 8.333_452e-3) * r + 4.166_579_6e-2)

@@ -11,7 +11,7 @@
 //! ```
 
 use super::gemm::{self, PackedB};
-use super::quantize::{check_zero_point, inverse_scale, quantize_per_tensor};
+use super::quantize::{check_zero_point, inverse_scale, quantize_per_tensor, round_half_even};
 use super::{QDType, QuantizedRef, QuantizedTensor, Quantizer};
 use crate::generalized::host;
 use crate::{Cpu, DType, Error, Layout, RawTensor, Result, Storage, TensorRef};
@@ -310,7 +310,7 @@ fn run_linear(
             // the rounded value is an integer, so adding the zero point and
             // clamping in f32 gives PyTorch's integer result.
             let finish = |acc: f32, j: usize| {
-                let q = ((acc + bias[j]) * mult[j]).round_ties_even() + zo;
+                let q = round_half_even((acc + bias[j]) * mult[j]) + zo;
                 q.clamp(low, 255.0) as u8
             };
             if narrow {
