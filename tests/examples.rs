@@ -368,6 +368,33 @@ fn serialization_checkpoint_refusal_and_a_partial_hdf5_read() {
 }
 
 #[test]
+fn generalized_sparse_quantized_and_ragged() {
+    assert_lines(
+        &output("s16_generalized"),
+        &[
+            "s = tensor(indices=tensor([[0, 1, 2],",
+            "                           [2, 0, 1]]),",
+            "           values=tensor([3., 4., 5.]),",
+            "           size=(1000, 1000), nnz=3, layout=torch.sparse_coo)",
+            "bytes: COO 60, CSR 8044, dense 4000000",
+            "s.to_dense()[0, 2], [1, 0], [2, 1] = 3, 4, 5; sum 12",
+            "CSR crow_indices[:5] = [0, 1, 2, 3, 3] (1001 entries)",
+            "    sparse_coo_tensor: size is inconsistent with indices: for dim 0, size is 1000 but found index 1000",
+            "q = tensor([-1.0000,  0.0000,  0.5000,  1.0000,  2.0000], size=(5,),",
+            "           scale=0.1, zero_point=10)",
+            "q.int_repr() = [0, 10, 15, 20, 30]",
+            "0.5, 1.5, 2.5, 3.5 at zero point 127 -> [127, 129, 129, 131] (half to even, then + 127)",
+            "channel 0: scale 0.003937, largest rounding error 0.001890 <= scale / 2: true",
+            "channel 1: scale 0.009449, largest rounding error 0.003150 <= scale / 2: true",
+            "n = NestedTensor(size=(3, j1, 3), offsets=tensor([0, 2, 6, 7]), contiguous=True)",
+            "values 21 floats; padded [3, 4, 3] = 36 floats",
+            "n.softmax::<Seq>()[:, :, 0] per item: 0.047426, 0.952574, 0.000117, 0.002355, 0.047309, 0.950219, 1.000000",
+            "padding to 2 rows is refused (PyTorch truncates):",
+        ],
+    );
+}
+
+#[test]
 fn the_sqrt_exercise_points_at_its_compile_error() {
     let path = chapter::s12_exercises::SQRT_OF_INTEGERS;
     assert!(output("s12_exercises").contains(path));

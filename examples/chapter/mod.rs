@@ -49,6 +49,7 @@ sections! {
     s13_devices: "Devices",
     s14_serialization: "Serialization",
     s15_numpy: "NumPy interop",
+    s16_generalized: "Generalized tensors",
 }
 
 /// The width of a section heading.

@@ -65,11 +65,14 @@ mod display;
 mod einops;
 mod float;
 mod meta;
-mod nested;
+mod nested_array;
 mod ops;
 pub mod prelude;
+mod quantized;
+mod ragged;
 mod repr;
 mod slicing;
+mod sparse;
 mod tensor;
 mod views;
 
@@ -85,15 +88,24 @@ pub use cuda::{Cuda, Event, Pinned, PinnedTensor, Stream};
 pub use device::SameDevice;
 pub use float::Float;
 pub use half::{bf16, f16};
-pub use nested::Nested;
+pub use nested_array::NestedArray;
 #[doc(hidden)]
 pub use ops::AssignInto;
 pub use ops::{
     Chosen, Condition, Number, OpShape, Operand, Promote, Promoted, ResultTypes, SameDType,
     WithIndices,
 };
+pub use quantized::{
+    LinearWeight, PackedLinear, PerChannel, PerTensor, QInt8, QInt32, QType, QUInt8, Quantized,
+    QuantizedView, WeightScheme,
+};
+pub use ragged::{
+    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, Nested, NestedBuilder, NestedMatMulOut,
+    NotBatch, RaggedAxisFits, RaggedShape, ReduceKind, ReduceNested, WithItems,
+};
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;
+pub use sparse::{SparseCoo, SparseCsr};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
 };

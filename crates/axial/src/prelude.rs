@@ -14,5 +14,8 @@ pub use crate::{
 #[cfg(feature = "cuda")]
 pub use crate::{Cuda, Stream};
 pub use crate::{
+    Nested, PerChannel, PerTensor, QInt8, QInt32, QUInt8, Quantized, SparseCoo, SparseCsr,
+};
+pub use crate::{
     einsum, rearrange, reduce, repeat, s, try_einsum, try_rearrange, try_reduce, try_repeat,
 };

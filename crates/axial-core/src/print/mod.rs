@@ -111,32 +111,44 @@ fn repr<D: Backend>(t: &TensorRef<'_, D>, extra: &[String]) -> Result<String> {
         if !matches!(t.dtype(), DType::F32 | DType::I64 | DType::Bool) {
             suffixes.push(format!("dtype={}", t.dtype()));
         }
-        let summarize = t.numel() > THRESHOLD;
-        let values = gather::shown_values(t, summarize)?;
-        let formatter = Formatter::new(&values);
-        let elements = formatter.format_all(&values);
-        let block = Block {
-            shape: t.shape(),
-            elements: &elements,
-            summarize,
-            width: formatter.width(),
-        };
-        block.write(PREFIX.len(), &mut text);
+        text.push_str(&tensor_str(t, PREFIX.len())?);
     }
     suffixes.extend_from_slice(extra);
-    Ok(add_suffixes(text, &suffixes))
+    Ok(add_suffixes(text, &suffixes, false))
+}
+
+/// PyTorch's `_tensor_str(t, indent)`: the brackets and elements of a
+/// non-empty tensor as they print from column `indent` (no `tensor(`, no
+/// suffixes), for reprs that nest tensors (sparse indices and values).
+pub(crate) fn tensor_str<D: Backend>(t: &TensorRef<'_, D>, indent: usize) -> Result<String> {
+    let summarize = t.numel() > THRESHOLD;
+    let values = gather::shown_values(t, summarize)?;
+    let formatter = Formatter::new(&values);
+    let elements = formatter.format_all(&values);
+    let block = Block {
+        shape: t.shape(),
+        elements: &elements,
+        summarize,
+        width: formatter.width(),
+    };
+    let mut text = String::new();
+    block.write(indent, &mut text);
+    Ok(text)
 }
 
 /// Appends `, suffix` for each suffix, starting a new line where the current
-/// one would pass [`LINE_WIDTH`], and the closing parenthesis.
-fn add_suffixes(mut text: String, suffixes: &[String]) -> String {
+/// one would pass [`LINE_WIDTH`] (and before the first when `force_newline`,
+/// as for sparse tensors), and the closing parenthesis.
+pub(crate) fn add_suffixes(mut text: String, suffixes: &[String], force_newline: bool) -> String {
+    let mut force_newline = force_newline;
     // PyTorch's `len(s) - s.rfind("\n") + 1`, with rfind giving -1 when absent.
     let mut last_line_len = match text.rfind('\n') {
         Some(at) => text.len() - at + 1,
         None => text.len() + 2,
     };
     for suffix in suffixes {
-        if last_line_len + suffix.len() + 2 > LINE_WIDTH {
+        if force_newline || last_line_len + suffix.len() + 2 > LINE_WIDTH {
+            force_newline = false;
             text.push_str(",\n");
             text.extend(std::iter::repeat_n(' ', PREFIX.len()));
             last_line_len = PREFIX.len() + suffix.len();
@@ -151,7 +163,7 @@ fn add_suffixes(mut text: String, suffixes: &[String]) -> String {
 }
 
 /// A Python tuple: `(0, 3)`, `(0,)`.
-fn python_tuple(sizes: &[usize]) -> String {
+pub(crate) fn python_tuple(sizes: &[usize]) -> String {
     let items: Vec<String> = sizes.iter().map(usize::to_string).collect();
     match items.as_slice() {
         [one] => format!("({one},)"),

@@ -4,7 +4,7 @@ use axial_core::{Backend, Element, RawTensor, Result};
 use axial_shape::{Distinct, DynSizes, GenericArray, Shape, StaticShape};
 
 use crate::access::owned;
-use crate::nested::Nested;
+use crate::nested_array::NestedArray;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
 use crate::views::or_panic;
@@ -25,7 +25,7 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     /// assert_eq!(x.sizes().as_slice(), &[3, 2]);
     /// ```
     #[track_caller]
-    pub fn from_array<A: Nested<T, S, S::Display>>(data: A) -> Self
+    pub fn from_array<A: NestedArray<T, S, S::Display>>(data: A) -> Self
     where
         S: Distinct,
     {

@@ -20,15 +20,15 @@ use half::{bf16, f16};
     message = "`{Self}` does not nest like a tensor of shape `{Disp}` with `{T}` elements",
     label = "one array level per axis, of `{T}` elements"
 )]
-pub trait Nested<T, S, Disp> {
+pub trait NestedArray<T, S, Disp> {
     /// Appends the elements in row-major order.
     fn push_to(&self, out: &mut Vec<T>);
     /// Writes the extent of each level into `out`.
     fn extents(out: &mut [usize]);
 }
 
-impl<A: Nested<T, Tl, Disp>, const K: usize, N, Sz, Tl, T, Disp> Nested<T, Ax<N, Sz, Tl>, Disp>
-    for [A; K]
+impl<A: NestedArray<T, Tl, Disp>, const K: usize, N, Sz, Tl, T, Disp>
+    NestedArray<T, Ax<N, Sz, Tl>, Disp> for [A; K]
 where
     Sz: ExtentIs<K>,
     <Sz as ExtentIs<K>>::Out: ExtentFits<K, N, Disp>,
@@ -48,7 +48,7 @@ where
 }
 
 /// An array level where the shape has no axis left.
-impl<A, const K: usize, T, Disp> Nested<T, Nil, Disp> for [A; K]
+impl<A, const K: usize, T, Disp> NestedArray<T, Nil, Disp> for [A; K]
 where
     [A; K]: NestsLike<Disp>,
 {
@@ -59,7 +59,7 @@ where
 
 macro_rules! scalar {
     ($($t:ty),*) => {$(
-        impl<Disp> Nested<$t, Nil, Disp> for $t {
+        impl<Disp> NestedArray<$t, Nil, Disp> for $t {
             fn push_to(&self, out: &mut Vec<$t>) {
                 out.push(*self);
             }
@@ -68,7 +68,7 @@ macro_rules! scalar {
         }
 
         /// A scalar where the shape still has axes.
-        impl<N, Sz, Tl, Disp> Nested<$t, Ax<N, Sz, Tl>, Disp> for $t
+        impl<N, Sz, Tl, Disp> NestedArray<$t, Ax<N, Sz, Tl>, Disp> for $t
         where
             $t: NestsLike<Disp>,
         {

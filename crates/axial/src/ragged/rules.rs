@@ -1,0 +1,215 @@
+//! The type-level rules of nested tensors: the shape `(Batch, Ragged: Dyn,
+//! rest...)`, items that fit it, and which axis an op names (the ragged
+//! one, a fixed one, never the batch).
+
+use axial_core::nested::NestedTensor;
+use axial_core::{Element, ReduceOp, Result};
+use axial_shape::{Ax, B0, B1, Dyn, HasAxis, Nil, SameName, Shape, SizeEq, Unknown};
+
+use super::Nested;
+use crate::access::owned;
+use crate::tensor::Tensor;
+
+/// The shape of a nested tensor: a batch axis, then the ragged axis (size
+/// `Dyn`: each item has its own length), then the items' fixed axes.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::RaggedShape;
+/// axes!(Batch, Seq, Features);
+/// fn fixed<S: RaggedShape>() -> usize { <S::Rest as Shape>::RANK }
+/// assert_eq!(fixed::<shape![Batch: Dyn, Seq: Dyn, Features: 3]>(), 1);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the shape of a nested tensor",
+    label = "not `(Batch, Ragged: Dyn, ...)`",
+    note = "a nested tensor's shape is a batch axis, then the ragged axis of size `Dyn` (each item has its own length), then the items' fixed axes"
+)]
+pub trait RaggedShape: Shape {
+    /// The batch axis' name.
+    type Batch;
+    /// The ragged axis' name.
+    type Ragged;
+    /// The items' fixed axes.
+    type Rest: Shape;
+    /// One item's shape: the ragged axis, then the fixed ones.
+    type Item: Shape;
+}
+
+impl<B, SB, L, Rest> RaggedShape for Ax<B, SB, Ax<L, Dyn, Rest>>
+where
+    Self: Shape,
+    Rest: Shape,
+    Ax<L, Dyn, Rest>: Shape,
+{
+    type Batch = B;
+    type Ragged = L;
+    type Rest = Rest;
+    type Item = Ax<L, Dyn, Rest>;
+}
+
+/// An item of shape `Self` fits a nested tensor of shape `S`: its first
+/// axis is the ragged one (any length), and its other axes are `S`'s fixed
+/// axes, with their names and sizes.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::ItemOf;
+/// axes!(Batch, Seq, Features);
+/// fn fits<I: ItemOf<shape![Batch: Dyn, Seq: Dyn, Features: 3]>>() {}
+/// fits::<shape![Seq: 5, Features: 3]>();
+/// fits::<shape![Seq: Dyn, Features: Dyn]>(); // checked at run time
+/// ```
+pub trait ItemOf<S: RaggedShape>: Shape {}
+
+impl<S, L2, SL2, RestI> ItemOf<S> for Ax<L2, SL2, RestI>
+where
+    S: RaggedShape,
+    Self: Shape,
+    L2: SameName<S::Ragged>,
+    <L2 as SameName<S::Ragged>>::Out: RaggedAxisFits<L2, S::Ragged>,
+    RestI: FixedAxes<S::Rest, Self::Display, S::Display>,
+{
+}
+
+/// The item's first axis is the nested tensor's ragged axis.
+#[diagnostic::on_unimplemented(
+    message = "a nested item's first axis `{Item}` is not the ragged axis `{Ragged}`",
+    label = "the items' first axis is the ragged one",
+    note = "`rename` the item's axis, or name the nested tensor's ragged axis `{Item}`"
+)]
+pub trait RaggedAxisFits<Item, Ragged> {}
+impl<Item, Ragged> RaggedAxisFits<Item, Ragged> for B1 {}
+impl<Item, Ragged> RaggedAxisFits<Item, Ragged> for Unknown {}
+
+/// The item's axes after the first are the nested tensor's fixed axes.
+pub trait FixedAxes<Rest, ItemDisp, NestedDisp> {}
+
+impl<ItemDisp, NestedDisp> FixedAxes<Nil, ItemDisp, NestedDisp> for Nil {}
+
+impl<N1, S1, T1, N2, S2, T2, ItemDisp, NestedDisp> FixedAxes<Ax<N2, S2, T2>, ItemDisp, NestedDisp>
+    for Ax<N1, S1, T1>
+where
+    N1: SameName<N2>,
+    <N1 as SameName<N2>>::Out: FixedAxisFits<ItemDisp, NestedDisp>,
+    S1: SizeEq<S2>,
+    <S1 as SizeEq<S2>>::Out: FixedAxisFits<ItemDisp, NestedDisp>,
+    T1: FixedAxes<T2, ItemDisp, NestedDisp>,
+{
+}
+
+impl<N2, S2, T2, ItemDisp, NestedDisp> FixedAxes<Ax<N2, S2, T2>, ItemDisp, NestedDisp> for Nil where
+    B0: FixedAxisFits<ItemDisp, NestedDisp>
+{
+}
+
+impl<N1, S1, T1, ItemDisp, NestedDisp> FixedAxes<Nil, ItemDisp, NestedDisp> for Ax<N1, S1, T1> where
+    B0: FixedAxisFits<ItemDisp, NestedDisp>
+{
+}
+
+/// One fixed axis of the item is the nested tensor's, by name and size.
+#[diagnostic::on_unimplemented(
+    message = "a nested item of shape `{ItemDisp}` does not fit a nested tensor of shape `{NestedDisp}`: their fixed axes differ",
+    label = "the items' axes after the ragged one must be the nested tensor's, with their sizes",
+    note = "only the ragged axis may differ between the items of a nested tensor"
+)]
+pub trait FixedAxisFits<ItemDisp, NestedDisp> {}
+impl<ItemDisp, NestedDisp> FixedAxisFits<ItemDisp, NestedDisp> for B1 {}
+impl<ItemDisp, NestedDisp> FixedAxisFits<ItemDisp, NestedDisp> for Unknown {}
+
+/// The axis `A` of a nested tensor is not its batch axis.
+#[diagnostic::on_unimplemented(
+    message = "`{A}` is the batch axis of the nested tensor `{Disp}`: ops run within each item",
+    label = "the batch axis",
+    note = "name the ragged axis or one of the items' fixed axes"
+)]
+pub trait NotBatch<A, Disp> {}
+impl<A, Disp> NotBatch<A, Disp> for B0 {}
+impl<A, Disp> NotBatch<A, Disp> for Unknown {}
+
+/// An axis of the nested tensor other than its batch axis.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::ItemAxis;
+/// axes!(Batch, Seq, Features);
+/// fn dim<S: ItemAxis<A>, A>() -> usize { <S as ItemAxis<A>>::DIM }
+/// assert_eq!(dim::<shape![Batch: Dyn, Seq: Dyn, Features: 3], Features>(), 2);
+/// ```
+pub trait ItemAxis<A>: RaggedShape {
+    /// The axis' position in the nested tensor (1 for the ragged axis).
+    const DIM: usize;
+}
+
+impl<S, A> ItemAxis<A> for S
+where
+    S: RaggedShape + HasAxis<A>,
+    S::Batch: SameName<A>,
+    <S::Batch as SameName<A>>::Out: NotBatch<A, S::Display>,
+{
+    const DIM: usize = <S as HasAxis<A>>::POS;
+}
+
+/// A reduction of a nested tensor over its axis `A`: over the ragged axis,
+/// one result per item (a dense tensor without `A`); over a fixed axis, a
+/// nested tensor without `A`.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::ReduceNested;
+/// axes!(Batch, Seq, Features);
+/// type S = shape![Batch: Dyn, Seq: Dyn, Features: 3];
+/// fn out<A, X: ReduceNested<A>>() -> &'static str { std::any::type_name::<X::Out<f32>>() }
+/// assert!(out::<Seq, S>().contains("TensorBase")); // dense
+/// assert!(out::<Features, S>().contains("Nested"));
+/// ```
+pub trait ReduceNested<A>: ItemAxis<A> {
+    /// The result, for `T` elements.
+    type Out<T: Element>;
+    /// `op` over `A`.
+    #[doc(hidden)]
+    fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>>;
+}
+
+impl<S, A> ReduceNested<A> for S
+where
+    S: ItemAxis<A>,
+    S::Ragged: SameName<A>,
+    <S::Ragged as SameName<A>>::Out: ReduceKind<S, A>,
+{
+    type Out<T: Element> = <<S::Ragged as SameName<A>>::Out as ReduceKind<S, A>>::Out<T>;
+
+    fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
+        <<S::Ragged as SameName<A>>::Out as ReduceKind<S, A>>::reduce(n, op)
+    }
+}
+
+/// [`ReduceNested`] by whether `A` is the ragged axis (`B1`) or not (`B0`).
+pub trait ReduceKind<S, A> {
+    /// The result.
+    type Out<T: Element>;
+    /// `op` over `A`.
+    fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>>;
+}
+
+impl<S: ItemAxis<A> + HasAxis<A>, A> ReduceKind<S, A> for B1 {
+    type Out<T: Element> = Tensor<T, <S as HasAxis<A>>::Without>;
+
+    fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
+        n.reduce_ragged(op).map(owned)
+    }
+}
+
+impl<S, A> ReduceKind<S, A> for B0
+where
+    S: ItemAxis<A> + HasAxis<A>,
+    <S as HasAxis<A>>::Without: RaggedShape,
+{
+    type Out<T: Element> = Nested<T, <S as HasAxis<A>>::Without>;
+
+    fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
+        let dim = <S as HasAxis<A>>::POS as isize;
+        n.reduce(op, &[dim], false).map(Nested::wrap)
+    }
+}
