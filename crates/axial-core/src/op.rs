@@ -47,6 +47,9 @@ pub enum UnaryOp {
     Relu,
     /// `x·Φ(x)` (the exact, erf-based GELU, PyTorch's default).
     Gelu,
+    /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`: PyTorch's
+    /// `gelu(approximate='tanh')`.
+    GeluTanh,
     /// `x·sigmoid(x)`.
     Silu,
     /// The error function.
@@ -102,7 +105,7 @@ impl UnaryOp {
             Tanh => "tanh",
             Sigmoid => "sigmoid",
             Relu => "relu",
-            Gelu => "gelu",
+            Gelu | GeluTanh => "gelu",
             Silu => "silu",
             Erf => "erf",
             Floor => "floor",
@@ -141,6 +144,7 @@ impl UnaryOp {
                 | Tanh
                 | Sigmoid
                 | Gelu
+                | GeluTanh
                 | Silu
                 | Erf
                 | Reciprocal
@@ -162,7 +166,7 @@ impl UnaryOp {
         use UnaryOp::*;
         match self {
             LogicalNot => Ok(DType::Bool),
-            Gelu | Silu if !dtype.is_float() => Err(Error::Unsupported {
+            Gelu | GeluTanh | Silu if !dtype.is_float() => Err(Error::Unsupported {
                 op: self.name(),
                 dtype,
             }),

@@ -5,6 +5,7 @@ use super::math::{
     self, Float, FloatElem, Int, Limits, by_kind, checked_scalar, int_pow, int_sign,
 };
 use super::strided::COSTLY;
+use super::vmath::{VecOp, apply::apply as vector};
 use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
 
 /// `dst = op(src)`; `src` and `dst` share a dtype, except for `logical_not`
@@ -38,8 +39,8 @@ fn lift<E: FloatElem>(
 fn weight(op: UnaryOp) -> usize {
     use UnaryOp::*;
     match op {
-        Exp | Log | Log1p | Expm1 | Sin | Cos | Tan | Tanh | Sigmoid | Gelu | Silu | Erf
-        | PowScalar(_) => COSTLY,
+        Exp | Log | Log1p | Expm1 | Sin | Cos | Tan | Tanh | Sigmoid | Gelu | GeluTanh | Silu
+        | Erf | PowScalar(_) => COSTLY,
         _ => 1,
     }
 }
@@ -51,6 +52,17 @@ fn float_unary<E: FloatElem + Limits>(
 ) -> Result<()> {
     use UnaryOp::*;
     let (s, d) = (src, dst);
+    // The vectorised kernels, unless the input is the output through
+    // another layout (their blocks would read what they already wrote).
+    let aliased = s.storage.is_none() && s.layout != d.layout;
+    if let Some(v) = vector_op::<E>(op).filter(|_| !aliased) {
+        match s.dtype {
+            DType::F32 => return vector::<f32>(op.name(), v, s, d),
+            DType::F16 => return vector::<half::f16>(op.name(), v, s, d),
+            DType::BF16 => return vector::<half::bf16>(op.name(), v, s, d),
+            _ => {}
+        }
+    }
     match op {
         Neg => lift::<E>(op, s, d, |x| -x),
         Abs => lift::<E>(op, s, d, Float::abs),
@@ -67,6 +79,7 @@ fn float_unary<E: FloatElem + Limits>(
         Sigmoid => lift::<E>(op, s, d, math::sigmoid),
         Relu => lift::<E>(op, s, d, math::relu),
         Gelu => lift::<E>(op, s, d, math::gelu),
+        GeluTanh => lift::<E>(op, s, d, math::gelu_tanh),
         Silu => lift::<E>(op, s, d, math::silu),
         Erf => lift::<E>(op, s, d, Float::erf),
         Floor => lift::<E>(op, s, d, Float::floor),
@@ -80,6 +93,28 @@ fn float_unary<E: FloatElem + Limits>(
         Clamp { min, max } => float_clamp::<E>(op, s, d, min, max),
         _ => Err(unsupported(op, s.dtype)),
     }
+}
+
+/// The vectorised kernel of `op` on `E` elements, if it has one: a scalar
+/// power whose exponent PyTorch special-cases (`pow_scalar`) keeps that
+/// kernel; f16 and bf16 round the exponent to their type first, as it does.
+fn vector_op<E: FloatElem>(op: UnaryOp) -> Option<VecOp> {
+    let UnaryOp::PowScalar(p) = op else {
+        return VecOp::of(op);
+    };
+    let special = match p {
+        0.0 | 1.0 => true,
+        0.5 | -0.5 | -1.0 | 2.0 | 3.0 | -2.0 => E::DTYPE != DType::F16,
+        _ => false,
+    };
+    if special || p.is_nan() {
+        return None;
+    }
+    Some(VecOp::Pow(if E::DTYPE.size() == 2 {
+        E::from_f64(p).to_f32() as f64
+    } else {
+        p
+    }))
 }
 
 /// Clamps with the bounds present: binds `$f` to the clamp of one element
