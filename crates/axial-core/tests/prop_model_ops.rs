@@ -18,7 +18,7 @@ fn close(got: &[f64], want: &[f64], tol: f64) -> Result<(), TestCaseError> {
     for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
         if w.is_nan() {
             prop_assert!(g.is_nan(), "element {}: {} for NaN", i, g);
-        } else {
+        } else if g != w {
             prop_assert!(
                 (g - w).abs() <= tol * (1.0 + w.abs()),
                 "element {}: {} vs {}",
@@ -180,8 +180,10 @@ proptest! {
         let mut s = case.shape.clone();
         s.insert(dim, 2);
         prop_assert_eq!(stacked.shape(), s.as_slice());
-        let second = stacked.view().select(dim as isize, 1).unwrap();
-        prop_assert_eq!(second.to_vec::<f32>().unwrap(), case.naive::<f32>());
+        if stacked.numel() > 0 {
+            let second = stacked.view().select(dim as isize, 1).unwrap();
+            prop_assert_eq!(second.to_vec::<f32>().unwrap(), case.naive::<f32>());
+        }
     }
 
     #[test]
@@ -196,8 +198,14 @@ proptest! {
         let got = case.tensor::<i32>().view().cumsum(dim as isize).unwrap();
         prop_assert_eq!(got.dtype(), DType::I64);
         prop_assert_eq!(got.to_vec::<i64>().unwrap(), want.clone());
+        // Floats keep their halves (sums of such values are exact in f32).
+        let xf = case.naive::<f64>();
+        let want: Vec<f64> = (0..xf.len())
+            .map(|at| line(&case.shape, dim, at).iter().take_while(|&&i| i <= at).map(|&i| xf[i]).sum())
+            .collect();
         let got = case.tensor::<f32>().view().cumsum(dim as isize).unwrap();
-        close(&f64s(&got), &want.iter().map(|&v| v as f64).collect::<Vec<_>>(), 0.0)?;
+        prop_assert_eq!(got.dtype(), DType::F32);
+        close(&f64s(&got), &want, 0.0)?;
     }
 
     #[test]
@@ -328,7 +336,12 @@ fn embedding_rejects_ids_out_of_range_and_negative_ones() {
     let table = RawTensor::from_vec(vec![0.0f32; 6], &[3, 2]).unwrap();
     for bad in [3i64, -1] {
         let ids = RawTensor::from_vec(vec![0i64, bad], &[1, 2]).unwrap();
-        let e = table.view().embedding(&ids.view()).unwrap_err().to_string();
+        let e = table
+            .view()
+            .embedding(&ids.view())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             e.contains(&format!(
                 "index {bad} is out of bounds for dimension 0 with size 3"

@@ -83,7 +83,8 @@ pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested::Nested;
 pub use ops::{
-    Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType, WithIndices,
+    AxisOf, Chosen, Condition, Number, Operand, Promote, Promoted, ResultTypes, SameDType,
+    WithIndices,
 };
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;

@@ -20,7 +20,7 @@ impl<D: Backend> TensorRef<'_, D> {
     /// let i = RawTensor::from_vec(vec![2i64, 0, 2], &[3])?;
     /// assert_eq!(x.view().index_select(1, &i.view())?.to_vec::<i32>()?, vec![3, 1, 3, 6, 4, 6]);
     /// let bad = RawTensor::from_vec(vec![3i64], &[1])?;
-    /// let e = x.view().index_select(1, &bad.view()).unwrap_err();
+    /// let e = x.view().index_select(1, &bad.view()).err().unwrap();
     /// assert_eq!(e.to_string(), "index_select: index 3 is out of bounds for dimension 1 with size 3");
     /// # Ok::<(), axial_core::Error>(())
     /// ```

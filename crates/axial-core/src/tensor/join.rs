@@ -18,7 +18,7 @@ impl<D: Backend> RawTensor<D> {
     /// let b = RawTensor::from_vec(vec![3i64, 4, 5, 6], &[2, 2])?;
     /// let c = RawTensor::cat(&[a.view(), b.view()], 0)?;
     /// assert_eq!((c.shape(), c.to_vec::<i64>()?), (&[3, 2][..], vec![1, 2, 3, 4, 5, 6]));
-    /// let e = RawTensor::cat(&[a.view(), b.view()], 1).unwrap_err();
+    /// let e = RawTensor::cat(&[a.view(), b.view()], 1).err().unwrap();
     /// assert!(e.to_string().contains("Expected size 1 but got size 2 for tensor number 1"));
     /// # Ok::<(), axial_core::Error>(())
     /// ```

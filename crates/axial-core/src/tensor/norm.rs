@@ -107,7 +107,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     /// let w = RawTensor::from_vec(vec![2.0f32, 2.0], &[2])?;
     /// let y = x.view().layer_norm(&[2], Some(&w.view()), None, 0.0)?;
     /// assert_eq!(y.to_vec::<f32>()?, vec![-2.0, 2.0, -2.0, 2.0]);
-    /// let e = x.view().layer_norm(&[3], None, None, 1e-5).unwrap_err();
+    /// let e = x.view().layer_norm(&[3], None, None, 1e-5).err().unwrap();
     /// assert!(e.to_string().contains("expected input with shape [*, 3], but got input of size[2, 2]"));
     /// # Ok::<(), axial_core::Error>(())
     /// ```

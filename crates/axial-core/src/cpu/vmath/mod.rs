@@ -141,17 +141,15 @@ unsafe fn each<I: Isa>(
     }
 }
 
-/// `1/√x` in f64, rounded once: PyTorch's `1/sqrtf(x)` rounds twice and
-/// is up to 1.4 ulp off (at subnormal `x`), this is within half an ulp and
-/// a hair.
+/// `1/√x` as PyTorch computes it, bit for bit: the square root rounded to
+/// f32 (from f64, which rounds it correctly), then the quotient rounded.
+/// Two roundings: within an ulp for normal `x`, up to 1.4 ulp for
+/// subnormal `x`; the ulp test holds it to PyTorch's bits instead.
 #[inline(always)]
 fn rsqrt<I: Isa>(isa: I, x: I::F) -> I::F {
     let (lo, hi) = isa.widen(x);
-    let one = isa.splat_d(1.0);
-    isa.narrow(
-        isa.div_d(one, isa.sqrt_d(lo)),
-        isa.div_d(one, isa.sqrt_d(hi)),
-    )
+    let root = isa.narrow(isa.sqrt_d(lo), isa.sqrt_d(hi));
+    isa.div(isa.splat(1.0), root)
 }
 
 /// One run of [`run_f32`].
