@@ -39,6 +39,7 @@ pub(crate) fn cumsum(src: Input<'_, Cpu>, dim: usize, mut dst: Output<'_, Cpu>) 
 }
 
 /// The running fold `acc = add(acc, x)` along `dim`, storing `out(acc)`.
+#[allow(clippy::too_many_arguments)]
 fn scan<T: Copy, A: Copy, O: Copy>(
     pa: SendPtr<T>,
     src: &Layout,

@@ -154,8 +154,8 @@ impl WithIsa for Slice {
     fn run<I: Isa>(self, isa: I) {
         let n = I::LANES;
         let mut i = 0;
-        // SAFETY (both loops): `src`/`dst` hold `len·inner` elements
-        // (`run_f32`), and every access is below that.
+        // SAFETY: `src`/`dst` hold `len·inner` elements (`run_f32`), and
+        // every access of both loops is below that.
         unsafe {
             if self.inner == 1 {
                 row(isa, self.src, self.dst, self.len, self.log);

@@ -185,7 +185,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
             ));
         }
         let mut sizes = vec![size; total.checked_div(size).unwrap_or(0)];
-        if size != 0 && total % size != 0 {
+        if size != 0 && !total.is_multiple_of(size) {
             sizes.push(total % size);
         }
         if sizes.is_empty() {

@@ -151,7 +151,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
             }
         }
         let n: usize = normalized_shape.iter().product();
-        let rows = if n == 0 { 0 } else { self.numel() / n };
+        let rows = self.numel().checked_div(n).unwrap_or(0);
         let copy = self.contiguous_as(compute)?;
         let src = copy.as_ref().map_or_else(|| self.clone(), RawTensor::view);
         let src = src.view(&[rows as isize, n as isize])?;

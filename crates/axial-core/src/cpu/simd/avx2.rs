@@ -190,7 +190,7 @@ impl Isa for Avx2 {
         unsafe { _mm256_castps_si256(a) }
     }
     #[inline(always)]
-    fn from_bits(self, a: __m256i) -> __m256 {
+    fn f_from_bits(self, a: __m256i) -> __m256 {
         // SAFETY: see the impl.
         unsafe { _mm256_castsi256_ps(a) }
     }

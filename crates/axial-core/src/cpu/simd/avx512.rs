@@ -155,7 +155,7 @@ impl Isa for Avx512 {
         unsafe { _mm512_castps_si512(a) }
     }
     #[inline(always)]
-    fn from_bits(self, a: __m512i) -> __m512 {
+    fn f_from_bits(self, a: __m512i) -> __m512 {
         // SAFETY: see the impl.
         unsafe { _mm512_castsi512_ps(a) }
     }

@@ -91,7 +91,7 @@ pub(crate) trait Isa: Copy + Send + Sync + 'static {
     /// Largest lane (NaN lanes propagate).
     fn max_lane(self, a: Self::F) -> f32;
     fn to_bits(self, a: Self::F) -> Self::I;
-    fn from_bits(self, a: Self::I) -> Self::F;
+    fn f_from_bits(self, a: Self::I) -> Self::F;
     fn splat_i(self, v: i32) -> Self::I;
     fn sub_i(self, a: Self::I, b: Self::I) -> Self::I;
     fn and_i(self, a: Self::I, b: Self::I) -> Self::I;
@@ -137,13 +137,13 @@ pub(crate) trait Isa: Copy + Send + Sync + 'static {
     // ---- derived ----
     #[inline(always)]
     fn abs(self, a: Self::F) -> Self::F {
-        self.from_bits(self.and_i(self.to_bits(a), self.splat_i(i32::MAX)))
+        self.f_from_bits(self.and_i(self.to_bits(a), self.splat_i(i32::MAX)))
     }
     /// `|a|` with `s`'s sign.
     #[inline(always)]
     fn copysign(self, a: Self::F, s: Self::F) -> Self::F {
         let sign = self.and_i(self.to_bits(s), self.splat_i(i32::MIN));
-        self.from_bits(self.or_i(self.to_bits(self.abs(a)), sign))
+        self.f_from_bits(self.or_i(self.to_bits(self.abs(a)), sign))
     }
     #[inline(always)]
     fn abs_d(self, a: Self::D) -> Self::D {

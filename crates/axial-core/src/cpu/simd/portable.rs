@@ -186,7 +186,7 @@ impl Isa for Portable {
         map(a, |v| v.to_bits() as i32)
     }
     #[inline(always)]
-    fn from_bits(self, a: [i32; N]) -> [f32; N] {
+    fn f_from_bits(self, a: [i32; N]) -> [f32; N] {
         map(a, |v| f32::from_bits(v as u32))
     }
     #[inline(always)]

@@ -13,7 +13,7 @@ use crate::cpu::simd::Isa;
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
 /// ln 2 rounded to f32, and the rest.
-const LN2_HI: f32 = 0.693_147_2;
+const LN2_HI: f32 = std::f32::consts::LN_2;
 const LN2_LO: f32 = -1.904_654_2e-9;
 /// ln 2 with its low 7 bits clear (so `e·hi` is exact), and the rest.
 const LN2_HI_17: f32 = 0.693_138_1;
@@ -46,7 +46,7 @@ pub(crate) fn log<I: Isa>(isa: I, x: I::F) -> I::F {
     // The exponent that puts the mantissa in [√½, √2).
     let bits = isa.sub_i(isa.to_bits(xs), isa.splat_i(0x3f35_04f3));
     let k = isa.sra23(bits);
-    let m = isa.from_bits(isa.sub_i(isa.to_bits(xs), isa.shl23(k)));
+    let m = isa.f_from_bits(isa.sub_i(isa.to_bits(xs), isa.shl23(k)));
     let e = isa.add(isa.i_to_f(k), bias);
     let f = isa.sub(m, isa.splat(1.0));
     let s = isa.div(f, isa.add(isa.splat(2.0), f));

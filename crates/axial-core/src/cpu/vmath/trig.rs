@@ -126,7 +126,13 @@ fn sin_cos<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
     if !isa.any(odd) {
         return v;
     }
-    patch(isa, v, x, |x| !(x.abs() < HUGE), |x| huge(x, which))
+    patch(
+        isa,
+        v,
+        x,
+        |x| x.abs() >= HUGE || x.is_nan(),
+        |x| huge(x, which),
+    )
 }
 
 /// `sin x` in f32 lanes (through f64), within an ulp for every finite `x`.
