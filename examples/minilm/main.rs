@@ -35,12 +35,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("tokens: {:?} (batch, longest sentence)", ids.shape());
     let start = std::time::Instant::now();
     let emb = model.embed(&ids, &mask)?;
-    println!("embeddings: {:?} in {:.1} ms", emb.shape(), start.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "embeddings: {:?} in {:.1} ms",
+        emb.shape(),
+        start.elapsed().as_secs_f64() * 1e3
+    );
     let cos: RawTensor = emb.view().matmul(&emb.view().t()?)?;
     let cos = cos.to_vec::<f32>()?;
     println!("cosine similarity:");
     for (i, s) in SENTENCES.iter().enumerate() {
-        let row: Vec<String> = (0..SENTENCES.len()).map(|j| format!("{:6.3}", cos[i * SENTENCES.len() + j])).collect();
+        let row: Vec<String> = (0..SENTENCES.len())
+            .map(|j| format!("{:6.3}", cos[i * SENTENCES.len() + j]))
+            .collect();
         println!("  {} {s}", row.join(" "));
     }
     Ok(())

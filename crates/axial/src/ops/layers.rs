@@ -236,6 +236,7 @@ where
     /// assert!(table.try_embedding(&Tensor::<i64, shape![Token: 1]>::from_array([3])).is_err());
     /// # Ok::<(), axial::Error>(())
     /// ```
+    #[allow(clippy::type_complexity)]
     pub fn try_embedding<IS, R2>(
         &self,
         ids: &TensorBase<i64, IS, D, R2>,
