@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Makes bench/.venv: PyTorch (used on the CPU) and numpy, from PyPI only.
+# Makes bench/.venv: PyTorch (used on the CPU), numpy, h5py and safetensors
+# (the reference readers of the storage formats' round trips) and maturin
+# (which builds the Python extension module), from PyPI only.
 #
 # PyPI's Linux torch wheel is the CUDA build; its shared libraries link against
 # the CUDA runtime libraries, so `import torch` fails without them even on a
@@ -37,11 +39,12 @@ fi
 pip=("$venv/bin/python" -m pip install --disable-pip-version-check --quiet)
 "${pip[@]}" --no-deps "torch==$torch_version" "${runtime[@]}"
 "${pip[@]}" filelock "typing-extensions>=4.13" "sympy>=1.13.3" "networkx>=2.5.1" \
-    jinja2 "fsspec>=0.8.5" numpy
+    jinja2 "fsspec>=0.8.5" numpy h5py safetensors "maturin>=1.16,<2"
 
 "$venv/bin/python" - <<'PY'
-import numpy, torch
+import h5py, numpy, safetensors, torch
 x = torch.arange(6.0).reshape(2, 3)
 assert (x @ x.t()).tolist() == [[5.0, 14.0], [14.0, 50.0]]
-print(f"torch {torch.__version__} (CUDA available: {torch.cuda.is_available()}), numpy {numpy.__version__}: ok")
+print(f"torch {torch.__version__} (CUDA available: {torch.cuda.is_available()}), numpy {numpy.__version__}, "
+      f"h5py {h5py.__version__}, safetensors {safetensors.__version__}: ok")
 PY

@@ -13,12 +13,12 @@ mod bert;
 use std::hint::black_box;
 use std::time::Duration;
 
-use axial_core::{DType, Generator, RawTensor};
+use axial_core::Generator;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 /// Ids of `b` sentences of `s` tokens (CLS, words, SEP), the second half of
 /// the batch padded to half the length.
-fn batch(b: usize, s: usize) -> (RawTensor, RawTensor) {
+fn batch(b: usize, s: usize) -> (bert::Tokens, bert::Tokens) {
     let (mut ids, mut mask) = (Vec::new(), Vec::new());
     for i in 0..b {
         let n = if i < b / 2 { s } else { s / 2 };
@@ -34,8 +34,8 @@ fn batch(b: usize, s: usize) -> (RawTensor, RawTensor) {
         }
     }
     (
-        RawTensor::from_vec(ids, &[b, s]).unwrap(),
-        RawTensor::from_vec(mask, &[b, s]).unwrap(),
+        bert::Tokens::from_vec_dyn(ids, [b, s]),
+        bert::Tokens::from_vec_dyn(mask, [b, s]),
     )
 }
 
@@ -51,17 +51,11 @@ fn model(c: &mut Criterion) {
     let model = bert::Bert::load(&dir.join("model.safetensors")).unwrap();
     let mut group = c.benchmark_group("encoder_block");
     let (b, s) = (8, 128);
-    let x = RawTensor::randn(&[b, s, bert::MODEL], DType::F32, &mut Generator::seed(1)).unwrap();
+    let x = bert::Hidden::randn_dyn([b, s], &mut Generator::seed(1));
     let (_, mask) = batch(b, s);
     let padded = bert::padded_keys(&mask).unwrap();
     group.bench_function("8x128", |bench| {
-        bench.iter(|| {
-            black_box(
-                model
-                    .layer(&x, &padded.view(), "encoder.layer.0", (b, s))
-                    .unwrap(),
-            )
-        })
+        bench.iter(|| black_box(model.block(0).forward(&x, &padded).unwrap()))
     });
     group.finish();
     let mut group = c.benchmark_group("minilm");

@@ -139,8 +139,8 @@ fn broadcast_add(c: &mut Criterion) {
         let rhs = b.view().expand(&[N as isize, N as isize])?;
         Cpu.binary(
             BinaryOp::Add,
-            a.view().input(),
-            rhs.input(),
+            a.view().input().into(),
+            rhs.input().into(),
             output(&mut out),
         )
     };

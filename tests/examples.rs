@@ -311,6 +311,23 @@ fn exercises() {
 }
 
 #[test]
+fn serialization_checkpoint_refusal_and_a_partial_hdf5_read() {
+    assert_lines(
+        &output("s14_serialization"),
+        &[
+            "loaded keys: [\"model_weights\", \"epoch\", \"learning_rate\"]",
+            "epoch = 10, learning_rate = 0.001",
+            "as (Rows: 4, Cols: 3): tensor `model_weights`: from_raw: expected a float32 tensor of shape (Rows: 4, Cols: 3), found a float32 tensor of shape [4, 4]",
+            "custom_class.pt: torch: Weights only load failed: Unsupported global: GLOBAL __main__.TrainingConfig was not an allowed global by default",
+            "features: shape [10, 10], chunks [2, 10]",
+            "hdf5_data[2:5, :] = tensor([[20, 21, 22, 23, 24, 25, 26, 27, 28, 29],",
+            "                            [40, 41, 42, 43, 44, 45, 46, 47, 48, 49]], names=('Rows', 'Cols'))",
+            "chunks decoded: 2 of 5",
+        ],
+    );
+}
+
+#[test]
 fn the_sqrt_exercise_points_at_its_compile_error() {
     let path = chapter::s12_exercises::SQRT_OF_INTEGERS;
     assert!(output("s12_exercises").contains(path));
@@ -319,6 +336,24 @@ fn the_sqrt_exercise_points_at_its_compile_error() {
     let stderr = std::fs::read_to_string(root().join(path).with_extension("stderr"))
         .expect("the ui-test has its expected message");
     assert!(stderr.contains("`i64` is not a floating-point element type"));
+}
+
+#[test]
+fn numpy_interop_shares_one_buffer() {
+    assert_lines(
+        &output("s15_numpy"),
+        &[
+            "ndarray view of t: shape [3, 4], strides (4, 1) (elements), same memory: true",
+            "ndarray view of t.t(): strides (1, 4) (NumPy's bytes: (4, 16)), same memory: true",
+            "after a[0, 0] = 100 through ndarray: t[0, 0] = 100",
+            "after t.add_(10) through axial: a[0] = [110, 11, 12, 13]",
+            "Array -> axial (add 10) -> Array: [11.0, 12.0, 13.0, 14.0, 15.0, 16.0], never copied: true",
+            "a[::-1] refused: from_array_view: the array's strides [-3, 1] are negative, and negative strides are not supported (PyTorch's memory model has none); copy it with copy_from_array",
+            "copied on request: strides (3, 1), rows [14.0, 15.0, 16.0, 11.0, 12.0, 13.0]",
+            "DLPack round trip: strides (4, 1), same memory: true",
+            "a TensorView exports with flags DlpackFlags(READ_ONLY)",
+        ],
+    );
 }
 
 #[test]

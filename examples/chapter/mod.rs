@@ -46,6 +46,8 @@ sections! {
     s10_contiguity: "Contiguity",
     s11_as_strided: "as_strided",
     s12_exercises: "The chapter's exercises",
+    s14_serialization: "Serialization",
+    s15_numpy: "NumPy interop",
 }
 
 /// The width of a section heading.

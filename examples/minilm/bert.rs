@@ -1,209 +1,224 @@
-//! all-MiniLM-L6-v2's encoder: a 6-layer BERT (Model 384, 12 heads of 32,
-//! MLP 1536) over a padded batch, mean-pooled under the attention mask and
-//! L2-normalised, as sentence-transformers computes it. Written on the
-//! untyped core, where the run-time batch and sequence sizes live.
+//! all-MiniLM-L6-v2's encoder with every shape in the type: a 6-layer BERT
+//! (Model 384, 12 heads of 32, MLP 1536) over a padded batch, mean-pooled
+//! under the attention mask and L2-normalised, as sentence-transformers
+//! computes it.
+//!
+//! The weights are typed when they are read (`axial_io::safetensors`, zero
+//! copy from the file's mapping), so a file of another model fails there,
+//! naming the tensor and both shapes. After that every op is proven by axis
+//! name: the projections' `In` axis is the input's last, the head split
+//! multiplies to 384, `Query · Keyᵀ` contracts `Head` and leaves
+//! `[Batch, Heads, Seq, Key]`, the padding mask broadcasts over heads and
+//! queries by name, softmax runs over `Key`. `Batch` and `Seq` are run-time
+//! sizes (`Dyn`), checked where two of them meet.
 
 // Each includer (the example, the test, the bench) uses a part of this.
 #![allow(dead_code)]
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use axial_core::{BinaryOp, DType, Error, RawTensor, ReduceOp, Result, Scalar, TensorRef, UnaryOp};
+use axial::prelude::*;
+use axial_io::{TensorMap, safetensors};
+
+axes!(
+    pub(crate) Batch,
+    pub(crate) Seq,
+    pub(crate) Key,
+    pub(crate) Model,
+    pub(crate) Inner,
+    pub(crate) Heads,
+    pub(crate) Head,
+    pub(crate) Mlp,
+    pub(crate) Vocab,
+    pub(crate) Position,
+    pub(crate) Segment
+);
 
 /// all-MiniLM-L6-v2's sizes.
 pub(crate) const MODEL: usize = 384;
-pub(crate) const HEADS: usize = 12;
-pub(crate) const HEAD_DIM: usize = MODEL / HEADS;
 pub(crate) const LAYERS: usize = 6;
 const EPS: f64 = 1e-12;
 
-/// The weights, by their names in `model.safetensors`.
-pub(crate) struct Bert {
-    weights: HashMap<String, RawTensor>,
+/// Every error of loading and running the model (the file's, the
+/// tokenizer's, the tensors').
+pub(crate) type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+/// Token ids or the attention mask (1 for tokens, 0 for padding).
+pub(crate) type Tokens = Tensor<i64, shape![Batch: Dyn, Seq: Dyn]>;
+/// The hidden states between blocks.
+pub(crate) type Hidden = Tensor<f32, shape![Batch: Dyn, Seq: Dyn, Model: 384]>;
+/// True at padded keys, shaped to broadcast over heads and queries.
+pub(crate) type Padded = Tensor<Bool, shape![Batch: Dyn, Heads: 1, Seq: 1, Key: Dyn]>;
+/// One unit-length embedding per sentence.
+pub(crate) type Embeddings = Tensor<f32, shape![Batch: Dyn, Model: 384]>;
+
+/// A weight `W` (`[Out, In]`, as PyTorch stores it) and its bias `B` (`[Out]`).
+struct Linear<W, B> {
+    weight: ArcTensor<f32, W>,
+    bias: ArcTensor<f32, B>,
 }
 
-fn io(e: impl std::fmt::Display) -> Error {
-    Error::invalid("minilm", e.to_string())
+impl<W: Shape, B: Shape> Linear<W, B> {
+    fn load(file: &safetensors::SafeTensors, name: &str) -> Result<Self> {
+        Ok(Linear {
+            weight: file.typed(&format!("{name}.weight"))?,
+            bias: file.typed(&format!("{name}.bias"))?,
+        })
+    }
+}
+
+/// A projection of the hidden states into the heads' space.
+type Projection = Linear<shape![Inner: 384, Model: 384], shape![Inner: 384]>;
+/// A layer norm's weight and bias over `Model`.
+type Norm = Linear<shape![Model: 384], shape![Model: 384]>;
+
+/// One encoder block's weights.
+pub(crate) struct Block {
+    query: Projection,
+    key: Projection,
+    value: Projection,
+    attention_out: Linear<shape![Model: 384, Inner: 384], shape![Model: 384]>,
+    attention_norm: Norm,
+    up: Linear<shape![Mlp: 1536, Model: 384], shape![Mlp: 1536]>,
+    down: Linear<shape![Model: 384, Mlp: 1536], shape![Model: 384]>,
+    out_norm: Norm,
+}
+
+/// The model's weights, typed.
+pub(crate) struct Bert {
+    word: ArcTensor<f32, shape![Vocab: 30522, Model: 384]>,
+    position: ArcTensor<f32, shape![Position: 512, Model: 384]>,
+    segment: ArcTensor<f32, shape![Segment: 2, Model: 384]>,
+    embedding_norm: Norm,
+    blocks: Vec<Block>,
+}
+
+impl Block {
+    fn load(file: &safetensors::SafeTensors, p: &str) -> Result<Self> {
+        let linear = |name: &str| format!("{p}.{name}");
+        Ok(Block {
+            query: Linear::load(file, &linear("attention.self.query"))?,
+            key: Linear::load(file, &linear("attention.self.key"))?,
+            value: Linear::load(file, &linear("attention.self.value"))?,
+            attention_out: Linear::load(file, &linear("attention.output.dense"))?,
+            attention_norm: Linear::load(file, &linear("attention.output.LayerNorm"))?,
+            up: Linear::load(file, &linear("intermediate.dense"))?,
+            down: Linear::load(file, &linear("output.dense"))?,
+            out_norm: Linear::load(file, &linear("output.LayerNorm"))?,
+        })
+    }
+
+    /// The block over `x`, keys where `padded` is true left out of the
+    /// attention.
+    pub(crate) fn forward(&self, x: &Hidden, padded: &Padded) -> Result<Hidden> {
+        // [Batch, Seq, Inner] -> [Batch, Heads, Seq, Head]
+        let heads = |l: &Projection| -> Result<_> {
+            let t = x.try_linear(&l.weight, Some(l.bias.as_view()))?;
+            let t = t.try_split::<Inner, shape![Heads: 12, Head: 32]>()?;
+            Ok(t.align_to::<names![Batch, Heads, Seq, Head]>()
+                .try_contiguous()?
+                .try_to_owned()?)
+        };
+        let mut query = heads(&self.query)?;
+        query.try_mul_(1.0 / 32f32.sqrt())?;
+        let key = heads(&self.key)?.rename::<Seq, Key>();
+        let value = heads(&self.value)?.rename::<Seq, Key>();
+        let scores = query.try_matmul(&key.as_view().transpose::<Key, Head>())?;
+        let scores = scores.try_masked_fill(padded, f32::NEG_INFINITY)?;
+        let probs = scores.try_softmax::<Key>()?;
+        let context = probs.try_matmul(&value)?; // [Batch, Heads, Seq, Head]
+        let context = context
+            .align_to::<names![Batch, Seq, Heads, Head]>()
+            .try_merge::<names![Heads, Head], Inner>()?;
+        let o = &self.attention_out;
+        let mut attended = context.try_linear(&o.weight, Some(o.bias.as_view()))?;
+        attended.try_add_(x)?;
+        let n = &self.attention_norm;
+        let attended =
+            attended.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?;
+        let mut hidden = attended.try_linear(&self.up.weight, Some(self.up.bias.as_view()))?;
+        hidden.try_gelu_()?;
+        let d = &self.down;
+        let mut out = hidden.try_linear(&d.weight, Some(d.bias.as_view()))?;
+        out.try_add_(&attended)?;
+        let n = &self.out_norm;
+        Ok(out.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?)
+    }
 }
 
 impl Bert {
-    /// Reads every tensor of a safetensors file (f32 and i64).
+    /// The weights of a `model.safetensors`, each checked against its
+    /// shape (zero-copy from the file's mapping).
     pub(crate) fn load(path: &Path) -> Result<Bert> {
-        let bytes = std::fs::read(path).map_err(|e| io(format!("{}: {e}", path.display())))?;
-        let file = safetensors::SafeTensors::deserialize(&bytes).map_err(io)?;
-        let mut weights = HashMap::new();
-        for (name, view) in file.tensors() {
-            let data = view.data();
-            let t = match view.dtype() {
-                safetensors::Dtype::F32 => {
-                    let v: Vec<f32> = data
-                        .chunks_exact(4)
-                        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-                        .collect();
-                    RawTensor::from_vec(v, view.shape())?
-                }
-                safetensors::Dtype::I64 => {
-                    let v: Vec<i64> = data
-                        .chunks_exact(8)
-                        .map(|b| i64::from_le_bytes(b.try_into().unwrap()))
-                        .collect();
-                    RawTensor::from_vec(v, view.shape())?
-                }
-                other => return Err(io(format!("{name}: dtype {other:?} not expected"))),
-            };
-            weights.insert(name, t);
-        }
-        Ok(Bert { weights })
+        let file = safetensors::load(path)?;
+        let blocks = (0..LAYERS)
+            .map(|l| Block::load(&file, &format!("encoder.layer.{l}")))
+            .collect::<Result<_>>()?;
+        Ok(Bert {
+            word: file.typed("embeddings.word_embeddings.weight")?,
+            position: file.typed("embeddings.position_embeddings.weight")?,
+            segment: file.typed("embeddings.token_type_embeddings.weight")?,
+            embedding_norm: Linear::load(&file, "embeddings.LayerNorm")?,
+            blocks,
+        })
     }
 
-    fn w(&self, name: &str) -> Result<TensorRef<'_>> {
-        self.weights
-            .get(name)
-            .map(RawTensor::view)
-            .ok_or_else(|| io(format!("no tensor {name} in the file")))
+    /// Encoder block `i`.
+    pub(crate) fn block(&self, i: usize) -> &Block {
+        &self.blocks[i]
     }
 
-    fn linear(&self, x: &TensorRef<'_>, name: &str) -> Result<RawTensor> {
-        x.linear(
-            &self.w(&format!("{name}.weight"))?,
-            Some(&self.w(&format!("{name}.bias"))?),
-        )
-    }
-
-    fn norm(&self, x: &TensorRef<'_>, name: &str) -> Result<RawTensor> {
-        x.layer_norm(
-            &[MODEL],
-            Some(&self.w(&format!("{name}.weight"))?),
-            Some(&self.w(&format!("{name}.bias"))?),
-            EPS,
-        )
-    }
-
-    /// `[batch, seq, MODEL]` hidden states of `ids` (`[batch, seq]`, i64)
-    /// with `mask` (`[batch, seq]`, 1 for tokens, 0 for padding).
-    pub(crate) fn encode(&self, ids: &RawTensor, mask: &RawTensor) -> Result<RawTensor> {
-        let (b, s) = (ids.shape()[0], ids.shape()[1]);
-        let word = self
-            .w("embeddings.word_embeddings.weight")?
-            .embedding(&ids.view())?;
-        let pos = self
-            .w("embeddings.position_embeddings.weight")?
-            .narrow(0, 0, s)?;
-        let ty = self
-            .w("embeddings.token_type_embeddings.weight")?
-            .select(0, 0)?;
-        let x = word.view().binary(BinaryOp::Add, &pos)?;
-        let x = x.view().binary(BinaryOp::Add, &ty)?;
-        let mut x = self.norm(&x.view(), "embeddings.LayerNorm")?;
+    /// The hidden states of `ids` under `mask`.
+    pub(crate) fn encode(&self, ids: &Tokens, mask: &Tokens) -> Result<Hidden> {
+        let seq = ids.sizes()[1];
+        let mut x = self.word.try_embedding(ids)?;
+        let positions = self.position.as_view().try_narrow::<Position>(0, seq)?;
+        x.try_add_(&positions.rename::<Position, Seq>())?;
+        x.try_add_(&self.segment.as_view().at::<Segment, 0>())?;
+        let n = &self.embedding_norm;
+        let mut x =
+            x.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?;
         let padded = padded_keys(mask)?;
-        let padded = padded.view();
-        for l in 0..LAYERS {
-            x = self.layer(&x, &padded, &format!("encoder.layer.{l}"), (b, s))?;
+        for block in &self.blocks {
+            x = block.forward(&x, &padded)?;
         }
         Ok(x)
     }
 
-    /// One encoder block (`p` its weights' prefix, `encoder.layer.N`) over
-    /// `x` (`[b, s, MODEL]`); `padded` is true at padded keys (`[b, 1, 1, s]`).
-    pub(crate) fn layer(
-        &self,
-        x: &RawTensor,
-        padded: &TensorRef<'_>,
-        p: &str,
-        (b, s): (usize, usize),
-    ) -> Result<RawTensor> {
-        let heads = |t: &RawTensor| -> Result<RawTensor> {
-            // [b, s, MODEL] -> [b, HEADS, s, HEAD_DIM]
-            t.view()
-                .view(&[b as isize, s as isize, HEADS as isize, HEAD_DIM as isize])?
-                .permute(&[0, 2, 1, 3])?
-                .to_contiguous()
-        };
-        let q = heads(&self.linear(&x.view(), &format!("{p}.attention.self.query"))?)?;
-        let k = heads(&self.linear(&x.view(), &format!("{p}.attention.self.key"))?)?;
-        let v = heads(&self.linear(&x.view(), &format!("{p}.attention.self.value"))?)?;
-        let scale = Scalar::Float(1.0 / (HEAD_DIM as f64).sqrt());
-        let scores = q.view().matmul(&k.view().transpose(-1, -2)?)?;
-        let scores = scores.view().binary_scalar(BinaryOp::Mul, scale)?;
-        let scores = scores
-            .view()
-            .masked_fill(padded, Scalar::Float(f64::NEG_INFINITY))?;
-        let probs = scores.view().softmax(-1)?;
-        let ctx = probs.view().matmul(&v.view())?; // [b, HEADS, s, HEAD_DIM]
-        let ctx = ctx.view().permute(&[0, 2, 1, 3])?.reshape(&[
-            b as isize,
-            s as isize,
-            MODEL as isize,
-        ])?;
-        let attn = self.linear(&ctx.as_ref(), &format!("{p}.attention.output.dense"))?;
-        let attn = attn.view().binary(BinaryOp::Add, &x.view())?;
-        let attn = self.norm(&attn.view(), &format!("{p}.attention.output.LayerNorm"))?;
-        let mut h = self.linear(&attn.view(), &format!("{p}.intermediate.dense"))?;
-        h.view_mut().unary_(UnaryOp::Gelu)?;
-        let out = self.linear(&h.view(), &format!("{p}.output.dense"))?;
-        let out = out.view().binary(BinaryOp::Add, &attn.view())?;
-        self.norm(&out.view(), &format!("{p}.output.LayerNorm"))
-    }
-
-    /// Sentence embeddings `[batch, MODEL]`: the hidden states averaged over
-    /// the tokens the mask keeps, each row scaled to unit length.
-    pub(crate) fn embed(&self, ids: &RawTensor, mask: &RawTensor) -> Result<RawTensor> {
+    /// Sentence embeddings: the hidden states averaged over the tokens the
+    /// mask keeps, each scaled to unit length.
+    pub(crate) fn embed(&self, ids: &Tokens, mask: &Tokens) -> Result<Embeddings> {
         let hidden = self.encode(ids, mask)?;
-        let (b, s) = (ids.shape()[0], ids.shape()[1]);
-        let m = mask.view().to_dtype(DType::F32)?;
-        let m = m.view().view(&[b as isize, s as isize, 1])?;
-        let summed =
-            hidden
-                .view()
-                .binary(BinaryOp::Mul, &m)?
-                .view()
-                .reduce(ReduceOp::Sum, &[1], false)?;
-        let count = m.reduce(ReduceOp::Sum, &[1], false)?;
-        let count = count.view().unary(UnaryOp::Clamp {
-            min: Some(1e-9),
-            max: None,
-        })?;
-        let mean = summed.view().binary(BinaryOp::Div, &count.view())?;
+        let keep = mask.try_cast::<f32>()?.unsqueeze::<Model, 2>(); // [Batch, Seq, Model: 1]
+        let summed = hidden.try_mul(&keep)?.try_sum::<Seq>()?;
+        let count = keep.try_sum::<Seq>()?.try_clamp(1e-9, f32::INFINITY)?;
+        let mean = summed.try_div(&count)?;
         let norm = mean
-            .view()
-            .unary(UnaryOp::Square)?
-            .view()
-            .reduce(ReduceOp::Sum, &[1], true)?
-            .view()
-            .unary(UnaryOp::Sqrt)?
-            .view()
-            .unary(UnaryOp::Clamp {
-                min: Some(1e-12),
-                max: None,
-            })?;
-        mean.view().binary(BinaryOp::Div, &norm.view())
+            .try_square()?
+            .try_sum_keepdim::<Model>()?
+            .try_sqrt()?
+            .try_clamp(1e-12, f32::INFINITY)?;
+        Ok(mean.try_div(&norm)?)
     }
 }
 
-/// True at padded keys (where `mask`, `[b, s]`, is 0), shaped `[b, 1, 1, s]`
-/// to broadcast over heads and queries.
-pub(crate) fn padded_keys(mask: &RawTensor) -> Result<RawTensor> {
-    let (b, s) = (mask.shape()[0], mask.shape()[1]);
-    let zero = RawTensor::zeros(&[], mask.dtype())?;
-    let padded = mask.view().compare(axial_core::CmpOp::Eq, &zero.view())?;
-    padded
-        .view()
-        .view(&[b as isize, 1, 1, s as isize])?
-        .to_contiguous()
+/// True at padded keys (where `mask` is 0), with unit `Heads` and `Seq`
+/// axes to broadcast over heads and queries.
+pub(crate) fn padded_keys(mask: &Tokens) -> Result<Padded> {
+    let padded = mask.try_eq(0)?.rename::<Seq, Key>();
+    Ok(padded.unsqueeze::<Heads, 1>().unsqueeze::<Seq, 2>())
 }
 
 /// The tokenizer of `tokenizer.json` as sentence-transformers runs it:
 /// truncation at 256 tokens, no padding of its own (`tokenize` pads to the
 /// longest sentence of the batch; the file asks for a fixed 128).
 pub(crate) fn load_tokenizer(path: &Path) -> Result<tokenizers::Tokenizer> {
-    let mut t = tokenizers::Tokenizer::from_file(path).map_err(io)?;
+    let mut t = tokenizers::Tokenizer::from_file(path)?;
     t.with_padding(None);
     t.with_truncation(Some(tokenizers::TruncationParams {
         max_length: 256,
         ..Default::default()
-    }))
-    .map_err(io)?;
+    }))?;
     Ok(t)
 }
 
@@ -211,23 +226,21 @@ pub(crate) fn load_tokenizer(path: &Path) -> Result<tokenizers::Tokenizer> {
 pub(crate) fn tokenize(
     tokenizer: &tokenizers::Tokenizer,
     sentences: &[&str],
-) -> Result<(RawTensor, RawTensor)> {
-    let enc = tokenizer
-        .encode_batch(sentences.to_vec(), true)
-        .map_err(io)?;
+) -> Result<(Tokens, Tokens)> {
+    let enc = tokenizer.encode_batch(sentences.to_vec(), true)?;
     let s = enc.iter().map(|e| e.get_ids().len()).max().unwrap_or(0);
     let (mut ids, mut mask) = (Vec::new(), Vec::new());
     for e in &enc {
         let n = e.get_ids().len();
-        ids.extend(e.get_ids().iter().map(|&i| i as i64));
+        ids.extend(e.get_ids().iter().map(|&i| i64::from(i)));
         ids.extend(std::iter::repeat_n(0, s - n));
-        mask.extend(e.get_attention_mask().iter().map(|&m| m as i64));
+        mask.extend(e.get_attention_mask().iter().map(|&m| i64::from(m)));
         mask.extend(std::iter::repeat_n(0, s - n));
     }
-    let b = sentences.len();
+    let sizes = [sentences.len(), s];
     Ok((
-        RawTensor::from_vec(ids, &[b, s])?,
-        RawTensor::from_vec(mask, &[b, s])?,
+        Tokens::try_from_vec_dyn(ids, sizes)?,
+        Tokens::try_from_vec_dyn(mask, sizes)?,
     ))
 }
 

@@ -1,8 +1,8 @@
 //! A real model end to end: sentence-transformers/all-MiniLM-L6-v2 from its
 //! `model.safetensors`, tokenised by the `tokenizers` crate, its 6-layer
-//! BERT encoder run on a padded batch of sentences of different lengths,
-//! mean-pooled under the attention mask and L2-normalised; then the cosine
-//! similarity of every pair.
+//! BERT encoder run on a padded batch of sentences of different lengths
+//! with every shape in the type, mean-pooled under the attention mask and
+//! L2-normalised; then the cosine similarity of every pair.
 //!
 //! ```sh
 //! bash bench/fetch_minilm.sh            # the weights and tokenizer (87 MB, once)
@@ -11,7 +11,10 @@
 
 mod bert;
 
-use axial_core::RawTensor;
+use axial::prelude::*;
+use bert::{Batch, Embeddings};
+
+axes!(Other);
 
 const SENTENCES: [&str; 4] = [
     "A man is eating food.",
@@ -20,7 +23,7 @@ const SENTENCES: [&str; 4] = [
     "A woman is playing the violin.",
 ];
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> bert::Result<()> {
     let dir = bert::model_dir();
     if !dir.join("model.safetensors").exists() {
         println!(
@@ -32,16 +35,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let model = bert::Bert::load(&dir.join("model.safetensors"))?;
     let tokenizer = bert::load_tokenizer(&dir.join("tokenizer.json"))?;
     let (ids, mask) = bert::tokenize(&tokenizer, &SENTENCES)?;
-    println!("tokens: {:?} (batch, longest sentence)", ids.shape());
+    println!("tokens: {:?} of {:?}", ids.sizes().as_slice(), ids.names().as_slice());
     let start = std::time::Instant::now();
-    let emb = model.embed(&ids, &mask)?;
+    let emb: Embeddings = model.embed(&ids, &mask)?;
     println!(
-        "embeddings: {:?} in {:.1} ms",
-        emb.shape(),
+        "embeddings: {:?} of {:?} in {:.1} ms",
+        emb.sizes().as_slice(),
+        emb.names().as_slice(),
         start.elapsed().as_secs_f64() * 1e3
     );
-    let cos: RawTensor = emb.view().matmul(&emb.view().t()?)?;
-    let cos = cos.to_vec::<f32>()?;
+    // [Batch, Model] · [Model, Other]: every sentence against every other.
+    let others = emb.as_view().rename::<Batch, Other>().t();
+    let cos = emb.try_matmul(&others)?.to_vec();
     println!("cosine similarity:");
     for (i, s) in SENTENCES.iter().enumerate() {
         let row: Vec<String> = (0..SENTENCES.len())

@@ -41,6 +41,9 @@ fn reductions(c: &mut Criterion) {
         ("mean_rows", ReduceOp::Mean, &[1]),
         ("var_rows", ReduceOp::Var { correction: 1.0 }, &[1]),
         ("var_cols", ReduceOp::Var { correction: 1.0 }, &[0]),
+        ("prod_rows", ReduceOp::Prod, &[1]),
+        ("prod_cols", ReduceOp::Prod, &[0]),
+        ("prod_all", ReduceOp::Prod, &[]),
     ] {
         g.bench_function(name, |b| {
             b.iter(|| black_box(x.view().reduce(op, dims, false).unwrap()))

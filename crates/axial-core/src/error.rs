@@ -19,7 +19,7 @@ use crate::DType;
 #[non_exhaustive]
 pub enum Error {
     /// A dim argument outside `[-rank, rank - 1]`.
-    #[error("Dimension out of range (expected to be in range of [{}, {}], but got {dim})", -(*rank.max(&1) as isize), *rank.max(&1) as isize - 1)]
+    #[error("Dimension out of range (expected to be in range of [{}, {}], but got {dim})", -(rank.max(&1).min(&(isize::MAX as usize)).cast_signed()), rank.max(&1).min(&(isize::MAX as usize)).cast_signed() - 1)]
     DimOutOfRange {
         /// The dim asked for.
         dim: isize,

@@ -26,12 +26,13 @@ pub mod element;
 pub mod error;
 pub mod layout;
 pub mod op;
+pub mod plan;
 pub mod print;
 pub mod scalar;
 pub mod storage;
 pub mod tensor;
 
-pub use backend::{Backend, Input, Output};
+pub use backend::{Arg, Backend, Input, Output};
 pub use cpu::Cpu;
 pub use device::Device;
 pub use dtype::DType;

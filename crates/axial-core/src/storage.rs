@@ -1,8 +1,90 @@
 //! Untyped storage: a device buffer of bytes, shared by every view of it.
+//!
+//! A storage either holds memory axial allocated or views foreign memory in
+//! place (a NumPy array's, a DLPack producer's), kept alive by a
+//! [`KeepAlive`] handle of its owner.
 
+use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
 
 use crate::{Cpu, DType, Device, Element, Error, Result};
+
+/// A shared handle of whatever keeps some memory alive: a DLPack deleter, a
+/// Python object, a `Vec`, or a buffer axial allocated and now shares. The
+/// memory lives until the last handle (and the last storage over it) is
+/// dropped. The owner inside cannot be reached while it is shared, so no
+/// one reads it behind the storage's back; a unique handle gives it back.
+///
+/// # Example
+/// ```
+/// use axial_core::storage::KeepAlive;
+/// let keep = KeepAlive::new(vec![1.0f32, 2.0]);
+/// let other = keep.clone();
+/// assert!(!keep.is_unique());
+/// drop(other);
+/// assert_eq!(keep.try_unwrap::<Vec<f32>>().ok(), Some(vec![1.0, 2.0]));
+/// ```
+#[derive(Clone)]
+pub struct KeepAlive(Arc<dyn Any + Send + Sync>);
+
+impl KeepAlive {
+    /// Wraps an owner a buffer already holds.
+    pub(crate) fn from_inner(owner: Arc<dyn Any + Send + Sync>) -> Self {
+        KeepAlive(owner)
+    }
+
+    /// The owner, for a buffer to hold.
+    pub(crate) fn into_inner(self) -> Arc<dyn Any + Send + Sync> {
+        self.0
+    }
+}
+
+impl KeepAlive {
+    /// A handle owning `owner`.
+    ///
+    /// ```
+    /// # use axial_core::storage::KeepAlive;
+    /// assert!(KeepAlive::new(String::from("owner")).is_unique());
+    /// ```
+    pub fn new<T: Any + Send + Sync>(owner: T) -> Self {
+        KeepAlive(Arc::new(owner))
+    }
+
+    /// True when no other handle (and no storage) shares the owner.
+    ///
+    /// ```
+    /// # use axial_core::storage::KeepAlive;
+    /// let keep = KeepAlive::new(0u8);
+    /// let _other = keep.clone();
+    /// assert!(!keep.is_unique());
+    /// ```
+    pub fn is_unique(&self) -> bool {
+        Arc::strong_count(&self.0) == 1 && Arc::weak_count(&self.0) == 0
+    }
+
+    /// The owner, when this is the only handle and it is a `T`; else the
+    /// handle back.
+    ///
+    /// ```
+    /// # use axial_core::storage::KeepAlive;
+    /// let keep = KeepAlive::new(vec![1u8]);
+    /// let keep = keep.try_unwrap::<String>().unwrap_err(); // not a String
+    /// assert_eq!(keep.try_unwrap::<Vec<u8>>().ok(), Some(vec![1]));
+    /// ```
+    pub fn try_unwrap<T: Any + Send + Sync>(self) -> std::result::Result<T, Self> {
+        match Arc::downcast::<T>(self.0) {
+            Ok(arc) => Arc::try_unwrap(arc).map_err(|arc| KeepAlive(arc)),
+            Err(arc) => Err(KeepAlive(arc)),
+        }
+    }
+}
+
+impl fmt::Debug for KeepAlive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KeepAlive({} handles)", Arc::strong_count(&self.0))
+    }
+}
 
 /// A block of device memory holding a tensor's elements as raw bytes
 /// (PyTorch's `untyped_storage()`). Layouts index it in elements of a dtype;
@@ -283,6 +365,117 @@ impl Storage<Cpu> {
         s
     }
 
+    /// A storage over `nbytes` of foreign memory at `ptr`, kept alive by
+    /// `owner`, without a copy (see [`CpuBuffer::from_owner`], whose
+    /// contract this is). A storage that is not `writable` is copied into
+    /// one of its own on the first mutable access, so it never writes the
+    /// owner's memory.
+    ///
+    /// # Safety
+    /// As [`CpuBuffer::from_owner`].
+    ///
+    /// ```
+    /// use axial_core::{Storage, storage::KeepAlive};
+    /// let mut data = vec![1.0f32, 2.0];
+    /// let ptr = data.as_mut_ptr();
+    /// // SAFETY: the Vec's block lives as long as the owner, used only through the storage.
+    /// let s = unsafe { Storage::from_owner(ptr.cast(), 8, KeepAlive::new(data), true) };
+    /// assert_eq!((s.data_ptr(), s.as_slice::<f32>()?), (ptr as usize, &[1.0, 2.0][..]));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    ///
+    /// [`CpuBuffer::from_owner`]: crate::cpu::CpuBuffer::from_owner
+    pub unsafe fn from_owner(
+        ptr: *mut u8,
+        nbytes: usize,
+        owner: KeepAlive,
+        writable: bool,
+    ) -> Self {
+        // SAFETY: the caller keeps `from_owner`'s contract.
+        let buffer = unsafe { crate::cpu::CpuBuffer::from_owner(ptr, nbytes, owner, writable) };
+        Storage::from_buffer(buffer, Cpu)
+    }
+
+    /// A handle that keeps this storage's memory alive after the storage is
+    /// dropped, for a consumer outside axial (a DLPack export): the memory
+    /// stays where it is, now shared between the storage and the handle,
+    /// and writes through either side show in the other.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[1u8, 2]);
+    /// let addr = s.data_ptr();
+    /// let keep = s.keep_alive();
+    /// s.write_byte(0, 7)?;
+    /// assert_eq!((s.data_ptr(), s.as_bytes()), (addr, &[7, 2][..]));
+    /// drop(s);
+    /// assert!(keep.is_unique());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn keep_alive(&mut self) -> KeepAlive {
+        self.buffer.keep_alive()
+    }
+
+    /// A handle of the owner of an external storage's memory, through a
+    /// shared borrow (a read-only export of it); `None` for memory axial
+    /// allocated and has not shared.
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[1u8]);
+    /// assert!(s.owner().is_none());
+    /// let keep = s.keep_alive();
+    /// assert!(s.owner().is_some() && !keep.is_unique());
+    /// ```
+    pub fn owner(&self) -> Option<KeepAlive> {
+        self.buffer.owner()
+    }
+
+    /// True when the storage views external memory (another owner keeps it alive).
+    ///
+    /// ```
+    /// # use axial_core::Storage;
+    /// let mut s = Storage::from_slice(&[1u8]);
+    /// assert!(!s.is_external());
+    /// let _keep = s.keep_alive(); // now shared with the handle
+    /// assert!(s.is_external());
+    /// ```
+    pub fn is_external(&self) -> bool {
+        self.buffer.is_external()
+    }
+
+    /// False for a read-only external storage (its first mutable access copies it).
+    ///
+    /// ```
+    /// # use axial_core::{Storage, storage::KeepAlive};
+    /// static DATA: [u8; 2] = [1, 2];
+    /// // SAFETY: static memory, only read (not writable).
+    /// let s = unsafe { Storage::from_owner(DATA.as_ptr().cast_mut(), 2, KeepAlive::new(()), false) };
+    /// assert!(!s.is_writable());
+    /// assert!(Storage::from_slice(&[0u8]).is_writable());
+    /// ```
+    pub fn is_writable(&self) -> bool {
+        self.buffer.is_writable()
+    }
+
+    /// The owner of a external storage, giving up the storage; `Err(self)`
+    /// for memory axial allocated.
+    ///
+    /// ```
+    /// # use axial_core::{Storage, storage::KeepAlive};
+    /// let mut data = vec![3u8];
+    /// let ptr = data.as_mut_ptr();
+    /// // SAFETY: as in `from_owner`'s example.
+    /// let s = unsafe { Storage::from_owner(ptr, 1, KeepAlive::new(data), true) };
+    /// let owner = s.into_owner().ok().unwrap();
+    /// assert_eq!(owner.try_unwrap::<Vec<u8>>().ok(), Some(vec![3]));
+    /// ```
+    pub fn into_owner(self) -> std::result::Result<KeepAlive, Self> {
+        self.buffer
+            .into_owner()
+            .map_err(|buffer| Storage::from_buffer(buffer, Cpu))
+    }
+
     /// The bytes.
     ///
     /// ```
@@ -293,7 +486,10 @@ impl Storage<Cpu> {
         self.buffer.as_bytes()
     }
 
-    /// The bytes, mutably.
+    /// The bytes, mutably (a read-only external storage is copied first).
+    ///
+    /// # Panics
+    /// Copying a read-only external storage runs out of memory.
     ///
     /// ```
     /// # use axial_core::Storage;
@@ -305,10 +501,12 @@ impl Storage<Cpu> {
         self.buffer.as_bytes_mut()
     }
 
-    /// The storage as elements of `T` (the buffer is 64-byte aligned).
+    /// The storage as elements of `T` (host buffers are 64-byte aligned;
+    /// external memory may not be aligned for `T`).
     ///
     /// # Errors
-    /// The byte length is not a multiple of `T`'s size.
+    /// The byte length is not a multiple of `T`'s size, or the memory is
+    /// not aligned for `T`.
     ///
     /// ```
     /// # use axial_core::Storage;

@@ -564,7 +564,8 @@ fn check_binary<T: Element>(
     let shape = &out.shape;
     let (ta, tb) = (tensor::<T>(a), tensor::<T>(b));
     let (xs, ys) = (naive::<T>(a, shape), naive::<T>(b, shape));
-    let run = |o: Output<'_, Cpu>| Cpu.binary(op, input(&ta, shape), input(&tb, shape), o);
+    let run =
+        |o: Output<'_, Cpu>| Cpu.binary(op, input(&ta, shape).into(), input(&tb, shape).into(), o);
     if let BinaryOp::LogicalAnd | BinaryOp::LogicalOr = op {
         let and = op == BinaryOp::LogicalAnd;
         let logical: BinaryRef<T, Bool> = Some(Box::new(move |x: T, y: T| {
@@ -597,7 +598,7 @@ fn check_compare<T: Element>(
         Some((Bool::from(f(x.to_f64(), y.to_f64())), Check::Bits))
     }));
     check_kernel::<Bool>(out, expected2(r, &xs, &ys), |o| {
-        Cpu.compare(op, input(&ta, shape), input(&tb, shape), o)
+        Cpu.compare(op, input(&ta, shape).into(), input(&tb, shape).into(), o)
     })
 }
 

@@ -1,7 +1,7 @@
 //! Turning kernel operands into raw element pointers, after the checks that
 //! make every later access in bounds.
 
-use crate::{Cpu, DType, Element, Error, Input, Output, Result};
+use crate::{Cpu, Element, Input, Output, Result};
 
 /// A pointer that may cross threads: each thread touches disjoint elements.
 #[derive(Copy, Clone)]
@@ -20,26 +20,13 @@ impl<T> SendPtr<T> {
     }
 }
 
-fn check_dtype<T: Element>(op: &'static str, dtype: DType) -> Result<()> {
-    if T::DTYPE != dtype {
-        return Err(Error::DTypeMismatch {
-            op,
-            expected: T::DTYPE,
-            got: dtype,
-        });
-    }
-    Ok(())
-}
-
 /// The output's base pointer, after checking its dtype and that its layout
 /// fits in its storage.
 pub(crate) fn out_ptr<T: Element>(
     op: &'static str,
     out: &mut Output<'_, Cpu>,
 ) -> Result<SendPtr<T>> {
-    check_dtype::<T>(op, out.dtype)?;
-    out.layout
-        .check_bounds(out.storage.len_of(out.dtype), out.dtype.size())?;
+    out.check(op, T::DTYPE)?;
     Ok(SendPtr(out.storage.as_bytes_mut().as_mut_ptr().cast::<T>()))
 }
 
@@ -58,55 +45,17 @@ pub(crate) fn in_ptr<T: Element>(
     out: &Output<'_, Cpu>,
     out_base: SendPtr<u8>,
 ) -> Result<SendPtr<T>> {
-    check_dtype::<T>(op, input.dtype)?;
-    if input.layout.shape() != out.layout.shape() {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "operand of shape {:?} given for an output of shape {:?}",
-                input.layout.shape(),
-                out.layout.shape()
-            ),
-        ));
-    }
-    let Some(storage) = input.storage else {
-        input
-            .layout
-            .check_bounds(out.storage.len_of(input.dtype), input.dtype.size())?;
-        return Ok(SendPtr(out_base.0.cast::<T>()));
-    };
-    input
-        .layout
-        .check_bounds(storage.len_of(input.dtype), input.dtype.size())?;
-    Ok(SendPtr(storage.as_bytes().as_ptr().cast::<T>().cast_mut()))
-}
-
-/// Refuses a layout with a negative stride (which `Layout::from_parts` can
-/// build), naming the op, before a kernel plans a walk over it.
-pub(crate) fn check_strides(op: &'static str, layout: &crate::Layout) -> Result<()> {
-    if layout.strides().iter().any(|&s| s < 0) {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "negative strides are not supported, got {:?}",
-                layout.strides()
-            ),
-        ));
-    }
-    Ok(())
+    input.check_elementwise(op, T::DTYPE, out)?;
+    Ok(match input.storage {
+        None => SendPtr(out_base.0.cast::<T>()),
+        Some(storage) => SendPtr(storage.as_bytes().as_ptr().cast::<T>().cast_mut()),
+    })
 }
 
 /// The base pointer of an input whose shape is not the output's (a
 /// reduction's source, a matmul operand), after checking its dtype, its
 /// strides and its bounds. Such an input must have its own storage.
 pub(crate) fn read_ptr<T: Element>(op: &'static str, input: &Input<'_, Cpu>) -> Result<SendPtr<T>> {
-    check_dtype::<T>(op, input.dtype)?;
-    check_strides(op, &input.layout)?;
-    let Some(storage) = input.storage else {
-        return Err(Error::invalid(op, "the input cannot be the output itself"));
-    };
-    input
-        .layout
-        .check_bounds(storage.len_of(input.dtype), input.dtype.size())?;
+    let storage = input.check_source(op, T::DTYPE)?;
     Ok(SendPtr(storage.as_bytes().as_ptr().cast::<T>().cast_mut()))
 }

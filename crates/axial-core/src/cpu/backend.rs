@@ -5,7 +5,7 @@ use super::{
     softmax, unary,
 };
 use crate::{
-    ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
+    Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
 
 impl Backend for Cpu {
@@ -24,8 +24,8 @@ impl Backend for Cpu {
     fn binary(
         &self,
         op: BinaryOp,
-        lhs: Input<'_, Self>,
-        rhs: Input<'_, Self>,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
         dst: Output<'_, Self>,
     ) -> Result<()> {
         binary::binary(op, lhs, rhs, dst)
@@ -34,8 +34,8 @@ impl Backend for Cpu {
     fn compare(
         &self,
         op: CmpOp,
-        lhs: Input<'_, Self>,
-        rhs: Input<'_, Self>,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
         dst: Output<'_, Self>,
     ) -> Result<()> {
         compare::compare(op, lhs, rhs, dst)

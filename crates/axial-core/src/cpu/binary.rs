@@ -1,38 +1,41 @@
 //! Binary ops: `dst = op(lhs, rhs)` for every [`BinaryOp`] and dtype PyTorch
-//! has it for. Integer ops that can fail (division by zero, negative powers)
-//! read the divisor first, so nothing is written when they do.
+//! has it for, after [`BinaryOp::resolve`] has checked the pair. Integer ops
+//! that can fail (division by zero, negative powers) read the divisor first,
+//! so nothing is written when they do.
 
-use super::map::{any, apply2, apply2_weighted};
+use super::map::{any_arg, apply2, apply2_weighted};
 use super::math::{self, Float, FloatElem, Int, by_kind, int_floor_divide, int_pow, int_remainder};
 use super::strided::COSTLY;
-use crate::{BinaryOp, Bool, Cpu, DType, Element, Error, Input, Output, Result, with_dtype};
+use crate::{Arg, BinaryOp, Bool, Cpu, DType, Element, Error, Output, Result, with_dtype};
 
 /// `dst = op(lhs, rhs)`: all three share a dtype (bool `dst` for the logical ops).
 pub(crate) fn binary(
     op: BinaryOp,
-    lhs: Input<'_, Cpu>,
-    rhs: Input<'_, Cpu>,
+    lhs: Arg<'_, Cpu>,
+    rhs: Arg<'_, Cpu>,
     mut dst: Output<'_, Cpu>,
 ) -> Result<()> {
+    let dtype = Arg::pair_dtype(op.name(), &lhs, &rhs)?;
+    let op = op.resolve(dtype)?;
     let (lhs, rhs, dst) = (&lhs, &rhs, &mut dst);
     if let BinaryOp::LogicalAnd | BinaryOp::LogicalOr = op {
         let and = op == BinaryOp::LogicalAnd;
-        return with_dtype!(lhs.dtype, T => apply2(op.name(), lhs, rhs, dst, move |a: T, b: T| {
+        return with_dtype!(dtype, T => apply2(op.name(), lhs, rhs, dst, move |a: T, b: T| {
             let (a, b) = (a.is_nonzero(), b.is_nonzero());
             Bool::from(if and { a && b } else { a || b })
         }));
     }
-    by_kind!(lhs.dtype,
+    by_kind!(dtype,
         float F => float_binary::<F>(op, lhs, rhs, dst),
         int I => int_binary::<I>(op, lhs, rhs, dst),
-        bool => bool_binary(op, lhs, rhs, dst))
+        bool => Err(unsupported(op, dtype)))
 }
 
 /// `dst = f(lhs, rhs)` computed in the float type's compute type.
 fn lift2<E: FloatElem>(
     op: BinaryOp,
-    lhs: &Input<'_, Cpu>,
-    rhs: &Input<'_, Cpu>,
+    lhs: &Arg<'_, Cpu>,
+    rhs: &Arg<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
     f: impl Fn(E::F, E::F) -> E::F + Copy + Sync,
 ) -> Result<()> {
@@ -53,8 +56,8 @@ fn weight(op: BinaryOp) -> usize {
 
 fn float_binary<E: FloatElem>(
     op: BinaryOp,
-    lhs: &Input<'_, Cpu>,
-    rhs: &Input<'_, Cpu>,
+    lhs: &Arg<'_, Cpu>,
+    rhs: &Arg<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
 ) -> Result<()> {
     use BinaryOp::*;
@@ -70,14 +73,14 @@ fn float_binary<E: FloatElem>(
         Maximum => lift2::<E>(op, a, b, d, math::maximum),
         Minimum => lift2::<E>(op, a, b, d, math::minimum),
         Atan2 => lift2::<E>(op, a, b, d, Float::atan2),
-        _ => Err(unsupported(op, a.dtype)),
+        _ => Err(unsupported(op, E::DTYPE)),
     }
 }
 
 fn int_binary<I: Int>(
     op: BinaryOp,
-    lhs: &Input<'_, Cpu>,
-    rhs: &Input<'_, Cpu>,
+    lhs: &Arg<'_, Cpu>,
+    rhs: &Arg<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
 ) -> Result<()> {
     use BinaryOp::*;
@@ -89,58 +92,19 @@ fn int_binary<I: Int>(
         Mul => apply2(name, a, b, d, I::wrapping_mul),
         Maximum => apply2(name, a, b, d, |x: I, y: I| x.max(y)),
         Minimum => apply2(name, a, b, d, |x: I, y: I| x.min(y)),
-        Rem | FloorDiv => {
-            if any(name, b, d, |y: I| y == I::ZERO)? {
-                return Err(Error::invalid(name, "ZeroDivisionError"));
+        Rem | FloorDiv | Pow => {
+            if let Some(rule) = op.rhs_rule(I::DTYPE)
+                && any_arg(name, b, d, |y: I| rule.breaks(y.to_i64()))?
+            {
+                return Err(rule.error(name));
             }
-            if op == Rem {
-                apply2_weighted(name, COSTLY, a, b, d, int_remainder::<I>)
-            } else {
-                apply2_weighted(name, COSTLY, a, b, d, int_floor_divide::<I>)
+            match op {
+                Rem => apply2_weighted(name, COSTLY, a, b, d, int_remainder::<I>),
+                FloorDiv => apply2_weighted(name, COSTLY, a, b, d, int_floor_divide::<I>),
+                _ => apply2_weighted(name, COSTLY, a, b, d, int_pow::<I>),
             }
         }
-        Pow => {
-            if any(name, b, d, I::is_negative)? {
-                return Err(Error::invalid(
-                    name,
-                    "Integers to negative integer powers are not allowed.",
-                ));
-            }
-            apply2_weighted(name, COSTLY, a, b, d, int_pow::<I>)
-        }
-        _ => Err(unsupported(op, a.dtype)),
-    }
-}
-
-/// Bool arithmetic as C++'s on `bool`: `+` and `maximum` are `||`, `*` and
-/// `minimum` are `&&`; the rest PyTorch refuses.
-fn bool_binary(
-    op: BinaryOp,
-    lhs: &Input<'_, Cpu>,
-    rhs: &Input<'_, Cpu>,
-    dst: &mut Output<'_, Cpu>,
-) -> Result<()> {
-    use BinaryOp::*;
-    let name = op.name();
-    match op {
-        Add | Maximum => apply2(name, lhs, rhs, dst, |a: Bool, b: Bool| {
-            Bool::from(a.get() || b.get())
-        }),
-        Mul | Minimum => apply2(name, lhs, rhs, dst, |a: Bool, b: Bool| {
-            Bool::from(a.get() && b.get())
-        }),
-        Sub => Err(Error::invalid(
-            "sub",
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.",
-        )),
-        _ => Err(Error::Unsupported {
-            op: match op {
-                FloorDiv => "div_floor_cpu",
-                Rem => "remainder_cpu",
-                _ => name,
-            },
-            dtype: DType::Bool,
-        }),
+        _ => Err(unsupported(op, I::DTYPE)),
     }
 }
 

@@ -6,11 +6,18 @@
 //! Freed blocks of 1 MiB and more are kept (up to [`POOL_BYTES`] in all) and
 //! reused for the next request of a close size. Their bytes are stale but
 //! initialised, so handing them out as "unspecified contents" is sound.
+//!
+//! A buffer can also lie in memory that another owner keeps alive (a
+//! private mapping of a file, for zero-copy loading; a NumPy array or a
+//! DLPack producer's tensor, viewed in place): see
+//! [`CpuBuffer::from_external`] and [`CpuBuffer::from_owner`].
 
 use std::alloc::{self, Layout as AllocLayout};
+use std::any::Any;
 use std::ptr::NonNull;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use crate::storage::KeepAlive;
 use crate::{Error, Result};
 
 /// Alignment of every host buffer (a cache line; enough for any SIMD load).
@@ -22,6 +29,14 @@ use crate::{Error, Result};
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub const ALIGN: usize = 64;
+/// Alignment an external buffer must have: the largest element size, so
+/// that every dtype's kernels may read it.
+///
+/// ```
+/// use axial_core::cpu::EXTERNAL_ALIGN;
+/// assert_eq!(EXTERNAL_ALIGN, std::mem::align_of::<f64>());
+/// ```
+pub const EXTERNAL_ALIGN: usize = 8;
 /// A type of [`ALIGN`]-byte alignment, for the dangling pointer of an empty buffer.
 #[repr(C, align(64))]
 struct AlignedBlock([u8; ALIGN]);
@@ -46,10 +61,17 @@ pub(crate) const POOL_BYTES: usize = 1 << 30;
 pub struct CpuBuffer {
     ptr: NonNull<u8>,
     len: usize,
+    /// Bytes allocated here (0 for an empty or external buffer).
     cap: usize,
+    /// What keeps external memory alive; `None` for memory allocated here.
+    owner: Option<Arc<dyn Any + Send + Sync>>,
+    /// False for external memory that must not be written: the first
+    /// mutable access copies it into a buffer of its own.
+    writable: bool,
 }
 
-// SAFETY: CpuBuffer owns its allocation exclusively, like a Vec<u8>.
+// SAFETY: CpuBuffer owns its allocation (or, external, its byte range)
+// exclusively, like a Vec<u8>; an external owner is Send + Sync.
 unsafe impl Send for CpuBuffer {}
 // SAFETY: shared access only reads through `&self`.
 unsafe impl Sync for CpuBuffer {}
@@ -84,6 +106,8 @@ impl CpuBuffer {
                 ptr: NonNull::<AlignedBlock>::dangling().cast(),
                 len: 0,
                 cap: 0,
+                owner: None,
+                writable: true,
             });
         }
         if len >= POOL_MIN_BYTES
@@ -93,6 +117,8 @@ impl CpuBuffer {
                 ptr: block.ptr,
                 len,
                 cap: block.cap,
+                owner: None,
+                writable: true,
             };
             if zeroed {
                 buf.as_bytes_mut().fill(0);
@@ -107,7 +133,211 @@ impl CpuBuffer {
             op: "alloc",
             message: format!("out of memory allocating {len} bytes"),
         })?;
-        Ok(CpuBuffer { ptr, len, cap: len })
+        Ok(CpuBuffer {
+            ptr,
+            len,
+            cap: len,
+            owner: None,
+            writable: true,
+        })
+    }
+
+    /// A buffer over `len` bytes at `ptr` that `owner` keeps alive (a
+    /// private, copy-on-write mapping of a file): no copy. Dropping the
+    /// buffer drops its reference to `owner`.
+    ///
+    /// # Errors
+    /// `ptr` is not [`EXTERNAL_ALIGN`]-aligned (kernels read elements of up
+    /// to 8 bytes in place); copy such bytes into a [`CpuBuffer::new`] instead.
+    ///
+    /// # Safety
+    /// For as long as `owner` lives, `ptr` must be valid for reads and writes
+    /// of `len` initialised bytes, and nothing else may read or write them:
+    /// no other buffer over an overlapping range, no reference into them.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use axial_core::cpu::CpuBuffer;
+    /// // Memory some other value owns: here a boxed array of u64 (8-aligned).
+    /// let mut block = Box::new([0u64; 4]);
+    /// let ptr = std::ptr::NonNull::new(block.as_mut_ptr().cast::<u8>()).unwrap();
+    /// let owner = Arc::new(Mutex::new(block)); // moving the Box keeps its heap address
+    /// // SAFETY: the 32 bytes live as long as `owner`, and only this buffer touches them.
+    /// let mut b = unsafe { CpuBuffer::from_external(ptr, 32, owner) }?;
+    /// b.as_bytes_mut()[0] = 7;
+    /// assert_eq!(b.as_bytes()[..2], [7, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub unsafe fn from_external(
+        ptr: NonNull<u8>,
+        len: usize,
+        owner: Arc<dyn Any + Send + Sync>,
+    ) -> Result<Self> {
+        if !(ptr.as_ptr() as usize).is_multiple_of(EXTERNAL_ALIGN) {
+            return Err(Error::invalid(
+                "CpuBuffer::from_external",
+                format!(
+                    "address {:#x} is not {EXTERNAL_ALIGN}-byte aligned",
+                    ptr.as_ptr() as usize
+                ),
+            ));
+        }
+        Ok(CpuBuffer {
+            ptr,
+            len,
+            cap: 0,
+            owner: Some(owner),
+            writable: true,
+        })
+    }
+
+    /// A buffer over `len` bytes of foreign memory at `ptr` that `owner`
+    /// keeps alive (a DLPack producer's deleter, a Python array, a `Vec`),
+    /// without a copy and at any alignment: kernels refuse a tensor whose
+    /// elements are not aligned for its dtype with an `Err`. A buffer that is
+    /// not `writable` is copied into one of its own on the first mutable
+    /// access ([`as_bytes_mut`](Self::as_bytes_mut)), so nothing ever writes
+    /// through it. `ptr` may be null or dangling when `len` is 0.
+    ///
+    /// # Safety
+    /// For as long as `owner` (or a clone of it) lives:
+    /// - `ptr` is valid for reads of `len` initialised bytes (and for writes
+    ///   too when `writable`), from any thread;
+    /// - nothing else writes those bytes while the buffer (or a storage over
+    ///   it) is borrowed, and nothing else reads them while it is borrowed
+    ///   mutably: sharing memory with foreign code is sound only when the
+    ///   two sides take turns, as a Python caller holding the GIL does;
+    /// - `ptr` was not derived from a reference whose borrow ends sooner,
+    ///   and moving `owner` does not invalidate it (a `Vec`, an `Arc`, a
+    ///   foreign allocation; not a `Box` of the bytes themselves).
+    ///
+    /// ```
+    /// use axial_core::{cpu::CpuBuffer, storage::KeepAlive};
+    /// let mut data = vec![1u8, 2, 3];
+    /// let ptr = data.as_mut_ptr();
+    /// // SAFETY: the Vec's heap block lives as long as the owner and is used
+    /// // through this buffer only.
+    /// let buffer = unsafe { CpuBuffer::from_owner(ptr, 3, KeepAlive::new(data), true) };
+    /// assert_eq!((buffer.as_bytes(), buffer.addr()), (&[1, 2, 3][..], ptr as usize));
+    /// assert!(buffer.is_external() && buffer.is_writable());
+    /// ```
+    pub unsafe fn from_owner(ptr: *mut u8, len: usize, owner: KeepAlive, writable: bool) -> Self {
+        let ptr = match NonNull::new(ptr) {
+            Some(ptr) if len > 0 => ptr,
+            _ => NonNull::<AlignedBlock>::dangling().cast(),
+        };
+        CpuBuffer {
+            ptr,
+            len,
+            cap: 0,
+            owner: Some(owner.into_inner()),
+            writable,
+        }
+    }
+
+    /// False for read-only external memory, whose first mutable access
+    /// copies it; true otherwise.
+    ///
+    /// ```
+    /// use axial_core::{cpu::CpuBuffer, storage::KeepAlive};
+    /// let data: &'static [u8] = &[7, 8];
+    /// // SAFETY: static memory, only read (the buffer is not writable).
+    /// let mut b = unsafe { CpuBuffer::from_owner(data.as_ptr().cast_mut(), 2, KeepAlive::new(()), false) };
+    /// assert!(!b.is_writable());
+    /// b.as_bytes_mut()[0] = 9; // writes to a copy, not to `data`
+    /// assert!(b.is_writable() && !b.is_external());
+    /// assert_eq!((b.as_bytes(), data), (&[9, 8][..], &[7, 8][..]));
+    /// ```
+    pub fn is_writable(&self) -> bool {
+        self.writable
+    }
+
+    /// A handle that keeps this buffer's memory alive after the buffer is
+    /// dropped (what a DLPack export hands its consumer). Memory allocated
+    /// here becomes shared in place: it moves, at the same address, into an
+    /// owner the buffer and the handle share, and is freed when the last of
+    /// them goes. An external buffer hands out its owner.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// let mut b = CpuBuffer::new(8, true)?;
+    /// let addr = b.addr();
+    /// let keep = b.keep_alive();
+    /// assert_eq!(b.addr(), addr); // the same memory, now shared
+    /// b.as_bytes_mut()[0] = 1; // still writable
+    /// drop(b);
+    /// assert!(keep.is_unique()); // the memory lives on in `keep`
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn keep_alive(&mut self) -> KeepAlive {
+        if let Some(owner) = &self.owner {
+            return KeepAlive::from_inner(Arc::clone(owner));
+        }
+        let (ptr, len) = (self.ptr, self.len);
+        let own = std::mem::replace(
+            self,
+            CpuBuffer {
+                ptr,
+                len,
+                cap: 0,
+                owner: None,
+                writable: true,
+            },
+        );
+        let owner: Arc<dyn Any + Send + Sync> = Arc::new(own);
+        self.owner = Some(Arc::clone(&owner));
+        KeepAlive::from_inner(owner)
+    }
+
+    /// A handle of an external buffer's owner (the buffer keeps its own);
+    /// `None` for memory allocated here, which [`keep_alive`](Self::keep_alive)
+    /// shares first.
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// let mut b = CpuBuffer::new(4, true)?;
+    /// assert!(b.owner().is_none());
+    /// let _keep = b.keep_alive();
+    /// assert!(b.owner().is_some());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn owner(&self) -> Option<KeepAlive> {
+        self.owner
+            .as_ref()
+            .map(|o| KeepAlive::from_inner(Arc::clone(o)))
+    }
+
+    /// The owner of an external buffer, giving up the buffer; `Err(self)`
+    /// for memory allocated here.
+    ///
+    /// ```
+    /// use axial_core::{cpu::CpuBuffer, storage::KeepAlive};
+    /// let mut data = vec![5u8; 4];
+    /// let ptr = data.as_mut_ptr();
+    /// // SAFETY: as in `from_owner`'s example.
+    /// let b = unsafe { CpuBuffer::from_owner(ptr, 4, KeepAlive::new(data), true) };
+    /// let owner = b.into_owner().ok().unwrap();
+    /// assert_eq!(owner.try_unwrap::<Vec<u8>>().ok().unwrap(), vec![5; 4]);
+    /// assert!(CpuBuffer::new(1, true)?.into_owner().is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn into_owner(mut self) -> std::result::Result<KeepAlive, Self> {
+        match self.owner.take() {
+            Some(owner) => Ok(KeepAlive::from_inner(owner)),
+            None => Err(self),
+        }
+    }
+
+    /// True when the bytes lie in memory another owner keeps alive (see
+    /// [`CpuBuffer::from_external`]).
+    ///
+    /// ```
+    /// # use axial_core::cpu::CpuBuffer;
+    /// assert!(!CpuBuffer::new(4, true)?.is_external());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn is_external(&self) -> bool {
+        self.owner.is_some()
     }
 
     /// Length in bytes.
@@ -141,12 +371,18 @@ impl CpuBuffer {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn as_bytes(&self) -> &[u8] {
-        // SAFETY: ptr is valid for `len` initialised bytes (or dangling with len 0),
-        // and shared borrows of self only read.
+        // SAFETY: ptr is valid for `len` initialised bytes (or dangling with len 0):
+        // allocated here, or guaranteed by `from_external`'s caller while
+        // `owner` lives; shared borrows of self only read.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
-    /// The bytes, mutably.
+    /// The bytes, mutably. Read-only external memory is first copied into a
+    /// buffer of its own (and the owner released), as a shared storage is
+    /// copied on write.
+    ///
+    /// # Panics
+    /// Copying read-only external memory runs out of memory.
     ///
     /// ```
     /// # use axial_core::cpu::CpuBuffer;
@@ -156,7 +392,13 @@ impl CpuBuffer {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn as_bytes_mut(&mut self) -> &mut [u8] {
-        // SAFETY: as in `as_bytes`, and `&mut self` makes the access exclusive.
+        if !self.writable {
+            let mut copy = CpuBuffer::new(self.len, false).unwrap_or_else(|e| panic!("{e}"));
+            copy.as_bytes_mut().copy_from_slice(self.as_bytes());
+            *self = copy;
+        }
+        // SAFETY: as in `as_bytes`, and `&mut self` makes the access exclusive;
+        // external memory here is writable (the constructors' contracts).
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 
@@ -179,6 +421,7 @@ impl CpuBuffer {
 
 impl Drop for CpuBuffer {
     fn drop(&mut self) {
+        // An external buffer frees nothing: dropping `owner` releases it.
         if self.cap == 0 {
             return;
         }
@@ -256,6 +499,83 @@ mod tests {
         assert_eq!(b.addr() % ALIGN, 0);
         // Another test may have taken the block first; reuse is the common case.
         let _ = addr;
+    }
+
+    #[test]
+    fn external_buffers_keep_their_owner_and_refuse_misalignment() {
+        let mut block = vec![0u64; 8].into_boxed_slice();
+        let base = block.as_mut_ptr().cast::<u8>();
+        let owner: Arc<dyn Any + Send + Sync> = Arc::new(Mutex::new(block));
+        // SAFETY: the 64 bytes live as long as `owner`; only this buffer uses them.
+        let mut b = unsafe {
+            CpuBuffer::from_external(NonNull::new(base).unwrap(), 64, Arc::clone(&owner))
+        }
+        .unwrap();
+        assert!(b.is_external());
+        assert_eq!(b.addr(), base as usize);
+        b.as_bytes_mut()[9] = 3;
+        assert_eq!(Arc::strong_count(&owner), 2);
+        drop(b);
+        assert_eq!(Arc::strong_count(&owner), 1);
+        // SAFETY: as above; the call fails before any access.
+        let odd = unsafe {
+            CpuBuffer::from_external(NonNull::new(base.wrapping_add(4)).unwrap(), 8, owner)
+        };
+        assert!(odd.is_err());
+    }
+
+    #[test]
+    fn read_only_external_buffers_are_copied_on_write() {
+        let data: Vec<u8> = vec![1, 2, 3];
+        let ptr = data.as_ptr().cast_mut();
+        // SAFETY: the Vec lives in the owner; the buffer is read-only.
+        let mut b = unsafe { CpuBuffer::from_owner(ptr, 3, KeepAlive::new(data), false) };
+        assert_eq!(b.addr(), ptr as usize);
+        b.as_bytes_mut()[1] = 9;
+        assert_ne!(b.addr(), ptr as usize);
+        assert_eq!(b.as_bytes(), &[1, 9, 3]);
+        assert!(!b.is_external());
+    }
+
+    #[test]
+    fn shared_buffers_free_their_memory_with_the_last_handle() {
+        let mut b = CpuBuffer::new(16, true).unwrap();
+        let keep = b.keep_alive();
+        let again = b.keep_alive();
+        assert!(b.is_external() && b.is_writable());
+        drop(b);
+        drop(again);
+        let owned = keep.try_unwrap::<CpuBuffer>().ok().unwrap();
+        assert_eq!((owned.len(), owned.is_external()), (16, false));
+    }
+
+    #[test]
+    fn empty_external_buffers_have_address_zero() {
+        // SAFETY: no byte is read.
+        let b = unsafe { CpuBuffer::from_owner(std::ptr::null_mut(), 0, KeepAlive::new(()), true) };
+        assert_eq!((b.addr(), b.as_bytes()), (0, &[][..]));
+    }
+
+    #[test]
+    fn kernels_refuse_external_memory_not_aligned_for_the_dtype() {
+        use crate::{DType, Layout, RawTensor, Scalar, Storage, UnaryOp};
+        let mut data = vec![0u64; 3];
+        // SAFETY: 2 bytes into a block of 24: 16 bytes remain.
+        let ptr = unsafe { data.as_mut_ptr().cast::<u8>().add(2) };
+        // SAFETY: the Vec lives in the owner and is used through the storage only.
+        let s = unsafe { Storage::from_owner(ptr, 16, KeepAlive::new(data), true) };
+        let mut x = RawTensor::from_parts(s, Layout::contiguous(&[4]), DType::F32).unwrap();
+        let err = x.view().unary(UnaryOp::Neg).err().unwrap().to_string();
+        assert!(
+            err.contains("is not aligned for torch.float32 (4 bytes)"),
+            "{err}"
+        );
+        assert!(x.view_mut().fill_(Scalar::Float(1.0)).is_err());
+        // Two-byte elements are aligned there.
+        let (s, _, _) = x.into_parts();
+        let y = RawTensor::from_parts(s, Layout::contiguous(&[8]), DType::I16).unwrap();
+        let neg = y.view().unary(UnaryOp::Neg).unwrap();
+        assert_eq!(neg.to_vec::<i16>().unwrap(), vec![0; 8]);
     }
 
     #[test]

@@ -4,22 +4,23 @@ use half::{bf16, f16};
 
 use super::convert::{bf16_to_f32, f16_to_f32};
 use super::map::apply2;
-use crate::{Bool, CmpOp, Cpu, Element, Input, Output, Result, with_dtype};
+use crate::{Arg, Bool, CmpOp, Cpu, Element, Output, Result, with_dtype};
 
 /// `dst = lhs op rhs`: `lhs` and `rhs` share a dtype; `dst` is bool.
 pub(crate) fn compare(
     op: CmpOp,
-    lhs: Input<'_, Cpu>,
-    rhs: Input<'_, Cpu>,
+    lhs: Arg<'_, Cpu>,
+    rhs: Arg<'_, Cpu>,
     mut dst: Output<'_, Cpu>,
 ) -> Result<()> {
-    with_dtype!(lhs.dtype, T => compare_typed::<T>(op, &lhs, &rhs, &mut dst))
+    let dtype = Arg::pair_dtype(op.name(), &lhs, &rhs)?;
+    with_dtype!(dtype, T => compare_typed::<T>(op, &lhs, &rhs, &mut dst))
 }
 
 fn compare_typed<T: Ordered>(
     op: CmpOp,
-    lhs: &Input<'_, Cpu>,
-    rhs: &Input<'_, Cpu>,
+    lhs: &Arg<'_, Cpu>,
+    rhs: &Arg<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
 ) -> Result<()> {
     let name = op.name();

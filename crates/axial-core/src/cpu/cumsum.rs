@@ -1,8 +1,9 @@
 //! `cumsum`: running sums along one dim of any layout. Floats add in their
 //! compute type (f16 and bf16 in f32, each output rounded), integers wrap.
 
-use super::access::{SendPtr, bytes, check_strides, in_ptr, out_ptr};
+use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::math::{Float, FloatElem, Int, by_kind};
+use crate::plan::check_no_negative_strides;
 use crate::{Cpu, DType, Element, Error, Input, Layout, Output, Result};
 
 /// `dst = cumsum(src, dim)`; both of `dst`'s dtype.
@@ -19,8 +20,8 @@ pub(crate) fn cumsum(src: Input<'_, Cpu>, dim: usize, mut dst: Output<'_, Cpu>) 
             ),
         ));
     }
-    check_strides(op, &src.layout)?;
-    check_strides(op, &dst.layout)?;
+    check_no_negative_strides(op, &src.layout)?;
+    check_no_negative_strides(op, &dst.layout)?;
     dst.layout.check_writable()?;
     let (s, d) = (&src, &mut dst);
     by_kind!(s.dtype,

@@ -3,8 +3,9 @@
 //! index out of range is an error naming it, where PyTorch's CPU kernels
 //! read past the tensor for some (`index_select` with a negative index).
 
-use super::access::{SendPtr, check_strides, out_ptr, read_ptr};
+use super::access::{SendPtr, out_ptr, read_ptr};
 use super::copy::copy;
+use crate::plan::check_no_negative_strides;
 use crate::{Cpu, DType, Error, Input, Layout, Output, Result, with_dtype};
 
 /// The indices of a 1-D or N-D i64 input, in its layout's element order.
@@ -144,8 +145,8 @@ pub(crate) fn gather(
     for &i in &ids {
         checked(op, i, size, dim)?;
     }
-    check_strides(op, &src.layout)?;
-    check_strides(op, &dst.layout)?;
+    check_no_negative_strides(op, &src.layout)?;
+    check_no_negative_strides(op, &dst.layout)?;
     dst.layout.check_writable()?;
     with_dtype!(src.dtype, T => {
         let ps = read_ptr::<T>(op, &src)?;

@@ -9,7 +9,7 @@
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::stream::{STREAM_MIN_RUN, fence, stream_unfenced, worth_streaming};
 use super::strided::Plan;
-use crate::{Cpu, Element, Input, Layout, Output, Result};
+use crate::{Arg, Cpu, Element, Input, Layout, Output, Result};
 
 /// `dst[i] = f(src[i])`, after checking both operands; `f` is a plain op.
 pub(crate) fn apply1<A: Element, O: Element>(
@@ -37,11 +37,13 @@ pub(crate) fn apply1_weighted<A: Element, O: Element>(
     Ok(())
 }
 
-/// `dst[i] = f(lhs[i], rhs[i])`, after checking the operands; `f` is a plain op.
+/// `dst[i] = f(lhs[i], rhs[i])`, after checking the operands; `f` is a plain
+/// op. A scalar operand is converted to its element type once and passed to
+/// `f` for every element.
 pub(crate) fn apply2<A: Element, B: Element, O: Element>(
     op: &'static str,
-    lhs: &Input<'_, Cpu>,
-    rhs: &Input<'_, Cpu>,
+    lhs: &Arg<'_, Cpu>,
+    rhs: &Arg<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
     f: impl Fn(A, B) -> O + Copy + Sync,
 ) -> Result<()> {
@@ -50,6 +52,29 @@ pub(crate) fn apply2<A: Element, B: Element, O: Element>(
 
 /// As [`apply2`], each element weighing `weight` units of work.
 pub(crate) fn apply2_weighted<A: Element, B: Element, O: Element>(
+    op: &'static str,
+    weight: usize,
+    lhs: &Arg<'_, Cpu>,
+    rhs: &Arg<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    f: impl Fn(A, B) -> O + Copy + Sync,
+) -> Result<()> {
+    match (lhs, rhs) {
+        (Arg::Tensor(lhs), Arg::Tensor(rhs)) => apply2_tensors(op, weight, lhs, rhs, dst, f),
+        (Arg::Tensor(lhs), Arg::Scalar(s)) => {
+            let b = s.to::<B>();
+            apply1_weighted(op, weight, lhs, dst, move |a| f(a, b))
+        }
+        (Arg::Scalar(s), Arg::Tensor(rhs)) => {
+            let a = s.to::<A>();
+            apply1_weighted(op, weight, rhs, dst, move |b| f(a, b))
+        }
+        (Arg::Scalar(_), Arg::Scalar(_)) => Arg::pair_dtype(op, lhs, rhs).map(drop),
+    }
+}
+
+/// [`apply2_weighted`] of two tensor operands.
+fn apply2_tensors<A: Element, B: Element, O: Element>(
     op: &'static str,
     weight: usize,
     lhs: &Input<'_, Cpu>,
@@ -97,9 +122,23 @@ pub(crate) fn apply3<A: Element, B: Element, C: Element, O: Element>(
     Ok(())
 }
 
+/// True when some element of the operand satisfies `pred` (a scalar is
+/// converted to `A` first): [`any`] of a tensor.
+pub(crate) fn any_arg<A: Element>(
+    op: &'static str,
+    arg: &Arg<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    pred: impl Fn(A) -> bool,
+) -> Result<bool> {
+    match arg {
+        Arg::Tensor(src) => any(op, src, dst, pred),
+        Arg::Scalar(s) => Ok(pred(s.to::<A>())),
+    }
+}
+
 /// True when some element of `src` satisfies `pred` (read on one thread;
 /// used to refuse an op before anything is written).
-pub(crate) fn any<A: Element>(
+fn any<A: Element>(
     op: &'static str,
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
@@ -128,6 +167,7 @@ pub(crate) fn any<A: Element>(
 fn out_base(dst: &mut Output<'_, Cpu>) -> Result<SendPtr<u8>> {
     dst.layout
         .check_bounds(dst.storage.len_of(dst.dtype), dst.dtype.size())?;
+    crate::backend::check_aligned("map", dst.storage, dst.dtype)?;
     Ok(SendPtr(dst.storage.as_bytes_mut().as_mut_ptr()))
 }
 

@@ -10,7 +10,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 use half::{bf16, f16};
 
 use super::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
-use crate::{DType, Element, Error, Result};
+use crate::Element;
 
 /// f32 or f64: the types float kernels compute in.
 pub(crate) trait Float:
@@ -318,38 +318,10 @@ pub(crate) fn minimum<F: Float>(a: F, b: F) -> F {
 }
 
 /// `xᵖ` for a scalar exponent, as PyTorch's `pow_tensor_scalar` computes it
-/// for the element type `E`: 0 and 1 exactly for every type; for f32, f64
-/// and bf16, ½ and −½ as `sqrt`/`rsqrt`, −1 as a reciprocal, 2, 3 and −2 as
-/// products (bf16 rounding the square first, as its own arithmetic does),
-/// else `pow` (f32 and f64 in f64; f16 and bf16 in f32 with the exponent
-/// rounded to the element type first).
+/// for the element type `E` ([`crate::op::PowScalarKind`]).
 pub(crate) fn pow_scalar<E: FloatElem>(p: f64) -> impl Fn(E::F) -> E::F + Copy + Sync {
-    #[derive(Copy, Clone)]
-    enum Kind {
-        One,
-        Identity,
-        Sqrt,
-        Rsqrt,
-        Reciprocal,
-        Square,
-        Cube,
-        InverseSquare,
-        InF64(f64),
-        InF32(f32),
-    }
-    let specialised = E::DTYPE != DType::F16;
-    let kind = match p {
-        0.0 => Kind::One,
-        1.0 => Kind::Identity,
-        0.5 if specialised => Kind::Sqrt,
-        -0.5 if specialised => Kind::Rsqrt,
-        -1.0 if specialised => Kind::Reciprocal,
-        2.0 if specialised => Kind::Square,
-        3.0 if specialised => Kind::Cube,
-        -2.0 if specialised => Kind::InverseSquare,
-        _ if E::DTYPE.size() == 2 => Kind::InF32(E::from_f64(p).to_f32()),
-        _ => Kind::InF64(p),
-    };
+    use crate::op::PowScalarKind as Kind;
+    let kind = Kind::of(p, E::DTYPE);
     // The square as an element: bf16 rounds it before the next operation.
     let square = |x: E::F| E::store(x * x).load();
     move |x: E::F| match kind {
@@ -366,61 +338,8 @@ pub(crate) fn pow_scalar<E: FloatElem>(p: f64) -> impl Fn(E::F) -> E::F + Copy +
     }
 }
 
-/// A scalar converted to a kernel's element type as `c10::Scalar::to<T>()`
-/// does: refused when out of the type's range (infinities and NaN allowed for
-/// floats), else converted as a cast.
-pub(crate) fn checked_scalar<T: Element + Limits>(op: &'static str, v: f64) -> Result<T> {
-    let is_float = T::DTYPE.is_float();
-    let fits = if v.is_nan() || v.is_infinite() {
-        is_float
-    } else {
-        (T::LOWEST..=T::MAX).contains(&v)
-    };
-    if !fits {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "value cannot be converted to type {} without overflow",
-                T::C_NAME
-            ),
-        ));
-    }
-    Ok(T::from_f64(v))
-}
-
-/// The range of an element type, and its C++ name in PyTorch's messages.
-pub(crate) trait Limits {
-    /// The lowest finite value.
-    const LOWEST: f64;
-    /// The largest finite value.
-    const MAX: f64;
-    /// The type's name in `c10`.
-    const C_NAME: &'static str;
-}
-
-macro_rules! limits {
-    ($($t:ty => $lo:expr, $hi:expr, $name:literal;)*) => {$(
-        impl Limits for $t {
-            const LOWEST: f64 = $lo;
-            const MAX: f64 = $hi;
-            const C_NAME: &'static str = $name;
-        }
-    )*};
-}
-limits! {
-    u8 => 0.0, u8::MAX as f64, "uint8_t";
-    i8 => i8::MIN as f64, i8::MAX as f64, "int8_t";
-    i16 => i16::MIN as f64, i16::MAX as f64, "int16_t";
-    i32 => i32::MIN as f64, i32::MAX as f64, "int";
-    i64 => i64::MIN as f64, i64::MAX as f64, "int64_t";
-    f16 => -65504.0, 65504.0, "c10::Half";
-    bf16 => -3.3895313892515355e38, 3.3895313892515355e38, "c10::BFloat16";
-    f32 => f32::MIN as f64, f32::MAX as f64, "float";
-    f64 => f64::MIN, f64::MAX, "double";
-}
-
 /// Integer elements, with the wrapping arithmetic of C++ on them.
-pub(crate) trait Int: Element + Ord + Limits {
+pub(crate) trait Int: Element + Ord {
     fn wrapping_add(self, b: Self) -> Self;
     fn wrapping_sub(self, b: Self) -> Self;
     fn wrapping_mul(self, b: Self) -> Self;
@@ -619,17 +538,5 @@ mod tests {
         assert!(minimum(f64::NAN, 1.0).is_nan());
         assert!(relu(f32::NAN).is_nan());
         assert!(relu(-0.0f32).is_sign_negative());
-    }
-
-    #[test]
-    fn scalars_out_of_range_are_refused() {
-        assert_eq!(checked_scalar::<u8>("clamp", 255.0).unwrap(), 255);
-        assert_eq!(
-            checked_scalar::<u8>("clamp", -1.0).unwrap_err().to_string(),
-            "clamp: value cannot be converted to type uint8_t without overflow"
-        );
-        assert!(checked_scalar::<f16>("clamp", 1e5).is_err());
-        assert!(checked_scalar::<f32>("clamp", f64::INFINITY).is_ok());
-        assert!(checked_scalar::<i32>("clamp", f64::NAN).is_err());
     }
 }

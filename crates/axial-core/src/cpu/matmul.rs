@@ -11,84 +11,16 @@
 use half::slice::HalfFloatSliceExt;
 use rayon::prelude::*;
 
-use super::access::{SendPtr, check_strides, out_ptr, read_ptr};
-use super::reduce::{Dims, Odometer};
-use crate::{Cpu, DType, Element, Error, Input, Layout, Output, Result};
+use super::access::{SendPtr, out_ptr, read_ptr};
+use crate::op::matmul_plan;
+use crate::plan::{MatStrides, MatmulPlan, Odometer};
+use crate::{Cpu, DType, Element, Error, Input, Output, Result};
 
-/// Row and column strides of one matrix operand.
-#[derive(Copy, Clone, Debug)]
-struct Strides {
-    row: isize,
-    col: isize,
-}
+/// The product's shape, checked by the device-independent rules.
+type Problem = MatmulPlan;
 
-impl Strides {
-    fn of(layout: &Layout) -> Self {
-        let st = layout.strides();
-        let r = st.len();
-        Strides {
-            row: st[r - 2],
-            col: st[r - 1],
-        }
-    }
-}
-
-/// `[..., m, k] @ [..., k, n] -> [..., m, n]` over equal batch dims.
-struct Problem {
-    m: usize,
-    k: usize,
-    n: usize,
-    lhs: Strides,
-    rhs: Strides,
-    dst: Strides,
-    /// Batch dims with the strides of lhs, rhs and dst.
-    batch: Dims<3>,
-    /// The operands' storage offsets.
-    offsets: [usize; 3],
-    /// Batches may run on several threads (the output does not overlap itself).
-    disjoint: bool,
-}
-
-impl Problem {
-    fn new(lhs: &Layout, rhs: &Layout, dst: &Layout) -> Result<Self> {
-        let r = dst.rank();
-        let (a, b, c) = (lhs.shape(), rhs.shape(), dst.shape());
-        let ok = r >= 2
-            && lhs.rank() == r
-            && rhs.rank() == r
-            && a[..r - 2] == c[..r - 2]
-            && b[..r - 2] == c[..r - 2]
-            && a[r - 2] == c[r - 2]
-            && b[r - 1] == c[r - 1]
-            && a[r - 1] == b[r - 2];
-        if !ok {
-            return Err(Error::invalid(
-                "matmul",
-                format!("operands of shapes {a:?} and {b:?} cannot be multiplied into {c:?}"),
-            ));
-        }
-        let batch = (0..r - 2)
-            .filter(|&d| c[d] != 1)
-            .map(|d| (c[d], [lhs.strides()[d], rhs.strides()[d], dst.strides()[d]]))
-            .collect();
-        Ok(Problem {
-            m: c[r - 2],
-            k: a[r - 1],
-            n: c[r - 1],
-            lhs: Strides::of(lhs),
-            rhs: Strides::of(rhs),
-            dst: Strides::of(dst),
-            batch: Dims::new(batch),
-            offsets: [lhs.offset(), rhs.offset(), dst.offset()],
-            disjoint: dst.is_non_overlapping(),
-        })
-    }
-
-    /// Multiply-adds of one product.
-    fn flops(&self) -> usize {
-        self.m.saturating_mul(self.k).saturating_mul(self.n)
-    }
-
+/// The CPU's walk over the batches of a product.
+impl MatmulPlan {
     /// Calls `f(lhs, rhs, dst, parallelism, state)` with the element offsets of
     /// each batch, running batches on several threads when each product is too
     /// small for `gemm`'s own threads; `state` is per-thread scratch.
@@ -167,20 +99,7 @@ fn product(
     mut dst: Output<'_, Cpu>,
     accumulate: bool,
 ) -> Result<()> {
-    for (dtype, other) in [(lhs.dtype, rhs.dtype), (lhs.dtype, dst.dtype)] {
-        if dtype != other {
-            return Err(Error::invalid(
-                "matmul",
-                format!(
-                    "expected m1 and m2 to have the same dtype, but got: {} != {}",
-                    dtype.name(),
-                    other.name()
-                ),
-            ));
-        }
-    }
-    check_strides("matmul", &dst.layout)?;
-    let problem = Problem::new(&lhs.layout, &rhs.layout, &dst.layout)?;
+    let problem = matmul_plan(&lhs, &rhs, &dst)?;
     match dst.dtype {
         DType::F32 => direct::<f32>(&problem, &lhs, &rhs, &mut dst, accumulate),
         DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
@@ -317,7 +236,7 @@ where
 unsafe fn load<T: Element>(
     src: *const T,
     (rows, cols): (usize, usize),
-    st: Strides,
+    st: MatStrides,
     out: &mut [f32],
 ) where
     [T]: HalfFloatSliceExt,
@@ -341,7 +260,7 @@ unsafe fn load<T: Element>(
 /// # Safety
 /// Every element `dst + i * row + j * col` is writable and no one else
 /// accesses them meanwhile.
-unsafe fn store<T: Element>(src: &[f32], (rows, cols): (usize, usize), dst: *mut T, st: Strides)
+unsafe fn store<T: Element>(src: &[f32], (rows, cols): (usize, usize), dst: *mut T, st: MatStrides)
 where
     [T]: HalfFloatSliceExt,
 {

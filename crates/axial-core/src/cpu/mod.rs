@@ -24,7 +24,7 @@ pub mod strided;
 mod unary;
 mod vmath;
 
-pub use buffer::{ALIGN, CpuBuffer};
+pub use buffer::{ALIGN, CpuBuffer, EXTERNAL_ALIGN};
 
 use crate::{Device, Error, Result};
 

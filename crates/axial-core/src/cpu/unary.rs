@@ -1,26 +1,57 @@
-//! Unary ops: `dst = op(src)` for every [`UnaryOp`] and dtype PyTorch has it for.
+//! Unary ops: `dst = op(src)` for every [`UnaryOp`] and dtype PyTorch has it
+//! for, after [`UnaryOp::resolve`] has checked the pair and its arguments.
 
 use super::map::{apply1, apply1_weighted};
-use super::math::{
-    self, Float, FloatElem, Int, Limits, by_kind, checked_scalar, int_pow, int_sign,
-};
+use super::math::{self, Float, FloatElem, Int, by_kind, int_pow, int_sign};
 use super::strided::COSTLY;
 use super::vmath::{VecOp, apply::apply as vector};
+use crate::op::{PowScalarKind, Resolved};
 use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
 
 /// `dst = op(src)`; `src` and `dst` share a dtype, except for `logical_not`
 /// (bool output).
 pub(crate) fn unary(op: UnaryOp, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>) -> Result<()> {
     let (src, dst) = (&src, &mut dst);
-    if op == UnaryOp::LogicalNot {
-        return with_dtype!(src.dtype, T => apply1(op.name(), src, dst, |x: T| {
-            Bool::from(!x.is_nonzero())
-        }));
+    let name = op.name();
+    match op.resolve(src.dtype)? {
+        Resolved::Op(UnaryOp::LogicalNot) => {
+            with_dtype!(src.dtype, T => apply1(name, src, dst, |x: T| {
+                Bool::from(!x.is_nonzero())
+            }))
+        }
+        Resolved::Identity => with_dtype!(src.dtype, T => apply1(name, src, dst, |x: T| x)),
+        Resolved::Fill(v) => with_dtype!(src.dtype, T => {
+            let v = v.to::<T>();
+            apply1(name, src, dst, move |_: T| v)
+        }),
+        Resolved::Op(op) => by_kind!(src.dtype,
+            float F => float_unary::<F>(op, src, dst),
+            int I => int_unary::<I>(op, src, dst),
+            bool => Err(unsupported(op, DType::Bool))),
     }
-    by_kind!(src.dtype,
-        float F => float_unary::<F>(op, src, dst),
-        int I => int_unary::<I>(op, src, dst),
-        bool => bool_unary(op, src, dst))
+}
+
+/// Clamps with the bounds present: binds `$f` to the clamp of one element
+/// and evaluates `$run` (which lifts it into a kernel).
+macro_rules! clamp_by_bounds {
+    ($lo:expr, $hi:expr, |$f:ident| $run:expr) => {
+        match ($lo, $hi) {
+            (Some(lo), Some(hi)) => {
+                let $f = move |x| min_of(max_of(x, lo), hi);
+                $run
+            }
+            (Some(lo), None) => {
+                let $f = move |x| max_of(x, lo);
+                $run
+            }
+            (None, Some(hi)) => {
+                let $f = move |x| min_of(x, hi);
+                $run
+            }
+            // `UnaryOp::resolve` gives a clamp at least one bound.
+            (None, None) => Err(Error::invalid("clamp", "no bound to clamp to")),
+        }
+    };
 }
 
 /// `dst = f(src)` computed in the float type's compute type.
@@ -45,7 +76,7 @@ fn weight(op: UnaryOp) -> usize {
     }
 }
 
-fn float_unary<E: FloatElem + Limits>(
+fn float_unary<E: FloatElem>(
     op: UnaryOp,
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
@@ -90,112 +121,26 @@ fn float_unary<E: FloatElem + Limits>(
         Reciprocal => lift::<E>(op, s, d, |x| E::F::ONE / x),
         Square => lift::<E>(op, s, d, |x| x * x),
         PowScalar(p) => lift::<E>(op, s, d, math::pow_scalar::<E>(p)),
-        Clamp { min, max } => float_clamp::<E>(op, s, d, min, max),
+        Clamp { min, max } => {
+            let bound = |v: Option<f64>| v.map(|v| E::from_f64(v).load());
+            clamp_by_bounds!(bound(min), bound(max), |f| lift::<E>(op, s, d, f))
+        }
         _ => Err(unsupported(op, s.dtype)),
     }
 }
 
 /// The vectorised kernel of `op` on `E` elements, if it has one: a scalar
-/// power whose exponent PyTorch special-cases (`pow_scalar`) keeps that
+/// power whose exponent PyTorch special-cases ([`PowScalarKind`]) keeps that
 /// kernel; f16 and bf16 round the exponent to their type first, as it does.
 fn vector_op<E: FloatElem>(op: UnaryOp) -> Option<VecOp> {
     let UnaryOp::PowScalar(p) = op else {
         return VecOp::of(op);
     };
-    let special = match p {
-        0.0 | 1.0 => true,
-        0.5 | -0.5 | -1.0 | 2.0 | 3.0 | -2.0 => E::DTYPE != DType::F16,
-        _ => false,
-    };
-    if special || p.is_nan() {
-        return None;
-    }
-    Some(VecOp::Pow(if E::DTYPE.size() == 2 {
-        E::from_f64(p).to_f32() as f64
-    } else {
-        p
-    }))
-}
-
-/// Clamps with the bounds present: binds `$f` to the clamp of one element
-/// and evaluates `$run` (which lifts it into a kernel).
-macro_rules! clamp_by_bounds {
-    ($lo:expr, $hi:expr, |$f:ident| $run:expr) => {
-        match ($lo, $hi) {
-            (Some(lo), Some(hi)) => {
-                let $f = move |x| min_of(max_of(x, lo), hi);
-                $run
-            }
-            (Some(lo), None) => {
-                let $f = move |x| max_of(x, lo);
-                $run
-            }
-            (None, Some(hi)) => {
-                let $f = move |x| min_of(x, hi);
-                $run
-            }
-            (None, None) => Err(no_clamp_bounds()),
-        }
-    };
-}
-
-/// `clamp` on floats: the bounds are rounded to the element type first (and
-/// refused beyond its range); a NaN bound makes every element NaN.
-fn float_clamp<E: FloatElem + Limits>(
-    op: UnaryOp,
-    src: &Input<'_, Cpu>,
-    dst: &mut Output<'_, Cpu>,
-    min: Option<f64>,
-    max: Option<f64>,
-) -> Result<()> {
-    let bound = |v: Option<f64>| {
-        v.map(|v| checked_scalar::<E>(op.name(), v).map(E::load))
-            .transpose()
-    };
-    let (lo, hi) = (bound(min)?, bound(max)?);
-    if min.is_some_and(f64::is_nan) || max.is_some_and(f64::is_nan) {
-        return lift::<E>(op, src, dst, |_| E::F::NAN);
-    }
-    clamp_by_bounds!(lo, hi, |f| lift::<E>(op, src, dst, f))
-}
-
-/// `clamp` on integers: a bound beyond the type's range on the side that
-/// cannot bind is dropped; on the other side PyTorch refuses it.
-fn int_clamp<I: Int>(
-    op: UnaryOp,
-    src: &Input<'_, Cpu>,
-    dst: &mut Output<'_, Cpu>,
-    min: Option<f64>,
-    max: Option<f64>,
-) -> Result<()> {
-    let name = op.name();
-    let out_of_range = |which: &str, v: f64| {
-        Error::invalid(
-            name,
-            format!(
-                "Clamp {which} value {v} is outside the representable range of {}",
-                src.dtype.scalar_type_name()
-            ),
-        )
-    };
-    let lo = match min {
-        Some(v) if v < I::LOWEST => None,
-        Some(v) if v > I::MAX => return Err(out_of_range("min", v)),
-        Some(v) => Some(checked_scalar::<I>(name, v)?),
-        None => None,
-    };
-    let hi = match max {
-        Some(v) if v > I::MAX => None,
-        Some(v) if v < I::LOWEST => return Err(out_of_range("max", v)),
-        Some(v) => Some(checked_scalar::<I>(name, v)?),
-        None => None,
-    };
-    if min.is_none() && max.is_none() {
-        return Err(no_clamp_bounds());
-    }
-    match (lo, hi) {
-        (None, None) => apply1(name, src, dst, |x: I| x),
-        (lo, hi) => clamp_by_bounds!(lo, hi, |f| apply1(name, src, dst, f)),
+    match PowScalarKind::of(p, E::DTYPE) {
+        _ if p.is_nan() => None,
+        PowScalarKind::InF64(p) => Some(VecOp::Pow(p)),
+        PowScalarKind::InF32(p) => Some(VecOp::Pow(f64::from(p))),
+        _ => None,
     }
 }
 
@@ -211,47 +156,11 @@ fn min_of<T: PartialOrd>(a: T, b: T) -> T {
     if b < a { b } else { a }
 }
 
-fn no_clamp_bounds() -> Error {
-    Error::invalid(
-        "clamp",
-        "torch.clamp: At least one of 'min' or 'max' must not be None",
-    )
-}
-
-/// The name of PyTorch's CPU kernel that refuses bool, as its error gives it.
-fn bool_kernel_name(op: UnaryOp) -> &'static str {
-    use UnaryOp::*;
-    match op {
-        Abs => "abs_cpu",
-        Floor => "floor_vml_cpu",
-        Ceil => "ceil_vml_cpu",
-        Round => "round_vml_cpu",
-        Trunc => "trunc_vml_cpu",
-        Clamp {
-            min: Some(_),
-            max: None,
-        } => "clamp_min_scalar_cpu",
-        Clamp {
-            min: None,
-            max: Some(_),
-        } => "clamp_max_scalar_cpu",
-        Clamp { .. } => "clamp_scalar_cpu",
-        _ => op.name(),
-    }
-}
-
 fn unsupported(op: UnaryOp, dtype: DType) -> Error {
     Error::Unsupported {
         op: op.name(),
         dtype,
     }
-}
-
-fn negative_power() -> Error {
-    Error::invalid(
-        "pow",
-        "Integers to negative integer powers are not allowed.",
-    )
 }
 
 fn int_unary<I: Int>(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Result<()> {
@@ -261,45 +170,16 @@ fn int_unary<I: Int>(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu
         Neg => apply1(name, src, dst, I::wrapping_neg),
         Abs => apply1(name, src, dst, I::wrapping_abs),
         Relu => apply1(name, src, dst, |x: I| max_of(x, I::ZERO)),
-        Floor | Ceil | Round | Trunc => apply1(name, src, dst, |x: I| x),
         Sign => apply1(name, src, dst, int_sign::<I>),
         Square => apply1(name, src, dst, |x: I| x.wrapping_mul(x)),
-        PowScalar(p) if p.fract() != 0.0 || p.is_nan() => Err(unsupported(op, src.dtype)),
         PowScalar(p) => {
-            if p < 0.0 {
-                return Err(negative_power());
-            }
-            let p = checked_scalar::<I>(name, p)?;
+            let p = I::from_f64(p);
             apply1(name, src, dst, move |x: I| int_pow(x, p))
         }
-        Clamp { min, max } => int_clamp::<I>(op, src, dst, min, max),
+        Clamp { min, max } => {
+            let bound = |v: Option<f64>| v.map(I::from_f64);
+            clamp_by_bounds!(bound(min), bound(max), |f| apply1(name, src, dst, f))
+        }
         _ => Err(unsupported(op, src.dtype)),
-    }
-}
-
-/// The few unary ops bool has: `sign` is the identity, `square` and a
-/// positive integer power are the identity too (`x·x = x` for 0 and 1).
-fn bool_unary(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Result<()> {
-    use UnaryOp::*;
-    let name = op.name();
-    let identity = |x: Bool| Bool::from(x.get());
-    match op {
-        Sign | Square => apply1(name, src, dst, identity),
-        PowScalar(p) if p.fract() != 0.0 || p.is_nan() => Err(unsupported(op, DType::Bool)),
-        PowScalar(p) if p < 0.0 => Err(negative_power()),
-        PowScalar(0.0) => apply1(name, src, dst, |_: Bool| Bool::TRUE),
-        PowScalar(_) => apply1(name, src, dst, identity),
-        Neg => Err(Error::invalid(
-            "neg",
-            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.",
-        )),
-        Relu => Err(Error::invalid(
-            "relu",
-            "Boolean inputs not supported for relu",
-        )),
-        _ => Err(Error::Unsupported {
-            op: bool_kernel_name(op),
-            dtype: DType::Bool,
-        }),
     }
 }

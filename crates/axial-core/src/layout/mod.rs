@@ -19,6 +19,7 @@
 
 mod broadcast;
 mod contiguity;
+mod iter;
 mod overlap;
 mod reshape;
 mod strided;
@@ -249,7 +250,7 @@ impl Layout {
                 offset: self.offset,
                 itemsize,
                 required: required.saturating_mul(itemsize),
-                available: storage_len * itemsize,
+                available: storage_len.saturating_mul(itemsize),
             });
         }
         Ok(())
@@ -279,23 +280,26 @@ impl Layout {
                 ),
             ));
         }
-        let mut at = self.offset as isize;
+        let mut at = self.offset as i128;
         for (dim, (&i, (&n, &s))) in index
             .iter()
             .zip(self.shape.iter().zip(&self.strides))
             .enumerate()
         {
-            if i < -(n as isize) || i >= n as isize {
+            let size = isize_of(n);
+            if i < -size || i >= size {
                 return Err(Error::IndexOutOfBounds {
                     index: i,
                     dim,
                     size: n,
                 });
             }
-            let i = if i < 0 { i + n as isize } else { i };
-            at += i * s;
+            let i = if i < 0 { i + size } else { i };
+            at += i as i128 * s as i128;
         }
-        Ok(at as usize)
+        // Only a layout no storage holds reaches outside `usize`.
+        usize::try_from(at)
+            .map_err(|_| Error::invalid("index", format!("invalid storage offset {at}")))
     }
 
     pub(crate) fn with(shape: Dims, strides: Strides, offset: usize) -> Self {
@@ -334,10 +338,15 @@ pub fn contiguous_strides(shape: &[usize]) -> Strides {
 /// use axial_core::layout::checked_numel;
 /// assert_eq!(checked_numel("zeros", &[2, 3, 4])?, 24);
 /// assert_eq!(checked_numel("zeros", &[0, usize::MAX])?, 0);
+/// assert_eq!(checked_numel("zeros", &[usize::MAX, 2, 0])?, 0);
 /// assert!(checked_numel("zeros", &[usize::MAX, 2]).is_err());
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
+    if shape.contains(&0) {
+        // Whatever the other sizes multiply to, there is no element.
+        return Ok(0);
+    }
     shape
         .iter()
         .try_fold(1usize, |acc, &n| acc.checked_mul(n))
@@ -360,11 +369,17 @@ pub fn checked_numel(op: &'static str, shape: &[usize]) -> Result<usize> {
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub fn wrap_dim(dim: isize, rank: usize) -> Result<usize> {
-    let n = rank.max(1) as isize;
+    let n = isize_of(rank.max(1));
     if dim < -n || dim >= n {
         return Err(Error::DimOutOfRange { dim, rank });
     }
     Ok(if dim < 0 { dim + n } else { dim } as usize)
+}
+
+/// A size as an `isize`, saturating: only sizes past invariant 5 (which no
+/// storage holds) do not fit.
+pub(crate) fn isize_of(n: usize) -> isize {
+    isize::try_from(n).unwrap_or(isize::MAX)
 }
 
 pub(crate) fn wrap_index(
@@ -373,7 +388,7 @@ pub(crate) fn wrap_index(
     dim: usize,
     shape: &[usize],
 ) -> Result<usize> {
-    let n = shape[dim] as isize;
+    let n = isize_of(shape[dim]);
     if index < -n || index >= n {
         return Err(Error::IndexOutOfRange {
             op,

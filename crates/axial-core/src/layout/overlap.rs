@@ -97,7 +97,7 @@ impl Layout {
             if s <= reach {
                 return false;
             }
-            reach += (n as isize - 1) * s;
+            reach = reach.saturating_add((super::isize_of(n) - 1).saturating_mul(s));
         }
         true
     }
@@ -142,7 +142,7 @@ impl Layout {
         if !self.is_non_overlapping_and_dense() || !other.is_non_overlapping_and_dense() {
             return Overlap::TooHard;
         }
-        let range = |l: &Layout| (l.offset(), l.offset() + l.numel());
+        let range = |l: &Layout| (l.offset(), l.offset().saturating_add(l.numel()));
         let ((a0, a1), (b0, b1)) = (range(self), range(other));
         if (a0, a1) == (b0, b1) {
             return if self.strides() == other.strides() {

@@ -23,7 +23,9 @@ use crate::{Error, Result};
 /// ```
 pub fn infer_size(shape: &[isize], numel: usize) -> Result<Dims> {
     let mut infer = None;
-    let mut product = 1usize;
+    // `None` once the product passes `usize::MAX`: no tensor has that many
+    // elements, so the shape is invalid (PyTorch's product wraps instead).
+    let mut product = Some(1usize);
     for (i, &n) in shape.iter().enumerate() {
         match n {
             -1 if infer.is_some() => {
@@ -33,26 +35,26 @@ pub fn infer_size(shape: &[isize], numel: usize) -> Result<Dims> {
             n if n < 0 => {
                 return Err(Error::invalid(
                     "view",
-                    format!("invalid shape dimension {n}"),
+                    format!("invalid shape dimension {n} at index {i} of shape {shape:?}"),
                 ));
             }
-            n => product *= n as usize,
+            n => product = product.and_then(|p| p.checked_mul(n as usize)),
         }
     }
     let mut out: Dims = shape.iter().map(|&n| n.max(0) as usize).collect();
-    match infer {
-        None if product == numel => return Ok(out),
-        Some(i) if product > 0 && numel.is_multiple_of(product) => {
-            out[i] = numel / product;
-            return Ok(out);
-        }
-        Some(_) if product == 0 && numel == 0 => {
+    match (infer, product) {
+        (None, Some(p)) if p == numel => return Ok(out),
+        (Some(_), Some(0)) if numel == 0 => {
             return Err(Error::invalid(
                 "view",
                 format!(
                     "cannot reshape tensor of 0 elements into shape {shape:?} because the unspecified dimension size -1 can be any value and is ambiguous"
                 ),
             ));
+        }
+        (Some(i), Some(p)) if p > 0 && numel.is_multiple_of(p) => {
+            out[i] = numel / p;
+            return Ok(out);
         }
         _ => {}
     }
@@ -87,13 +89,17 @@ pub fn compute_stride(layout: &Layout, new_shape: &[usize]) -> Option<Strides> {
     let mut view_d = new_shape.len() as isize - 1;
     let mut base = oldstride[old.len() - 1];
     let (mut tn, mut vn) = (1usize, 1usize);
+    // Sizes and strides multiply within the element count and the span of a
+    // layout that fits a storage; one that fits none gets `None` on overflow.
+    let times = |n: usize, s: isize| isize::try_from(n).ok()?.checked_mul(s);
     for td in (0..old.len()).rev() {
-        tn *= old[td];
-        let chunk_ends = td == 0 || (old[td - 1] != 1 && oldstride[td - 1] != tn as isize * base);
+        tn = tn.checked_mul(old[td])?;
+        let chunk_ends =
+            td == 0 || (old[td - 1] != 1 && Some(oldstride[td - 1]) != times(tn, base));
         if chunk_ends {
             while view_d >= 0 && (vn < tn || new_shape[view_d as usize] == 1) {
-                st[view_d as usize] = vn as isize * base;
-                vn *= new_shape[view_d as usize];
+                st[view_d as usize] = times(vn, base)?;
+                vn = vn.checked_mul(new_shape[view_d as usize])?;
                 view_d -= 1;
             }
             if vn != tn {
@@ -158,12 +164,11 @@ impl Layout {
     /// ```
     /// # use axial_core::Layout;
     /// assert_eq!(Layout::contiguous(&[3, 4, 5]).flatten_shape(0, 1)?.as_slice(), &[12, 5]);
+    /// assert_eq!(Layout::contiguous(&[]).flatten_shape(0, -1)?.as_slice(), &[1]);
+    /// assert!(Layout::contiguous(&[]).flatten_shape(0, 1).is_err()); // dim 1 of a 0-dim layout
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn flatten_shape(&self, start: isize, end: isize) -> Result<Dims> {
-        if self.rank() == 0 {
-            return Ok(smallvec![1]);
-        }
         let (s, e) = (wrap_dim(start, self.rank())?, wrap_dim(end, self.rank())?);
         if s > e {
             return Err(Error::invalid(
@@ -171,51 +176,58 @@ impl Layout {
                 "flatten() has invalid args: start_dim cannot come after end_dim",
             ));
         }
+        if self.rank() == 0 {
+            return Ok(smallvec![1]);
+        }
         let shape = self.shape();
         let mut out: Dims = shape[..s].into();
-        out.push(shape[s..=e].iter().product());
+        out.push(super::checked_numel("flatten", &shape[s..=e])?);
         out.extend_from_slice(&shape[e + 1..]);
         Ok(out)
     }
 
-    /// `x.unflatten(dim, sizes)` as a view (one size may be `-1`).
+    /// `x.unflatten(dim, sizes)` (one size may be `-1`): PyTorch's, the
+    /// sizes inferred and then [`Layout::view`] to the new shape, which always
+    /// exists (a size-1 dim gets the stride a view gives it, not the split dim's).
     ///
     /// # Errors
-    /// A dim out of range, or sizes that do not multiply up to the dim.
+    /// No sizes, a dim out of range, a 0-dim layout, or sizes that do not
+    /// multiply up to the dim (or that [`infer_size`] refuses).
     ///
     /// ```
     /// # use axial_core::Layout;
     /// let y = Layout::contiguous(&[3, 4, 5]).unflatten(-1, &[-1, 5])?;
     /// assert_eq!((y.shape(), y.strides()), (&[3, 4, 1, 5][..], &[20, 5, 5, 1][..]));
+    /// // As PyTorch's view: the empty tensor's new dims get contiguous strides.
+    /// let e = Layout::contiguous(&[3, 5, 4, 0]).unflatten(3, &[1, -1])?;
+    /// assert_eq!(e.strides(), &[20, 4, 1, 1, 1]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn unflatten(&self, dim: isize, sizes: &[isize]) -> Result<Layout> {
-        let d = wrap_dim(dim, self.rank())?;
         if sizes.is_empty() {
             return Err(Error::invalid("unflatten", "sizes must be non-empty"));
         }
-        let n = self.shape()[d];
-        let inner = infer_size(sizes, n).map_err(|_| {
-            Error::invalid(
+        let d = wrap_dim(dim, self.rank())?;
+        let Some(&n) = self.shape().get(d) else {
+            // PyTorch's message from `sym_size(0)` of a 0-dim tensor.
+            return Err(Error::invalid(
+                "unflatten",
+                format!("Dimension specified as {d} but tensor has no dimensions"),
+            ));
+        };
+        let inner = infer_size(sizes, n).map_err(|e| match e {
+            Error::InvalidShape { .. } => Error::invalid(
                 "unflatten",
                 format!(
                     "Provided sizes {sizes:?} don't multiply up to the size of dim {d} ({n}) in the input tensor"
                 ),
-            )
+            ),
+            other => other,
         })?;
-        // The split dim is contiguous within itself, so the view always exists.
         let mut shape: Dims = self.shape()[..d].into();
-        let mut strides: Strides = self.strides()[..d].into();
-        let mut acc = self.strides()[d];
-        let mut split_strides: Strides = smallvec![0; inner.len()];
-        for (s, &k) in split_strides.iter_mut().zip(&inner).rev() {
-            *s = acc;
-            acc *= k as isize;
-        }
         shape.extend_from_slice(&inner);
-        strides.extend_from_slice(&split_strides);
         shape.extend_from_slice(&self.shape()[d + 1..]);
-        strides.extend_from_slice(&self.strides()[d + 1..]);
+        let strides = compute_stride(self, &shape).ok_or(Error::NotViewable)?;
         Ok(Layout::with(shape, strides, self.offset()))
     }
 }
@@ -262,7 +274,10 @@ mod tests {
             msg(&[-1, -1], 4),
             "view: only one dimension can be inferred"
         );
-        assert!(msg(&[-2, 2], 4).contains("invalid shape dimension -2"));
+        assert_eq!(
+            msg(&[-1, -2], 4),
+            "view: invalid shape dimension -2 at index 1 of shape [-1, -2]"
+        );
         assert_eq!(
             msg(&[-1, 0], 0),
             "view: cannot reshape tensor of 0 elements into shape [-1, 0] because the unspecified dimension size -1 can be any value and is ambiguous"

@@ -3,7 +3,7 @@
 
 use smallvec::smallvec;
 
-use super::{Dims, Layout, Strides, checked_numel, wrap_dim, wrap_index};
+use super::{Dims, Layout, Strides, checked_numel, isize_of, wrap_dim, wrap_index};
 use crate::{Error, Result};
 
 impl Layout {
@@ -29,24 +29,26 @@ impl Layout {
         end: Option<isize>,
         step: isize,
     ) -> Result<Layout> {
-        let d = wrap_dim(dim, self.rank())?;
         if self.rank() == 0 {
             return Err(Error::invalid(
                 "slice",
                 "slice() cannot be applied to a 0-dim tensor.",
             ));
         }
+        let d = wrap_dim(dim, self.rank())?;
         if step <= 0 {
             return Err(Error::invalid("slice", "slice step must be positive"));
         }
-        let n = self.shape[d] as isize;
-        let wrap = |v: isize| if v < 0 { v + n } else { v };
+        let n = isize_of(self.shape[d]);
+        let wrap = |v: isize| if v < 0 { v.saturating_add(n) } else { v };
         let start = wrap(start.unwrap_or(0)).clamp(0, n);
         let end = wrap(end.unwrap_or(n)).clamp(start, n);
+        let len = ((end - start) as usize).div_ceil(step as usize);
         let mut out = self.clone();
-        out.offset = (self.offset as isize + start * self.strides[d]) as usize;
-        out.shape[d] = ((end - start + step - 1) / step) as usize;
-        out.strides[d] *= step;
+        // An empty slice moves the offset too (`x[5:10]` of 3 rows is @60).
+        out.offset = step_offset("slice", self.offset, start as usize, self.strides[d])?;
+        out.shape[d] = len;
+        out.strides[d] = self.strides[d].saturating_mul(step);
         Ok(out)
     }
 
@@ -72,7 +74,7 @@ impl Layout {
         let d = wrap_dim(dim, self.rank())?;
         let i = wrap_index("select", index, d, &self.shape)?;
         let mut out = self.clone();
-        out.offset += i * self.strides[d] as usize;
+        out.offset = step_offset("select", self.offset, i, self.strides[d])?;
         out.shape.remove(d);
         out.strides.remove(d);
         Ok(out)
@@ -102,7 +104,7 @@ impl Layout {
             ));
         }
         let d = wrap_dim(dim, self.rank())?;
-        let n = self.shape[d] as isize;
+        let n = isize_of(self.shape[d]);
         if start < -n || start > n {
             return Err(Error::invalid(
                 "narrow",
@@ -113,7 +115,7 @@ impl Layout {
             ));
         }
         let start = if start < 0 { start + n } else { start };
-        if start + length as isize > n {
+        if length > (n - start) as usize {
             return Err(Error::invalid(
                 "narrow",
                 format!("start ({start}) + length ({length}) exceeds dimension size ({n})."),
@@ -135,7 +137,7 @@ impl Layout {
     pub fn unsqueeze(&self, dim: isize) -> Result<Layout> {
         let d = wrap_dim(dim, self.rank() + 1)?;
         let stride = if d < self.rank() {
-            self.shape[d] as isize * self.strides[d]
+            isize_of(self.shape[d]).saturating_mul(self.strides[d])
         } else {
             1
         };
@@ -166,26 +168,31 @@ impl Layout {
     /// `x.squeeze(dims)`: the listed dims dropped where their size is 1 (others kept).
     ///
     /// # Errors
-    /// A dim out of range.
+    /// A dim out of range, or a dim listed twice.
     ///
     /// ```
     /// # use axial_core::Layout;
     /// assert_eq!(Layout::contiguous(&[1, 3, 1]).squeeze_dims(&[0, 1])?.shape(), &[3, 1]);
+    /// assert!(Layout::contiguous(&[1, 3]).squeeze_dims(&[0, -2]).is_err()); // dim 0 twice
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn squeeze_dims(&self, dims: &[isize]) -> Result<Layout> {
-        let mut drop: smallvec::SmallVec<[bool; 6]> = smallvec![false; self.rank()];
+        // PyTorch's `dim_list_to_bitset`: each dim wrapped, then checked for
+        // a repeat, in order (a 0-dim layout takes 0 and -1, once).
+        let mut seen: smallvec::SmallVec<[bool; 6]> = smallvec![false; self.rank().max(1)];
         for &d in dims {
-            if self.rank() == 0 {
-                wrap_dim(d, 0)?;
-                continue;
+            let w = wrap_dim(d, self.rank())?;
+            if std::mem::replace(&mut seen[w], true) {
+                return Err(Error::invalid(
+                    "squeeze",
+                    format!("dim {w} appears multiple times in the list of dims"),
+                ));
             }
-            let d = wrap_dim(d, self.rank())?;
-            drop[d] = self.shape[d] == 1;
         }
+        let drop = |d: usize| seen[d] && self.shape[d] == 1;
         let mut out = Layout::with(Dims::new(), Strides::new(), self.offset);
         for d in 0..self.rank() {
-            if !drop[d] {
+            if !drop(d) {
                 out.shape.push(self.shape[d]);
                 out.strides.push(self.strides[d]);
             }
@@ -195,19 +202,26 @@ impl Layout {
 
     /// `x.expand(sizes)`: aligned from the right; `-1` keeps a size; only size-1
     /// dims may change (their stride becomes 0); new leading dims get stride 0
-    /// (or the next dim's extent when their size is 1).
+    /// (or the next dim's extent when their size is 1). Every dim of an
+    /// expanded 0-dim layout has stride 0, as PyTorch's.
+    ///
+    /// Where PyTorch makes a tensor of negative size (a negative size in a new
+    /// leading dim, or in place of a dim of size 1), axial returns an error.
     ///
     /// # Errors
-    /// Fewer sizes than dims, `-1` in a new leading dim, a non-singleton dim changed.
+    /// Fewer sizes than dims, `-1` in a new leading dim, a non-singleton dim
+    /// changed, a negative size, or more than `isize::MAX` elements.
     ///
     /// ```
     /// # use axial_core::Layout;
     /// let y = Layout::contiguous(&[3, 1]).expand(&[2, 3, 4])?;
     /// assert_eq!(y.strides(), &[0, 1, 0]);
+    /// assert_eq!(Layout::contiguous(&[]).expand(&[2, 1])?.strides(), &[0, 0]);
     /// assert_eq!(
     ///     Layout::contiguous(&[3]).expand(&[4]).unwrap_err().to_string(),
     ///     "expand: The expanded size of the tensor (4) must match the existing size (3) at non-singleton dimension 0.  Target sizes: [4].  Tensor sizes: [3]"
     /// );
+    /// assert!(Layout::contiguous(&[1]).expand(&[-3]).is_err()); // PyTorch: a size of -3
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn expand(&self, sizes: &[isize]) -> Result<Layout> {
@@ -220,35 +234,40 @@ impl Layout {
                 ),
             ));
         }
+        let negative = |target: isize| {
+            Error::invalid(
+                "expand",
+                format!("Trying to create tensor with negative dimension {target}: {sizes:?}"),
+            )
+        };
+        let leading_minus_one = |i: usize| {
+            Error::invalid(
+                "expand",
+                format!(
+                    "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
+                ),
+            )
+        };
         let mut shape: Dims = smallvec![0; ndim];
         let mut strides: Strides = smallvec![0; ndim];
         for i in (0..ndim).rev() {
             let existing = (i + tdim).checked_sub(ndim);
             let (size, stride) = match existing {
                 Some(d) => (self.shape[d], self.strides[d]),
-                None if i + 1 < ndim => (1, (shape[i + 1] as isize).saturating_mul(strides[i + 1])),
-                None => (1, 1),
+                // PyTorch's `inferExpandGeometry` gives a 0-dim tensor's new
+                // dims stride 0 whatever their size.
+                None if tdim == 0 => (1, 0),
+                None => (1, isize_of(shape[i + 1]).saturating_mul(strides[i + 1])),
             };
             let mut target = sizes[i];
             if target == -1 {
                 if existing.is_none() {
-                    return Err(Error::invalid(
-                        "expand",
-                        format!(
-                            "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {i}"
-                        ),
-                    ));
+                    return Err(leading_minus_one(i));
                 }
-                target = size as isize;
+                target = isize_of(size);
             }
-            if target < 0 {
-                return Err(Error::invalid(
-                    "expand",
-                    format!("Trying to create tensor with negative dimension {target}: {sizes:?}"),
-                ));
-            }
-            let (target, mut stride) = (target as usize, stride);
-            if size != target {
+            let mut stride = stride;
+            if target != isize_of(size) {
                 if size != 1 {
                     return Err(Error::invalid(
                         "expand",
@@ -260,7 +279,10 @@ impl Layout {
                 }
                 stride = 0;
             }
-            shape[i] = target;
+            if target < 0 {
+                return Err(negative(target));
+            }
+            shape[i] = target as usize;
             strides[i] = stride;
         }
         checked_numel("expand", &shape)?;
@@ -334,10 +356,7 @@ impl Layout {
         for &d in dims {
             let d = wrap_dim(d, self.rank())?;
             if std::mem::replace(&mut seen[d], true) {
-                return Err(Error::invalid(
-                    "permute",
-                    "permute(): duplicate dims are not allowed.",
-                ));
+                return Err(Error::invalid("permute", "duplicate dims are not allowed."));
             }
             out.shape.push(self.shape[d]);
             out.strides.push(self.strides[d]);
@@ -355,6 +374,7 @@ impl Layout {
     /// # use axial_core::Layout;
     /// let y = Layout::contiguous(&[3, 4, 5]).movedim(&[0], &[-1])?;
     /// assert_eq!((y.shape(), y.strides()), (&[4, 5, 3][..], &[5, 1, 20][..]));
+    /// assert_eq!(Layout::contiguous(&[]).movedim(&[0], &[-1])?.rank(), 0); // nothing to move
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn movedim(&self, source: &[isize], destination: &[isize]) -> Result<Layout> {
@@ -367,24 +387,23 @@ impl Layout {
                 ),
             ));
         }
-        let wrap_all = |list: &[isize], what: &str| -> Result<Dims> {
-            let mut out = Dims::new();
-            for &d in list {
-                let d = wrap_dim(d, rank)?;
-                if out.contains(&d) {
-                    return Err(Error::invalid(
-                        "movedim",
-                        format!("repeated dim in `{what}` ({list:?})"),
-                    ));
-                }
-                out.push(d);
+        // PyTorch wraps every dim of both lists, then looks for repeats.
+        let wrap_all =
+            |list: &[isize]| -> Result<Dims> { list.iter().map(|&d| wrap_dim(d, rank)).collect() };
+        let (src, dst) = (wrap_all(source)?, wrap_all(destination)?);
+        for (wrapped, list, what) in [(&src, source, "source"), (&dst, destination, "destination")]
+        {
+            if (1..wrapped.len()).any(|i| wrapped[..i].contains(&wrapped[i])) {
+                return Err(Error::invalid(
+                    "movedim",
+                    format!("repeated dim in `{what}` ({list:?})"),
+                ));
             }
-            Ok(out)
-        };
-        let (src, dst) = (
-            wrap_all(source, "source")?,
-            wrap_all(destination, "destination")?,
-        );
+        }
+        if rank == 0 {
+            // A 0-dim layout has no dim to move (0 and -1 name it).
+            return Ok(self.clone());
+        }
         let mut order: smallvec::SmallVec<[Option<usize>; 6]> = smallvec![None; rank];
         for (&s, &d) in src.iter().zip(&dst) {
             order[d] = Some(s);
@@ -418,19 +437,20 @@ impl Layout {
                 format!("diagonal dimensions cannot be identical {d1}, {d2}"),
             ));
         }
-        let (s1, s2) = (self.shape[a] as isize, self.shape[b] as isize);
+        let (s1, s2) = (isize_of(self.shape[a]), isize_of(self.shape[b]));
         let len = if offset >= 0 {
-            s1.min(s2 - offset).max(0)
+            s1.min(s2.saturating_sub(offset)).max(0)
         } else {
-            (s1 + offset).min(s2).max(0)
+            s1.saturating_add(offset).min(s2).max(0)
         };
         let mut out = self.clone();
         if len > 0 {
-            out.offset += if offset >= 0 {
-                offset * self.strides[b]
+            // `|offset|` is below a size here, so it has a negation.
+            out.offset = if offset >= 0 {
+                step_offset("diagonal", self.offset, offset as usize, self.strides[b])?
             } else {
-                -offset * self.strides[a]
-            } as usize;
+                step_offset("diagonal", self.offset, (-offset) as usize, self.strides[a])?
+            };
         }
         let (hi, lo) = (a.max(b), a.min(b));
         out.shape.remove(hi);
@@ -438,7 +458,8 @@ impl Layout {
         out.strides.remove(hi);
         out.strides.remove(lo);
         out.shape.push(len as usize);
-        out.strides.push(self.strides[a] + self.strides[b]);
+        out.strides
+            .push(self.strides[a].saturating_add(self.strides[b]));
         Ok(out)
     }
 
@@ -472,7 +493,8 @@ impl Layout {
         }
         let mut out = self.clone();
         if self.rank() > 0 {
-            out.shape[d] = (n - size) / step + 1;
+            // Saturates only for a dim past invariant 5, of `usize::MAX` elements.
+            out.shape[d] = ((n - size) / step).saturating_add(1);
             // Saturates only where the dim has one window, whose stride
             // addresses nothing.
             out.strides[d] = st.saturating_mul(isize::try_from(step).unwrap_or(isize::MAX));
@@ -482,6 +504,13 @@ impl Layout {
         checked_numel("unfold", &out.shape)?;
         Ok(out)
     }
+}
+
+/// `offset + index * stride` as a storage offset, refused when it would be
+/// negative or past `usize::MAX` (only a layout no storage holds gets there).
+fn step_offset(op: &'static str, offset: usize, index: usize, stride: isize) -> Result<usize> {
+    let at = offset as i128 + index as i128 * stride as i128;
+    usize::try_from(at).map_err(|_| Error::invalid(op, format!("invalid storage offset {at}")))
 }
 
 #[cfg(test)]
@@ -550,7 +579,7 @@ mod tests {
         );
         assert_eq!(
             msg(x.permute(&[0, 0, 1])),
-            "permute: permute(): duplicate dims are not allowed."
+            "permute: duplicate dims are not allowed."
         );
         assert_eq!(
             msg(x.movedim(&[0, 0], &[1, 2])),

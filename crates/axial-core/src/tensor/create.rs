@@ -390,11 +390,20 @@ impl<D: Backend> TensorRef<'_, D> {
     /// let x = RawTensor::arange(0.0, 6.0, 1.0, DType::I64)?;
     /// let t = x.view().view(&[2, 3])?.t()?;
     /// assert_eq!(t.to_vec::<i64>()?, vec![0, 3, 1, 4, 2, 5]);
+    /// // An empty view reads as empty, even with its offset past the storage.
+    /// let e = RawTensor::zeros(&[0, 2, 1], DType::F32)?;
+    /// let v = e.view().slice(2, Some(1), Some(-1), 2)?; // storage offset 1 of 0
+    /// assert_eq!((v.offset(), v.to_vec::<f32>()?), (1, vec![]));
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         super::expect_dtype::<T>("to_vec", self.dtype)?;
         self.check_in_bounds()?;
+        if self.numel() == 0 {
+            // An empty view addresses nothing, wherever its offset lies
+            // (`x[:, 2:1:2]` of an empty `x` is past its storage's end).
+            return Ok(Vec::new());
+        }
         let c = self.contiguous()?;
         let view = c.as_ref();
         let start = view.offset() * self.dtype.size();

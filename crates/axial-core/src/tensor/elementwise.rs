@@ -3,7 +3,9 @@
 
 use super::{RawTensor, TensorMut, TensorRef, alloc_output};
 use crate::layout::broadcast_shapes;
-use crate::{Backend, BinaryOp, CmpOp, DType, Error, Input, Layout, Result, Scalar, UnaryOp};
+use crate::{
+    Arg, Backend, BinaryOp, CmpOp, DType, Error, Input, Layout, Result, Scalar, UnaryOp, with_dtype,
+};
 
 /// A tensor converted to `dtype`, or `None` when it already is.
 fn converted<D: Backend>(t: &TensorRef<'_, D>, dtype: DType) -> Result<Option<RawTensor<D>>> {
@@ -29,15 +31,18 @@ fn expanded_input<'b, D: Backend>(
     })
 }
 
-/// The layout of a new result of `shape` computed from operands laid out as
-/// `first` (broadcast already): dense in `first`'s dim order, as PyTorch's
-/// TensorIterator does for dense inputs, else contiguous.
-fn result_layout(first: &Layout, shape: &[usize]) -> Layout {
-    if first.shape() == shape && first.is_non_overlapping_and_dense() {
-        first.dense_like()
-    } else {
-        Layout::contiguous(shape)
-    }
+/// The layout of `t` as an operand: of its converted copy when it has one.
+fn operand_layout<'b, D: Backend>(
+    t: &'b TensorRef<'_, D>,
+    converted: &'b Option<RawTensor<D>>,
+) -> &'b Layout {
+    converted.as_ref().map_or(&t.layout, |c| &c.layout)
+}
+
+/// The layout of a new result of an op between `x` and a scalar: the scalar
+/// takes part as the 0-dim operand it is in PyTorch.
+fn scalar_op_output(x: &Layout, shape: &[usize]) -> Layout {
+    Layout::elementwise_output(&[x, &Layout::contiguous(&[])], shape)
 }
 
 impl<'a, D: Backend> TensorRef<'a, D> {
@@ -118,7 +123,8 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         };
         let conv = converted(self, compute)?;
         let src = expanded_input(self, &conv, self.shape())?;
-        let mut out = alloc_output(self.storage.device(), self.layout.dense_like(), out_dtype)?;
+        let layout = Layout::elementwise_output(&[operand_layout(self, &conv)], self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, out_dtype)?;
         self.storage.device().unary(op, src, out.output())?;
         Ok(out)
     }
@@ -149,12 +155,12 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         let (ca, cb) = (converted(self, compute)?, converted(other, compute)?);
         let lhs = expanded_input(self, &ca, &shape)?;
         let rhs = expanded_input(other, &cb, &shape)?;
-        let mut out = alloc_output(
-            self.storage.device(),
-            result_layout(&lhs.layout, &shape),
-            out_dtype,
-        )?;
-        self.storage.device().binary(op, lhs, rhs, out.output())?;
+        let operands = [operand_layout(self, &ca), operand_layout(other, &cb)];
+        let layout = Layout::elementwise_output(&operands, &shape);
+        let mut out = alloc_output(self.storage.device(), layout, out_dtype)?;
+        self.storage
+            .device()
+            .binary(op, lhs.into(), rhs.into(), out.output())?;
         Ok(out)
     }
 
@@ -179,10 +185,54 @@ impl<'a, D: Backend> TensorRef<'a, D> {
             let x = x.as_ref().map_or_else(|| self.clone(), |c| c.view());
             return x.unary(UnaryOp::PowScalar(s.to_f64()));
         }
-        let scalar = RawTensor::full_on(self.storage.device(), &[], s, dtype)?;
-        let x = converted(self, dtype)?;
-        let x = x.as_ref().map_or_else(|| self.clone(), |c| c.view());
-        x.binary(op, &scalar.view())
+        self.with_scalar(op, s, dtype, false)
+    }
+
+    /// `op(s, x)` for a scalar `s` on the left (`2.0 - x`), promoted as
+    /// [`TensorRef::binary_scalar`]; the scalar goes to the kernel as an
+    /// argument.
+    ///
+    /// # Errors
+    /// As [`TensorRef::binary`].
+    ///
+    /// ```
+    /// # use axial_core::{BinaryOp, RawTensor};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 4.0], &[2])?;
+    /// assert_eq!(x.view().scalar_binary(BinaryOp::Div, 2.0.into())?.to_vec::<f32>()?, vec![2.0, 0.5]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn scalar_binary(&self, op: BinaryOp, s: Scalar) -> Result<RawTensor<D>> {
+        let dtype = scalar_result_dtype(self.dtype, s);
+        self.with_scalar(op, s, dtype, true)
+    }
+
+    /// `op(x, s)` (or `op(s, x)` when `scalar_first`) with both operands
+    /// of `dtype`, the scalar passed to the kernel as an argument.
+    fn with_scalar(
+        &self,
+        op: BinaryOp,
+        s: Scalar,
+        dtype: DType,
+        scalar_first: bool,
+    ) -> Result<RawTensor<D>> {
+        let out_dtype = op.output_dtype(dtype)?;
+        let compute = if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) {
+            dtype
+        } else {
+            out_dtype
+        };
+        let conv = converted(self, compute)?;
+        let x = expanded_input(self, &conv, self.shape())?;
+        let layout = scalar_op_output(operand_layout(self, &conv), self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, out_dtype)?;
+        let s = Arg::Scalar(rounded(s, dtype));
+        let (lhs, rhs) = if scalar_first {
+            (s, x.into())
+        } else {
+            (x.into(), s)
+        };
+        self.storage.device().binary(op, lhs, rhs, out.output())?;
+        Ok(out)
     }
 
     /// `x op y` for a comparison, with broadcasting and promotion; the result is bool.
@@ -204,12 +254,39 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         let (ca, cb) = (converted(self, common)?, converted(other, common)?);
         let lhs = expanded_input(self, &ca, &shape)?;
         let rhs = expanded_input(other, &cb, &shape)?;
-        let mut out = alloc_output(
-            self.storage.device(),
-            result_layout(&lhs.layout, &shape),
-            DType::Bool,
-        )?;
-        self.storage.device().compare(op, lhs, rhs, out.output())?;
+        let operands = [operand_layout(self, &ca), operand_layout(other, &cb)];
+        let layout = Layout::elementwise_output(&operands, &shape);
+        let mut out = alloc_output(self.storage.device(), layout, DType::Bool)?;
+        self.storage
+            .device()
+            .compare(op, lhs.into(), rhs.into(), out.output())?;
+        Ok(out)
+    }
+
+    /// `x op s` for a comparison with a scalar (promoted as
+    /// [`TensorRef::binary_scalar`]); the scalar goes to the kernel as an
+    /// argument. The result is bool.
+    ///
+    /// # Errors
+    /// The device failed.
+    ///
+    /// ```
+    /// # use axial_core::{Bool, CmpOp, RawTensor};
+    /// let x = RawTensor::from_vec(vec![1i32, 5, 3], &[3])?;
+    /// let gt = x.view().compare_scalar(CmpOp::Gt, 2.5.into())?; // compared as f32
+    /// assert_eq!(gt.to_vec::<Bool>()?, vec![Bool::FALSE, Bool::TRUE, Bool::TRUE]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn compare_scalar(&self, op: CmpOp, s: Scalar) -> Result<RawTensor<D>> {
+        let dtype = scalar_result_dtype(self.dtype, s);
+        let conv = converted(self, dtype)?;
+        let x = expanded_input(self, &conv, self.shape())?;
+        let layout = scalar_op_output(operand_layout(self, &conv), self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, DType::Bool)?;
+        let s = Arg::Scalar(rounded(s, dtype));
+        self.storage
+            .device()
+            .compare(op, x.into(), s, out.output())?;
         Ok(out)
     }
 
@@ -244,12 +321,19 @@ impl<'a, D: Backend> TensorRef<'a, D> {
             expanded_input(a, &ca, &shape)?,
             expanded_input(b, &cb, &shape)?,
         );
-        let mut out = alloc_output(self.storage.device(), Layout::contiguous(&shape), common)?;
+        let operands = [&self.layout, operand_layout(a, &ca), operand_layout(b, &cb)];
+        let layout = Layout::elementwise_output(&operands, &shape);
+        let mut out = alloc_output(self.storage.device(), layout, common)?;
         self.storage
             .device()
             .select_where(cond, ia, ib, out.output())?;
         Ok(out)
     }
+}
+
+/// `s` as a value of `dtype` (what a tensor of `dtype` holding it holds).
+fn rounded(s: Scalar, dtype: DType) -> Scalar {
+    with_dtype!(dtype, T => Scalar::of(s.to::<T>()))
 }
 
 /// PyTorch's result type of a tensor of `dtype` with a wrapped Python number.
@@ -379,7 +463,7 @@ impl<D: Backend> TensorMut<'_, D> {
             dtype: self.dtype,
         };
         let device = self.storage_device();
-        device.binary(op, lhs, rhs, self.output()?)
+        device.binary(op, lhs.into(), rhs.into(), self.output()?)
     }
 
     /// `x.op_(y)` where `y` is a layout over `x`'s own storage (`a.add_(a)`,
@@ -413,7 +497,7 @@ impl<D: Backend> TensorMut<'_, D> {
         };
         op.output_dtype(self.dtype)?;
         let device = self.storage_device();
-        device.binary(op, lhs, rhs, self.output()?)
+        device.binary(op, lhs.into(), rhs.into(), self.output()?)
     }
 
     /// `x.op_(s)` for a scalar, converted to `x`'s dtype when PyTorch allows.
@@ -430,8 +514,15 @@ impl<D: Backend> TensorMut<'_, D> {
     /// ```
     pub fn binary_scalar_(&mut self, op: BinaryOp, s: Scalar) -> Result<()> {
         let dtype = scalar_result_dtype(self.dtype, s);
-        let scalar = RawTensor::full_on(&self.storage_device(), &[], s, dtype)?;
-        self.binary_(op, &scalar.view())
+        self.check_inplace(op, dtype, &[])?;
+        let lhs = Input {
+            storage: None,
+            layout: self.layout.clone(),
+            dtype: self.dtype,
+        };
+        let s = Arg::Scalar(rounded(rounded(s, dtype), self.dtype));
+        let device = self.storage_device();
+        device.binary(op, lhs.into(), s, self.output()?)
     }
 
     fn storage_device(&self) -> D {
@@ -444,7 +535,13 @@ impl<D: Backend> TensorMut<'_, D> {
         op: BinaryOp,
         other: &TensorRef<'_, D>,
     ) -> Result<Option<RawTensor<D>>> {
-        let computed = op.output_dtype(self.dtype.promote(other.dtype))?;
+        self.check_inplace(op, other.dtype, other.shape())?;
+        converted(other, self.dtype)
+    }
+
+    /// PyTorch's in-place rules for `x.op_(y)` with `y` of `dtype` and `shape`.
+    fn check_inplace(&self, op: BinaryOp, dtype: DType, shape: &[usize]) -> Result<()> {
+        let computed = op.output_dtype(self.dtype.promote(dtype))?;
         if !can_cast(computed, self.dtype) {
             return Err(Error::CannotCast {
                 from: computed,
@@ -457,14 +554,14 @@ impl<D: Backend> TensorMut<'_, D> {
                 to: self.dtype,
             });
         }
-        let shape = broadcast_shapes(self.shape(), other.shape())?;
+        let shape = broadcast_shapes(self.shape(), shape)?;
         if shape.as_slice() != self.shape() {
             return Err(Error::InPlaceShape {
                 output: self.shape().to_vec(),
                 broadcast: shape.to_vec(),
             });
         }
-        converted(other, self.dtype)
+        Ok(())
     }
 }
 

@@ -5,21 +5,22 @@ use crate::layout::wrap_dim;
 use crate::{ArgReduceOp, Backend, DType, Error, Layout, ReduceOp, Result};
 
 /// Wraps `dims` for a tensor of `rank`; an empty list means every dim. A
-/// 0-dim tensor accepts dim 0 and -1 and has no dim to reduce.
+/// 0-dim tensor accepts dim 0 and -1 and has no dim to reduce. As PyTorch's
+/// `resize_reduction`, every dim is wrapped before any repeat is looked for.
 fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<Vec<usize>> {
     if dims.is_empty() {
         return Ok((0..rank).collect());
     }
-    let mut out = Vec::with_capacity(dims.len());
-    for &d in dims {
-        let w = wrap_dim(d, rank)?;
-        if out.contains(&w) {
+    let mut out: Vec<usize> = (dims.iter())
+        .map(|&d| wrap_dim(d, rank))
+        .collect::<Result<_>>()?;
+    for (i, &w) in out.iter().enumerate() {
+        if out[..i].contains(&w) {
             return Err(Error::invalid(
                 op,
                 format!("dim {w} appears multiple times in the list of dims"),
             ));
         }
-        out.push(w);
     }
     if rank == 0 {
         out.clear();
@@ -40,26 +41,45 @@ fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Vec<usize> {
         .collect()
 }
 
-fn check_nonempty(op: &'static str, shape: &[usize], dims: &[usize], all: bool) -> Result<()> {
-    let numel: usize = shape.iter().product();
-    if all && numel == 0 {
+/// PyTorch's `zero_numel_check_dims` for `amax`/`amin` of an empty tensor:
+/// a dim list is required, and each dim, in order, must be in range and of
+/// non-zero size (named as it was given).
+fn check_dims_nonempty(op: &'static str, shape: &[usize], dims: &[isize]) -> Result<()> {
+    if dims.is_empty() {
         return Err(Error::invalid(
             op,
             "Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
         ));
     }
-    if let Some(&d) = dims.iter().find(|&&d| shape[d] == 0) {
-        return Err(Error::invalid(
-            op,
-            format!("Expected reduction dim {d} to have non-zero size."),
-        ));
+    for &d in dims {
+        if shape[wrap_dim(d, shape.len())?] == 0 {
+            return Err(empty_dim(op, d));
+        }
     }
     Ok(())
+}
+
+/// The error for reducing a dim of size 0 with an op that has no identity.
+fn empty_dim(op: &'static str, dim: isize) -> Error {
+    Error::invalid(
+        op,
+        format!("Expected reduction dim {dim} to have non-zero size."),
+    )
 }
 
 impl<D: Backend> TensorRef<'_, D> {
     /// Reduces over `dims` (empty: every dim), keeping them as size 1 when
     /// `keepdim`. Output dtypes as PyTorch's ([`ReduceOp::output_dtype`]).
+    ///
+    /// # Order
+    /// The result does not depend on the layout where the op's order cannot
+    /// matter (integers, `max`, `min`, `any`, `all`) and, for float `sum` and
+    /// `mean`, up to rounding: one pairwise sum over all the reduced elements,
+    /// as PyTorch's single reduction over several dims. A float `prod` over
+    /// several dims is what einops computes with PyTorch, which multiplies
+    /// over one dim at a time: one dim at a time, the last first, each a
+    /// tensor of the output dtype, so that overflow, underflow and `0 · inf`
+    /// give the same `inf`, `0` or NaN in every layout.
     ///
     /// # Errors
     /// A dim out of range or repeated, a float-only op on integers, or max/min
@@ -72,23 +92,58 @@ impl<D: Backend> TensorRef<'_, D> {
     /// let s = x.reduce(ReduceOp::Sum, &[0, 2], false)?;
     /// assert_eq!(s.to_vec::<i64>()?, vec![60, 92, 124]);
     /// assert_eq!(x.reduce(ReduceOp::Sum, &[0, 2], true)?.shape(), &[1, 3, 1]);
+    ///
+    /// // The rows' products are 0 and 1e20, so the product is 0 in every
+    /// // layout (column by column, 1e20 · 1e20 would overflow before the 0).
+    /// let x = RawTensor::from_vec(vec![1e20f32, 0.0, 1e20, 1.0], &[2, 2])?;
+    /// let columns = x.view().t()?.contiguous()?; // stored column by column
+    /// let p = columns.as_ref().t()?.reduce(ReduceOp::Prod, &[0, 1], false)?;
+    /// assert_eq!(p.to_vec::<f32>()?, vec![0.0]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn reduce(&self, op: ReduceOp, dims: &[isize], keepdim: bool) -> Result<RawTensor<D>> {
         let out_dtype = op.output_dtype(self.dtype)?;
-        let all = dims.is_empty();
-        let dims = reduced_dims(op.name(), dims, self.dim())?;
-        if op.needs_elements() {
-            check_nonempty(op.name(), self.shape(), &dims, all)?;
+        if op.needs_elements() && self.numel() == 0 {
+            check_dims_nonempty(op.name(), self.shape(), dims)?;
         }
-        let kept = Layout::contiguous(&reduced_shape(self.shape(), &dims, true));
-        let mut out = alloc_output(self.storage.device(), kept, out_dtype)?;
-        self.storage
-            .device()
-            .reduce(op, self.input(), &dims, out.output())?;
+        let dims = reduced_dims(op.name(), dims, self.dim())?;
+        let mut out = if op == ReduceOp::Prod && out_dtype.is_float() {
+            self.prod_one_dim_at_a_time(&dims)?
+        } else {
+            self.reduce_kept(op, &dims, out_dtype)?
+        };
         if !keepdim {
             out.layout = Layout::contiguous(&reduced_shape(self.shape(), &dims, false));
         }
+        Ok(out)
+    }
+
+    /// `op` over wrapped, distinct `dims` in one pass, the dims kept as size 1.
+    fn reduce_kept(&self, op: ReduceOp, dims: &[usize], dtype: DType) -> Result<RawTensor<D>> {
+        let kept = Layout::contiguous(&reduced_shape(self.shape(), dims, true));
+        let mut out = alloc_output(self.storage.device(), kept, dtype)?;
+        let device = self.storage.device();
+        device.reduce(op, self.input(), dims, out.output())?;
+        Ok(out)
+    }
+
+    /// `prod` over wrapped, distinct `dims`, one dim at a time from the last
+    /// (einops' order with PyTorch), the dims kept as size 1. Dims of size 1
+    /// change nothing and are skipped.
+    fn prod_one_dim_at_a_time(&self, dims: &[usize]) -> Result<RawTensor<D>> {
+        let mut order: Vec<usize> = (dims.iter().copied())
+            .filter(|&d| self.shape()[d] != 1)
+            .collect();
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        let dtype = ReduceOp::Prod.output_dtype(self.dtype)?;
+        if order.len() <= 1 {
+            return self.reduce_kept(ReduceOp::Prod, dims, dtype);
+        }
+        let mut out = self.reduce_kept(ReduceOp::Prod, &order[..1], dtype)?;
+        for &d in &order[1..] {
+            out = out.view().reduce_kept(ReduceOp::Prod, &[d], dtype)?;
+        }
+        // The size-1 dims, already of size 1, are kept as they are.
         Ok(out)
     }
 
@@ -112,10 +167,7 @@ impl<D: Backend> TensorRef<'_, D> {
         keepdim: bool,
     ) -> Result<RawTensor<D>> {
         if self.dtype == DType::Bool {
-            return Err(Error::Unsupported {
-                op: op.name(),
-                dtype: self.dtype,
-            });
+            return Err(Error::invalid(op.name(), "does not support bool input"));
         }
         self.arg_reduce_any(op, dim, keepdim)
     }
@@ -128,7 +180,12 @@ impl<D: Backend> TensorRef<'_, D> {
         keepdim: bool,
     ) -> Result<RawTensor<D>> {
         let Some(dim) = dim else {
-            check_nonempty(op.name(), self.shape(), &[], true)?;
+            if self.numel() == 0 {
+                return Err(Error::invalid(
+                    op.name(),
+                    "Expected reduction dim to be specified for input.numel() == 0.",
+                ));
+            }
             let flat = self.reshape(&[-1])?;
             let mut out = flat.as_ref().arg_reduce_any(op, Some(0), false)?;
             if keepdim {
@@ -140,7 +197,9 @@ impl<D: Backend> TensorRef<'_, D> {
         if self.dim() == 0 {
             return RawTensor::zeros_on(self.storage.device(), &[], DType::I64);
         }
-        check_nonempty(op.name(), self.shape(), &[d], false)?;
+        if self.shape()[d] == 0 {
+            return Err(empty_dim(op.name(), d as isize));
+        }
         let kept = Layout::contiguous(&reduced_shape(self.shape(), &[d], true));
         let mut out = alloc_output(self.storage.device(), kept, DType::I64)?;
         self.storage
@@ -177,8 +236,8 @@ impl<D: Backend> TensorRef<'_, D> {
             ArgReduceOp::ArgMin => (ReduceOp::Min, "min"),
         };
         let d = wrap_dim(dim, self.dim())?;
-        if self.dim() > 0 {
-            check_nonempty(name, self.shape(), &[d], false)?;
+        if self.shape().get(d) == Some(&0) {
+            return Err(empty_dim(name, d as isize));
         }
         let indices = self.arg_reduce_any(op, Some(dim), keepdim)?;
         let values = self.reduce(reduce, &[dim], keepdim)?;

@@ -6,6 +6,7 @@
 mod data;
 mod fill;
 mod random;
+mod raw;
 
 use axial_core::{Backend, Element, RawTensor};
 use axial_shape::Shape;

@@ -23,7 +23,7 @@ use std::ops::{
     Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
 };
 
-use axial_core::{Backend, BinaryOp, Element, RawTensor, Result, Scalar};
+use axial_core::{Backend, BinaryOp, Element, Result, Scalar};
 use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
 use half::{bf16, f16};
 
@@ -120,15 +120,17 @@ macro_rules! negation {
 }
 negation!([&] []);
 
-/// `op(scalar, tensor)`: the scalar as a tensor without axes, on the left.
+/// `op(scalar, tensor)`: the scalar on the left, passed to the kernel as an
+/// argument.
 fn scalar_first<T: Element, U, S: Shape, D: Backend, R: Data<D>>(
     op: BinaryOp,
     scalar: T,
     tensor: &TensorBase<T, S, D, R>,
 ) -> Result<Tensor<U, S, D>> {
-    let rhs = tensor.raw();
-    let lhs = RawTensor::full_on(rhs.storage().device(), &[], Scalar::of(scalar), T::DTYPE)?;
-    lhs.view().binary(op, &rhs).map(owned)
+    tensor
+        .raw()
+        .scalar_binary(op, Scalar::of(scalar))
+        .map(owned)
 }
 
 /// `scalar op tensor` for each number type.

@@ -5,7 +5,7 @@ use axial_core::{Backend, Bool, CmpOp, Element, Result};
 use axial_shape::{BroadcastWith, Broadcasted, Shape};
 
 use super::dtype::SameDType;
-use super::operand::Operand;
+use super::operand::{Operand, Value};
 use crate::access::owned;
 use crate::device::SameDevice;
 use crate::repr::Data;
@@ -23,8 +23,11 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         Rhs::Device: SameDevice<D>,
     {
         let lhs = self.raw();
-        let rhs = other.value().held(lhs.storage().device(), T::DTYPE)?;
-        lhs.compare(op, &rhs.view()).map(owned)
+        match other.value() {
+            Value::Tensor(rhs) => lhs.compare(op, &rhs),
+            Value::Scalar(s) => lhs.compare_scalar(op, s),
+        }
+        .map(owned)
     }
 }
 

@@ -14,7 +14,7 @@ use axial_shape::{Append, Ax, Concat, HasAxis, InPlace, MatMul, MatMulOut, Nil, 
 use crate::access::owned;
 use crate::float::Float;
 use crate::repr::Data;
-use crate::tensor::{Tensor, TensorBase};
+use crate::tensor::{Tensor, TensorBase, TensorView};
 use crate::views::or_panic;
 
 /// The one-axis shape of axis `A` of `S`: a `layer_norm` weight's.
@@ -24,7 +24,9 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `x·Wᵀ + b` (PyTorch's `nn.functional.linear`): the weight is
     /// `[Out, In]` as PyTorch stores it, read transposed where it lies; `In`
     /// is this tensor's last axis (name and size, as `matmul` proves), the
-    /// bias is `[Out]` and is folded into the product.
+    /// bias is `[Out]` and is folded into the product. Weight and bias may
+    /// be of any storage kind (an `ArcTensor` a file's mapping holds, a
+    /// view); the bias is passed as a view.
     ///
     /// # Errors
     /// A `Dyn` size that differs at run time; a failure of the device.
@@ -35,7 +37,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// let x = Tensor::<f32, shape![Token: 2, In: 3]>::ones();
     /// let w = Tensor::<f32, shape![Out: 2, In: 3]>::from_array([[1.0, 2.0, 3.0], [0.0, 0.0, 1.0]]);
     /// let b = Tensor::<f32, shape![Out: 2]>::from_array([0.5, -1.0]);
-    /// let y = x.try_linear(&w, Some(&b))?; // shape![Token: 2, Out: 2]
+    /// let y = x.try_linear(&w, Some(b.as_view()))?; // shape![Token: 2, Out: 2]
     /// assert_eq!(y.names().as_slice(), &[Some("Token"), Some("Out")]);
     /// assert_eq!(y.to_vec(), vec![6.5, 0.0, 6.5, 0.0]);
     /// # Ok::<(), axial::Error>(())
@@ -44,7 +46,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     pub fn try_linear<O, OS, I, IS, R2>(
         &self,
         weight: &TensorBase<T, Ax<O, OS, Ax<I, IS, Nil>>, D, R2>,
-        bias: Option<&Tensor<T, Ax<O, OS, Nil>, D>>,
+        bias: Option<TensorView<'_, T, Ax<O, OS, Nil>, D>>,
     ) -> Result<Tensor<T, MatMulOut<S, Ax<I, IS, Ax<O, OS, Nil>>>, D>>
     where
         S: MatMul<Ax<I, IS, Ax<O, OS, Nil>>>,
@@ -73,7 +75,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     pub fn linear<O, OS, I, IS, R2>(
         &self,
         weight: &TensorBase<T, Ax<O, OS, Ax<I, IS, Nil>>, D, R2>,
-        bias: Option<&Tensor<T, Ax<O, OS, Nil>, D>>,
+        bias: Option<TensorView<'_, T, Ax<O, OS, Nil>, D>>,
     ) -> Tensor<T, MatMulOut<S, Ax<I, IS, Ax<O, OS, Nil>>>, D>
     where
         S: MatMul<Ax<I, IS, Ax<O, OS, Nil>>>,
@@ -87,7 +89,8 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// Layer normalisation over the axis `A` (PyTorch's `layer_norm` over
     /// the last dim, here any axis by name): each slice along `A` minus its
     /// mean over `√(var + eps)`, then `· weight + bias`, both of shape `[A]`.
-    /// Mean and variance come from one pass.
+    /// Mean and variance come from one pass. Weight and bias are passed as
+    /// views (of any storage kind).
     ///
     /// # Errors
     /// A failure of the device or the kernel.
@@ -97,7 +100,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// axes!(Token, Model);
     /// let x = Tensor::<f32, shape![Token: 2, Model: 2]>::from_array([[1.0, 3.0], [5.0, 7.0]]);
     /// let w = Tensor::<f32, shape![Model: 2]>::full(2.0);
-    /// let y = x.try_layer_norm::<Model>(Some(&w), None, 0.0)?;
+    /// let y = x.try_layer_norm::<Model>(Some(w.as_view()), None, 0.0)?;
     /// assert_eq!(y.to_vec(), vec![-2.0, 2.0, -2.0, 2.0]);
     /// let by_token = x.try_layer_norm::<Token>(None, None, 0.0)?; // any axis
     /// assert_eq!(by_token.to_vec(), vec![-1.0, -1.0, 1.0, 1.0]);
@@ -105,8 +108,8 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// ```
     pub fn try_layer_norm<A>(
         &self,
-        weight: Option<&Tensor<T, AxisOf<S, A>, D>>,
-        bias: Option<&Tensor<T, AxisOf<S, A>, D>>,
+        weight: Option<TensorView<'_, T, AxisOf<S, A>, D>>,
+        bias: Option<TensorView<'_, T, AxisOf<S, A>, D>>,
         eps: f64,
     ) -> Result<Tensor<T, S, D>>
     where
@@ -141,8 +144,8 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     #[track_caller]
     pub fn layer_norm<A>(
         &self,
-        weight: Option<&Tensor<T, AxisOf<S, A>, D>>,
-        bias: Option<&Tensor<T, AxisOf<S, A>, D>>,
+        weight: Option<TensorView<'_, T, AxisOf<S, A>, D>>,
+        bias: Option<TensorView<'_, T, AxisOf<S, A>, D>>,
         eps: f64,
     ) -> Tensor<T, S, D>
     where

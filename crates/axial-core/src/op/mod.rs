@@ -1,6 +1,11 @@
 //! The op table: every elementwise, comparison and reduction op by name, with
-//! its PyTorch name and output dtype. Devices implement these; nothing here is
+//! its PyTorch name and output dtype, and PyTorch's rules for each op and
+//! dtype ([`rules`](self::Resolved)). Devices implement these; nothing here is
 //! device-specific.
+
+mod rules;
+
+pub use rules::{PowScalarKind, Resolved, RhsRule, checked_scalar, matmul_plan};
 
 use crate::{DType, Error, Result};
 

@@ -1,0 +1,333 @@
+//! A tensor read from a file: a storage shared with the file's other views
+//! of it, a layout (sizes, strides, offset) and a dtype; and the keyed
+//! collections of them that readers return.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use axial::{ArcTensor, Shape};
+use axial_core::{DType, Element, Layout, RawTensor, Storage, TensorRef};
+
+use crate::{Error, Result};
+
+/// An untyped tensor as a file holds it: its storage (shared, without
+/// copying, with every other tensor of the file that views it, and
+/// zero-copy from the file's mapping where aligned), its layout and its
+/// dtype.
+///
+/// # Example
+/// ```
+/// use axial_core::{DType, RawTensor};
+/// use axial_io::StoredTensor;
+/// let base = StoredTensor::from_raw(RawTensor::arange(0.0, 6.0, 1.0, DType::F32)?.view().view(&[2, 3])?.to_contiguous()?);
+/// let t = base.with_layout(base.layout().t()?)?; // a view of the same storage
+/// assert!(t.shares_storage_with(&base));
+/// assert_eq!((t.shape(), t.strides()), (&[3, 2][..], &[1, 3][..]));
+/// assert_eq!(t.to_vec::<f32>()?, vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+/// # Ok::<(), axial_io::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct StoredTensor {
+    storage: Arc<Storage>,
+    layout: Layout,
+    dtype: DType,
+}
+
+impl StoredTensor {
+    /// A tensor of `dtype` with `layout` over `storage`.
+    ///
+    /// # Errors
+    /// The layout reaches past the storage.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use axial_core::{DType, Layout, Storage};
+    /// # use axial_io::StoredTensor;
+    /// let s = Arc::new(Storage::from_slice(&[1i32, 2, 3, 4]));
+    /// assert!(StoredTensor::new(s.clone(), Layout::contiguous(&[2, 2]), DType::I32).is_ok());
+    /// assert!(StoredTensor::new(s, Layout::contiguous(&[5]), DType::I32).is_err());
+    /// ```
+    pub fn new(storage: Arc<Storage>, layout: Layout, dtype: DType) -> Result<Self> {
+        layout.check_bounds(storage.len_of(dtype), dtype.size())?;
+        Ok(StoredTensor {
+            storage,
+            layout,
+            dtype,
+        })
+    }
+
+    /// A tensor over `raw`'s storage, without copying.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::zeros(&[2], DType::I64)?);
+    /// assert_eq!(t.dtype(), DType::I64);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn from_raw(raw: RawTensor) -> Self {
+        let (storage, layout, dtype) = raw.into_parts();
+        StoredTensor {
+            storage: Arc::new(storage),
+            layout,
+            dtype,
+        }
+    }
+
+    /// Another view of the same storage (a transpose, a slice), checked
+    /// against it.
+    ///
+    /// # Errors
+    /// The layout reaches past the storage.
+    ///
+    /// ```
+    /// # use axial_core::{DType, Layout, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::zeros(&[12], DType::F32)?);
+    /// let w = t.with_layout(Layout::from_parts(&[2, 2], &[4, 1], 5))?;
+    /// assert_eq!(w.offset(), 5);
+    /// assert!(t.with_layout(Layout::contiguous(&[13])).is_err());
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn with_layout(&self, layout: Layout) -> Result<Self> {
+        Self::new(Arc::clone(&self.storage), layout, self.dtype)
+    }
+
+    /// The dtype.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// assert_eq!(StoredTensor::from_raw(RawTensor::zeros(&[1], DType::BF16)?).dtype(), DType::BF16);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// The sizes.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// assert_eq!(StoredTensor::from_raw(RawTensor::zeros(&[2, 5], DType::U8)?).shape(), &[2, 5]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn shape(&self) -> &[usize] {
+        self.layout.shape()
+    }
+
+    /// The strides, in elements.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// assert_eq!(StoredTensor::from_raw(RawTensor::zeros(&[2, 5], DType::U8)?).strides(), &[5, 1]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn strides(&self) -> &[isize] {
+        self.layout.strides()
+    }
+
+    /// The storage offset, in elements.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// assert_eq!(StoredTensor::from_raw(RawTensor::zeros(&[3], DType::F64)?).offset(), 0);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn offset(&self) -> usize {
+        self.layout.offset()
+    }
+
+    /// The number of elements.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// assert_eq!(StoredTensor::from_raw(RawTensor::zeros(&[2, 5], DType::U8)?).numel(), 10);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// The layout.
+    ///
+    /// ```
+    /// # use axial_core::{DType, Layout, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::zeros(&[3], DType::F64)?);
+    /// assert_eq!(t.layout(), &Layout::contiguous(&[3]));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The storage, shared by every view of it.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::zeros(&[3], DType::F64)?);
+    /// assert_eq!(t.storage().nbytes(), 24);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn storage(&self) -> &Arc<Storage> {
+        &self.storage
+    }
+
+    /// Whether both tensors view one storage.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let a = StoredTensor::from_raw(RawTensor::zeros(&[4], DType::F32)?);
+    /// let b = StoredTensor::from_raw(RawTensor::zeros(&[4], DType::F32)?);
+    /// assert!(a.shares_storage_with(&a.clone()) && !a.shares_storage_with(&b));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn shares_storage_with(&self, other: &StoredTensor) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage) || self.storage.same_as(&other.storage)
+    }
+
+    /// A borrowed view, for the core's ops.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, ReduceOp};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::arange(0.0, 4.0, 1.0, DType::F32)?);
+    /// let s = t.view().reduce(ReduceOp::Sum, &[0], false)?;
+    /// assert_eq!(s.to_vec::<f32>()?, vec![6.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn view(&self) -> TensorRef<'_> {
+        TensorRef::new_prechecked(&self.storage, self.layout.clone(), self.dtype)
+    }
+
+    /// The elements in logical (row-major) order.
+    ///
+    /// # Errors
+    /// `T` is not the dtype.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::arange(0.0, 3.0, 1.0, DType::I16)?);
+    /// assert_eq!(t.to_vec::<i16>()?, vec![0, 1, 2]);
+    /// assert!(t.to_vec::<f32>().is_err());
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        Ok(self.view().to_vec::<T>()?)
+    }
+
+    /// An owned copy: contiguous, in a storage of its own.
+    ///
+    /// # Errors
+    /// Out of memory.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::zeros(&[2, 3], DType::F32)?);
+    /// let r = t.with_layout(t.layout().t()?)?.to_raw()?;
+    /// assert_eq!((r.shape(), r.strides()), (&[3, 2][..], &[2, 1][..]));
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn to_raw(&self) -> Result<RawTensor> {
+        Ok(self.view().to_contiguous()?)
+    }
+
+    /// This tensor as a typed `ArcTensor<T, S>` over the same storage
+    /// (copied on the first write while shared): the dtype must be `T`, the
+    /// rank `S`'s and each size `S`'s static size.
+    ///
+    /// # Errors
+    /// The dtype, the rank or a size differs; the message names the expected
+    /// and the found dtype and shape.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// use axial_core::{DType, RawTensor};
+    /// use axial_io::StoredTensor;
+    /// axes!(Rows, Cols);
+    /// let t = StoredTensor::from_raw(RawTensor::zeros(&[4, 3], DType::F32)?);
+    /// let m: ArcTensor<f32, shape![Rows: 4, Cols: Dyn]> = t.typed()?;
+    /// assert!(t.typed::<f32, shape![Rows: 4, Cols: 4]>().is_err());
+    /// assert!(t.typed::<f64, shape![Rows: 4, Cols: 3]>().is_err());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn typed<T: Element, S: Shape>(&self) -> axial::Result<ArcTensor<T, S>> {
+        ArcTensor::try_from_shared(Arc::clone(&self.storage), self.layout.clone(), self.dtype)
+    }
+}
+
+/// A collection of tensors by key (a safetensors file, an `.npz`, a
+/// checkpoint's state dict): lookup, and the checked typed conversion that
+/// names the key.
+///
+/// # Example
+/// ```
+/// use axial::prelude::*;
+/// use axial_core::{DType, RawTensor};
+/// use axial_io::{TensorMap, safetensors};
+/// axes!(Rows, Cols);
+/// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+/// let bytes = safetensors::to_bytes(&[("model_weights", w.view())], &[])?;
+/// let file = safetensors::load_bytes(&bytes)?;
+/// let err = file.typed::<f32, shape![Rows: 4, Cols: 4]>("model_weights").unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "tensor `model_weights`: from_raw: expected a float32 tensor of shape (Rows: 4, Cols: 4), found a float32 tensor of shape [4, 3]"
+/// );
+/// # Ok::<(), axial_io::Error>(())
+/// ```
+pub trait TensorMap {
+    /// The format's name, for messages.
+    const FORMAT: &'static str;
+
+    /// The tensor under `key`, if any.
+    fn find(&self, key: &str) -> Option<&StoredTensor>;
+
+    /// The tensor under `key`.
+    ///
+    /// # Errors
+    /// [`Error::NotFound`] naming the key.
+    fn tensor(&self, key: &str) -> Result<&StoredTensor> {
+        self.find(key).ok_or_else(|| Error::NotFound {
+            format: Self::FORMAT,
+            key: key.to_string(),
+        })
+    }
+
+    /// The tensor under `key` as a typed `ArcTensor<T, S>`, zero-copy.
+    ///
+    /// # Errors
+    /// [`Error::NotFound`], or [`Error::Tensor`] naming the key, the
+    /// expected and the found dtype and shape.
+    fn typed<T: Element, S: Shape>(&self, key: &str) -> Result<ArcTensor<T, S>> {
+        self.tensor(key)?.typed().map_err(|source| Error::Tensor {
+            key: key.to_string(),
+            source,
+        })
+    }
+}
+
+/// A tensor's elements in C order as bytes: borrowed from its storage when
+/// it is contiguous, a copy when not.
+pub(crate) fn c_order_bytes<'a>(tensor: &TensorRef<'a>) -> Result<Cow<'a, [u8]>> {
+    let size = tensor.dtype().size();
+    if tensor.layout().is_contiguous() {
+        let start = tensor.offset() * size;
+        let end = start + tensor.numel() * size;
+        let bytes = tensor.storage().as_bytes();
+        if let Some(bytes) = bytes.get(start..end) {
+            return Ok(Cow::Borrowed(bytes));
+        }
+    }
+    let copy = tensor.to_contiguous()?;
+    Ok(Cow::Owned(copy.storage().as_bytes().to_vec()))
+}
