@@ -37,9 +37,18 @@ BYTES = {
     "cast_bf16": 64 * MIB + 32 * MIB,
     "unfold_copy": 64 * MIB + WINDOWS * 16 * 4,
     "unfold_sum": 64 * MIB + WINDOWS * 4,
+    **{op: 128 * MIB for op in ("exp", "tanh", "erf", "gelu", "gelu_tanh", "sigmoid", "sin", "log")},
+    "softmax_last": 128 * MIB,
+    "softmax_first": 128 * MIB,
+    "layer_norm": 128 * MIB,
 }
 # Floating-point operations of the compute-bound cases.
-FLOPS = {"matmul": 2 * 1024**3}
+FLOPS = {
+    "matmul": 2 * 1024**3,
+    "mm_1024x384x384": 2 * 1024 * 384 * 384,
+    "mm_1024x384x1536": 2 * 1024 * 384 * 1536,
+    "bmm_96x128x32x128": 2 * 96 * 128 * 32 * 128,
+}
 
 CASES = [
     "copy/alloc", "copy/out",
@@ -50,6 +59,13 @@ CASES = [
     "matmul/alloc",
     "unfold_copy/alloc", "unfold_copy/out",
     "unfold_sum/alloc",
+    *[f"{op}/{form}" for op in ("exp", "tanh", "erf", "gelu", "gelu_tanh", "sigmoid", "sin", "log")
+      for form in ("alloc", "out")],
+    "softmax_last/alloc", "softmax_last/out", "softmax_first/alloc", "softmax_first/out",
+    "layer_norm/alloc", "layer_norm/out",  # PyTorch has no out= form: "-"
+    *[f"{mm}/{form}" for mm in ("mm_1024x384x384", "mm_1024x384x1536", "bmm_96x128x32x128")
+      for form in ("alloc", "out")],
+    "encoder_block/8x128", "minilm/8x40", "minilm/32x128",  # needs bench/fetch_minilm.sh
 ]  # fmt: skip
 
 
@@ -69,9 +85,10 @@ def with_baselines(filter_):
 def run_axial(filter_):
     """Runs the criterion benches; returns {case: seconds} of this run only."""
     started = time.time()
-    cmd = ["cargo", "bench", "--bench", "versus_torch", "--"]
-    cmd += [with_baselines(filter_)] if filter_ else []
-    subprocess.run(cmd, cwd=ROOT, check=True)
+    for bench in ("versus_torch", "model"):
+        cmd = ["cargo", "bench", "--bench", bench, "--"]
+        cmd += [with_baselines(filter_)] if filter_ else []
+        subprocess.run(cmd, cwd=ROOT, check=True)
     results = {}
     for estimates in (target_dir() / "criterion").glob("*/*/new/estimates.json"):
         if estimates.stat().st_mtime < started:
@@ -119,13 +136,15 @@ def report(axial, torch):
         if group in FLOPS:
             fa = f"{FLOPS[group] / sa / 1e9:5.1f}GF" if sa else "-"
             ft = f"{FLOPS[group] / st / 1e9:5.1f}GF" if st else "-"
+        elif group not in BYTES:
+            fa = ft = ""
         else:
             fa = f"{bandwidth(case, sa) / best:8.2f}" if sa and best else "-"
             ft = f"{bandwidth(case, st) / best:8.2f}" if st and best else "-"
         print(f"{case:28} {fmt_ms(sa)} {fmt_ms(st)} {ratio}  {fa:>8} {ft:>8}")
     print(
         "\nbw: bytes read and written per second over the fastest plain copy above;"
-        "\nmatmul: GFLOP/s. '-': not measured (a kernel axial does not have yet)."
+        "\nmatmul and mm/bmm: GFLOP/s. '-': not measured (a kernel axial does not have yet)."
     )
 
 

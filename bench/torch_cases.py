@@ -22,6 +22,8 @@ import time
 import numpy as np
 import torch
 
+import torch_model
+
 N = 4096  # side of the square matrices (4096² f32 = 64 MiB)
 LEN = 1 << 24  # elements of the vector cases (16 Mi f32 = 64 MiB)
 MATMUL_N = 1024
@@ -58,6 +60,28 @@ def cases():
     windows_shape = x.unfold(0, WINDOW, STEP).shape
     out_windows = torch.empty(windows_shape)
     m1, m2 = rand(MATMUL_N, MATMUL_N), rand(MATMUL_N, MATMUL_N)
+    spread = (rand(LEN) - 0.5) * 8
+    out_x = torch.empty(LEN)
+    F = torch.nn.functional
+    math = {
+        "exp": (torch.exp, spread),
+        "tanh": (torch.tanh, spread),
+        "erf": (torch.erf, spread),
+        "gelu": (torch._C._nn.gelu, spread),
+        "gelu_tanh": (lambda v, **out: torch._C._nn.gelu(v, approximate="tanh", **out), spread),
+        "sigmoid": (torch.sigmoid, spread),
+        "sin": (torch.sin, spread),
+        "log": (torch.log, spread.abs()),
+    }
+    sm = rand(N, N)
+    rows = LEN // 384
+    ln_x, ln_w, ln_b = rand(rows, 384), rand(384), rand(384)
+    mm = {
+        "mm_1024x384x384": (rand(1024, 384), rand(384, 384)),
+        "mm_1024x384x1536": (rand(1024, 384), rand(384, 1536)),
+        "bmm_96x128x32x128": (rand(96, 128, 32), rand(96, 32, 128)),
+    }
+    mm_out = {k: torch.empty(*(a @ b).shape) for k, (a, b) in mm.items()}
     src_np = np.ones(LEN, dtype=np.float32)
     dst_np = np.zeros(LEN, dtype=np.float32)
     dst_x = torch.empty(LEN)
@@ -79,6 +103,17 @@ def cases():
         ("unfold_copy/alloc", lambda: x.unfold(0, WINDOW, STEP).contiguous()),
         ("unfold_copy/out", lambda: out_windows.copy_(x.unfold(0, WINDOW, STEP))),
         ("unfold_sum/alloc", lambda: x.unfold(0, WINDOW, STEP).sum(-1)),
+        *[(f"{k}/alloc", (lambda f, v: lambda: f(v))(f, v)) for k, (f, v) in math.items()],
+        *[(f"{k}/out", (lambda f, v: lambda: f(v, out=out_x))(f, v)) for k, (f, v) in math.items()],
+        ("softmax_last/alloc", lambda: torch.softmax(sm, 1)),
+        ("softmax_last/out", lambda: torch.softmax(sm, 1, out=out)),
+        ("softmax_first/alloc", lambda: torch.softmax(sm, 0)),
+        ("softmax_first/out", lambda: torch.softmax(sm, 0, out=out)),
+        ("layer_norm/alloc", lambda: F.layer_norm(ln_x, (384,), ln_w, ln_b, 1e-12)),
+        *[(f"{k}/alloc", (lambda a, b: lambda: a @ b)(a, b)) for k, (a, b) in mm.items()],
+        *[(f"{k}/out", (lambda a, b, o: lambda: torch.matmul(a, b, out=o))(a, b, mm_out[k]))
+          for k, (a, b) in mm.items()],
+        *torch_model.cases(),
     ]
 
 

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use axial_core::{
     Backend, BinaryOp, Cpu, DType, Generator, Output, RawTensor, ReduceOp, Result, TensorRef,
+    UnaryOp,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -212,6 +213,107 @@ fn unfold(c: &mut Criterion) {
     );
 }
 
+/// Transcendental functions of 16 Mi f32, with `out` into a buffer allocated once.
+fn math(c: &mut Criterion) {
+    // randn-like spread: (rand - 0.5) · 8 covers the interesting ranges.
+    let x = random(&[LEN], 10)
+        .view()
+        .binary_scalar(BinaryOp::Sub, axial_core::Scalar::Float(0.5))
+        .and_then(|t| {
+            t.view()
+                .binary_scalar(BinaryOp::Mul, axial_core::Scalar::Float(8.0))
+        })
+        .expect("spread");
+    let mut out = empty(&[LEN], DType::F32);
+    for (name, op) in [
+        ("exp", UnaryOp::Exp),
+        ("tanh", UnaryOp::Tanh),
+        ("erf", UnaryOp::Erf),
+        ("gelu", UnaryOp::Gelu),
+        ("gelu_tanh", UnaryOp::GeluTanh),
+        ("sigmoid", UnaryOp::Sigmoid),
+        ("sin", UnaryOp::Sin),
+        ("log", UnaryOp::Log),
+    ] {
+        let src = if op == UnaryOp::Log {
+            x.view().unary(UnaryOp::Abs).expect("abs")
+        } else {
+            x.view().to_owned().expect("copy")
+        };
+        case(
+            c,
+            name,
+            || src.view().unary(op),
+            Some(|| Cpu.unary(op, src.view().input(), output(&mut out))),
+        );
+    }
+}
+
+/// `softmax` of a 4096² f32 over its last and its first dim; `layer_norm`
+/// over rows of 384 (MiniLM's width) of 16 Mi f32.
+fn softmax_norm(c: &mut Criterion) {
+    let a = random(&[N, N], 11);
+    let mut out = empty(&[N, N], DType::F32);
+    for (name, dim) in [("softmax_last", 1usize), ("softmax_first", 0)] {
+        case(
+            c,
+            name,
+            || a.view().softmax(dim as isize),
+            Some(|| Cpu.softmax(a.view().input(), dim, false, output(&mut out))),
+        );
+    }
+    let rows = LEN / 384;
+    let x = random(&[rows, 384], 12);
+    let w = random(&[384], 13);
+    let b = random(&[384], 14);
+    let mut out = empty(&[rows, 384], DType::F32);
+    case(
+        c,
+        "layer_norm",
+        || {
+            x.view()
+                .layer_norm(&[384], Some(&w.view()), Some(&b.view()), 1e-12)
+        },
+        Some(|| {
+            Cpu.layer_norm(
+                x.view().input(),
+                Some(w.view().input()),
+                Some(b.view().input()),
+                1e-12,
+                output(&mut out),
+            )
+        }),
+    );
+}
+
+/// The products of a MiniLM-sized encoder (8 × 128 tokens of 384): the
+/// projections, the MLP's first product, and the attention scores per head.
+fn transformer_matmuls(c: &mut Criterion) {
+    for (name, (m, k, n)) in [
+        ("mm_1024x384x384", (1024, 384, 384)),
+        ("mm_1024x384x1536", (1024, 384, 1536)),
+    ] {
+        let a = random(&[m, k], 15);
+        let b = random(&[k, n], 16);
+        let mut out = empty(&[m, n], DType::F32);
+        case(
+            c,
+            name,
+            || a.view().matmul(&b.view()),
+            Some(|| Cpu.matmul(a.view().input(), b.view().input(), output(&mut out))),
+        );
+    }
+    let q = random(&[96, 128, 32], 17);
+    let k = random(&[96, 32, 128], 18);
+    let mut out = empty(&[96, 128, 128], DType::F32);
+    case(
+        c,
+        "bmm_96x128x32x128",
+        || q.view().matmul(&k.view()),
+        Some(|| Cpu.matmul(q.view().input(), k.view().input(), output(&mut out))),
+    );
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .sample_size(10)
@@ -224,6 +326,6 @@ criterion_group! {
     name = benches;
     config = config();
     targets = memcpy, copy, transpose_contiguous, broadcast_add, sum_each_axis,
-        cast_bf16, matmul, unfold
+        cast_bf16, matmul, unfold, math, softmax_norm, transformer_matmuls
 }
 criterion_main!(benches);

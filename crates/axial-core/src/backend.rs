@@ -458,4 +458,150 @@ pub trait Backend: Device {
         rhs: Input<'_, Self>,
         dst: Output<'_, Self>,
     ) -> Result<()>;
+
+    /// `dst = bias + lhs @ rhs` (PyTorch's `addmm`, batched): `bias` is
+    /// already broadcast to `dst`'s shape (stride 0 where it repeats); the
+    /// sum is folded into the product (no second pass over `dst`).
+    ///
+    /// # Errors
+    /// As [`Backend::matmul`], and a bias of another shape or dtype.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// let b = RawTensor::from_vec(vec![10.0f32, 20.0], &[2])?;
+    /// let bias = b.view().expand(&[2, 2])?; // one bias per column
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.addmm(bias.input(), a.view().input(), a.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[17.0, 30.0, 25.0, 42.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn addmm(
+        &self,
+        bias: Input<'_, Self>,
+        lhs: Input<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = softmax(src, dim)`, or `log_softmax` when `log` is set, fused
+    /// over `dim`. Both operands contiguous, of one dtype the device
+    /// computes in (f32 or f64 on the CPU; the core converts the others).
+    ///
+    /// # Errors
+    /// Layouts or dtypes other than those, or a `dim` out of range.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![0.0f32, 0.0, 1.0, 1.0], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.softmax(x.view().input(), 1, false, dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[0.5; 4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn softmax(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        log: bool,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// Layer normalisation of each row of `src` (`[rows, n]`, contiguous,
+    /// the dtype the device computes in): `(x − mean)/√(var + eps)`, the
+    /// biased variance, then `· weight + bias` (each `[n]`, contiguous, when
+    /// given). Mean and variance come from one pass over the row.
+    ///
+    /// # Errors
+    /// Shapes, layouts or dtypes other than those.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 3.0], &[1, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 2]), dtype: DType::F32 };
+    /// Cpu.layer_norm(x.view().input(), None, None, 0.0, dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[-1.0, 1.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn layer_norm(
+        &self,
+        src: Input<'_, Self>,
+        weight: Option<Input<'_, Self>>,
+        bias: Option<Input<'_, Self>>,
+        eps: f64,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = src.index_select(dim, index)`: `index` is a 1-D i64 tensor and
+    /// `dst` is `src`'s shape with `dim` of the index's length. Every index
+    /// is checked first (negative ones count from the end): one out of
+    /// range is an error and nothing is written (PyTorch's CPU kernel reads
+    /// out of bounds for some of them).
+    ///
+    /// # Errors
+    /// An index out of range, or shapes and dtypes other than those.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let table = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[3, 2])?;
+    /// let ids = RawTensor::from_vec(vec![2i64, 0], &[2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.index_select(table.view().input(), 0, ids.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[5.0, 6.0, 1.0, 2.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn index_select(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = src.gather(dim, index)`: `index` (i64) has `dst`'s shape and
+    /// `dst[..., i, ...] = src[..., index[..., i, ...], ...]` along `dim`;
+    /// the other dims of `index` are at most `src`'s. Every index is checked
+    /// first.
+    ///
+    /// # Errors
+    /// An index out of range, or shapes and dtypes other than those.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![1i32, 2, 3, 4], &[2, 2])?;
+    /// let idx = RawTensor::from_vec(vec![1i64, 1, 0, 1], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0i32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::I32 };
+    /// Cpu.gather(x.view().input(), 1, idx.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<i32>()?, &[2, 2, 3, 4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn gather(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = cumsum(src, dim)`: running sums along `dim`, in `dst`'s dtype
+    /// (`src` converted first when they differ).
+    ///
+    /// # Errors
+    /// Shapes that differ, a `dim` out of range, or a bool `dst`.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![1i64, 2, 3, 4], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0i64; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::I64 };
+    /// Cpu.cumsum(x.view().input(), 0, dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[1, 2, 4, 6]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn cumsum(&self, src: Input<'_, Self>, dim: usize, dst: Output<'_, Self>) -> Result<()>;
 }

@@ -13,6 +13,9 @@
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
 
+// `criterion_group!` generates an undocumented public function.
+#![allow(missing_docs)]
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

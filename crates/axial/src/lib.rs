@@ -92,7 +92,7 @@ pub use nested_array::NestedArray;
 #[doc(hidden)]
 pub use ops::AssignInto;
 pub use ops::{
-    Chosen, Condition, Number, OpShape, Operand, Promote, Promoted, ResultTypes, SameDType,
+    AxisOf, Chosen, Condition, Number, OpShape, Operand, Promote, Promoted, ResultTypes, SameDType,
     WithIndices,
 };
 pub use quantized::{

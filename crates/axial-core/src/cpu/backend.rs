@@ -1,6 +1,9 @@
 //! The CPU's [`Backend`]: each entry point in its own module.
 
-use super::{Cpu, arg_reduce, binary, compare, copy, fill, matmul, reduce, select, unary};
+use super::{
+    Cpu, arg_reduce, binary, compare, copy, cumsum, fill, gather, matmul, norm, reduce, select,
+    softmax, unary,
+};
 use crate::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
@@ -75,5 +78,60 @@ impl Backend for Cpu {
         dst: Output<'_, Self>,
     ) -> Result<()> {
         matmul::matmul(lhs, rhs, dst)
+    }
+
+    fn addmm(
+        &self,
+        bias: Input<'_, Self>,
+        lhs: Input<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        matmul::addmm(bias, lhs, rhs, dst)
+    }
+
+    fn softmax(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        log: bool,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        softmax::softmax(src, dim, log, dst)
+    }
+
+    fn layer_norm(
+        &self,
+        src: Input<'_, Self>,
+        weight: Option<Input<'_, Self>>,
+        bias: Option<Input<'_, Self>>,
+        eps: f64,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        norm::layer_norm(src, weight, bias, eps, dst)
+    }
+
+    fn index_select(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        gather::index_select(src, dim, index, dst)
+    }
+
+    fn gather(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        gather::gather(src, dim, index, dst)
+    }
+
+    fn cumsum(&self, src: Input<'_, Self>, dim: usize, dst: Output<'_, Self>) -> Result<()> {
+        cumsum::cumsum(src, dim, dst)
     }
 }

@@ -32,6 +32,10 @@ pub(crate) trait Float:
     const INFINITY: Self;
     /// `1/√2`.
     const FRAC_1_SQRT_2: Self;
+    /// `2/√π`.
+    const FRAC_2_SQRT_PI: Self;
+    /// The cubic coefficient of the tanh-form GELU, 0.044715.
+    const GELU_CUBIC: Self;
 
     fn is_nan(self) -> bool;
     fn abs(self) -> Self;
@@ -68,6 +72,8 @@ macro_rules! float_impl {
             const NAN: Self = $t::NAN;
             const INFINITY: Self = $t::INFINITY;
             const FRAC_1_SQRT_2: Self = std::$t::consts::FRAC_1_SQRT_2;
+            const FRAC_2_SQRT_PI: Self = std::$t::consts::FRAC_2_SQRT_PI;
+            const GELU_CUBIC: Self = 0.044715;
 
             #[inline(always)]
             fn is_nan(self) -> bool {
@@ -217,6 +223,14 @@ pub(crate) fn silu<F: Float>(x: F) -> F {
 #[inline(always)]
 pub(crate) fn gelu<F: Float>(x: F) -> F {
     x * F::HALF * (F::ONE + (x * F::FRAC_1_SQRT_2).erf())
+}
+
+/// The tanh-form GELU: `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`.
+#[inline(always)]
+pub(crate) fn gelu_tanh<F: Float>(x: F) -> F {
+    let k = F::FRAC_1_SQRT_2 * F::FRAC_2_SQRT_PI; // √(2/π)
+    let inner = k * (x + F::GELU_CUBIC * x * x * x);
+    F::HALF * x * (F::ONE + inner.tanh())
 }
 
 /// `1 / √x`, rounded twice as PyTorch's.

@@ -55,17 +55,56 @@ impl MatmulPlan {
 }
 
 /// `dst = lhs @ rhs`.
-pub(crate) fn matmul(
+pub(crate) fn matmul(lhs: Input<'_, Cpu>, rhs: Input<'_, Cpu>, dst: Output<'_, Cpu>) -> Result<()> {
+    product(lhs, rhs, dst, false)
+}
+
+/// `dst = bias + lhs @ rhs`: the bias is copied into `dst`, which the
+/// product then accumulates into (`gemm` reads it in its last step).
+pub(crate) fn addmm(
+    bias: Input<'_, Cpu>,
+    lhs: Input<'_, Cpu>,
+    rhs: Input<'_, Cpu>,
+    dst: Output<'_, Cpu>,
+) -> Result<()> {
+    if bias.dtype != dst.dtype || bias.layout.shape() != dst.layout.shape() {
+        return Err(Error::invalid(
+            "addmm",
+            format!(
+                "a bias of shape {:?} ({}) for a result of shape {:?} ({})",
+                bias.layout.shape(),
+                bias.dtype.name(),
+                dst.layout.shape(),
+                dst.dtype.name()
+            ),
+        ));
+    }
+    // Checked before the bias is written, so that a refused product writes nothing.
+    Problem::new(&lhs.layout, &rhs.layout, &dst.layout)?;
+    super::copy::copy(
+        bias,
+        Output {
+            storage: &mut *dst.storage,
+            layout: dst.layout.clone(),
+            dtype: dst.dtype,
+        },
+    )?;
+    product(lhs, rhs, dst, true)
+}
+
+/// `dst = lhs @ rhs`, or `dst += lhs @ rhs` when `accumulate` is set.
+fn product(
     lhs: Input<'_, Cpu>,
     rhs: Input<'_, Cpu>,
     mut dst: Output<'_, Cpu>,
+    accumulate: bool,
 ) -> Result<()> {
     let problem = matmul_plan(&lhs, &rhs, &dst)?;
     match dst.dtype {
-        DType::F32 => direct::<f32>(&problem, &lhs, &rhs, &mut dst),
-        DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst),
-        DType::F16 => widened::<half::f16>(&problem, &lhs, &rhs, &mut dst),
-        DType::BF16 => widened::<half::bf16>(&problem, &lhs, &rhs, &mut dst),
+        DType::F32 => direct::<f32>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::F16 => widened::<half::f16>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::BF16 => widened::<half::bf16>(&problem, &lhs, &rhs, &mut dst, accumulate),
         dtype => Err(Error::Unsupported {
             op: "matmul",
             dtype,
@@ -92,6 +131,7 @@ fn direct<T: Element>(
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
+    accumulate: bool,
 ) -> Result<()> {
     let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
     p.for_each_batch(|[l, r, d], par, _: &mut ()| {
@@ -109,14 +149,14 @@ fn direct<T: Element>(
                 pd.get().wrapping_offset(d),
                 p.dst.col,
                 p.dst.row,
-                false,
+                accumulate,
                 pl.get().cast_const().wrapping_offset(l),
                 p.lhs.col,
                 p.lhs.row,
                 pr.get().cast_const().wrapping_offset(r),
                 p.rhs.col,
                 p.rhs.row,
-                T::ZERO,
+                if accumulate { T::ONE } else { T::ZERO },
                 T::ONE,
                 false,
                 false,
@@ -136,12 +176,14 @@ struct Widened {
     dst: Vec<f32>,
 }
 
-/// f16 and bf16: widen both operands to contiguous f32, multiply, round once.
+/// f16 and bf16: widen both operands (and `dst` when accumulating) to
+/// contiguous f32, multiply, round once.
 fn widened<T: Element>(
     p: &Problem,
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
+    accumulate: bool,
 ) -> Result<()>
 where
     [T]: HalfFloatSliceExt,
@@ -157,6 +199,9 @@ where
         unsafe {
             load(pl.get().wrapping_offset(l), (m, k), p.lhs, &mut w.lhs);
             load(pr.get().wrapping_offset(r), (k, n), p.rhs, &mut w.rhs);
+            if accumulate {
+                load(pd.get().wrapping_offset(d), (m, n), p.dst, &mut w.dst);
+            }
             gemm::gemm(
                 m,
                 n,
@@ -164,14 +209,14 @@ where
                 w.dst.as_mut_ptr(),
                 1,
                 n as isize,
-                false,
+                accumulate,
                 w.lhs.as_ptr(),
                 1,
                 k as isize,
                 w.rhs.as_ptr(),
                 1,
                 n as isize,
-                0.0f32,
+                if accumulate { 1.0f32 } else { 0.0 },
                 1.0f32,
                 false,
                 false,

@@ -8,15 +8,21 @@ mod buffer;
 mod compare;
 mod convert;
 mod copy;
+mod cumsum;
 mod fill;
+mod gather;
 mod map;
 mod math;
 mod matmul;
+mod norm;
 mod reduce;
 mod select;
+mod simd;
+mod softmax;
 mod stream;
 pub mod strided;
 mod unary;
+mod vmath;
 
 pub use buffer::{ALIGN, CpuBuffer, EXTERNAL_ALIGN};
 

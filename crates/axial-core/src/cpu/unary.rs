@@ -4,7 +4,8 @@
 use super::map::{apply1, apply1_weighted};
 use super::math::{self, Float, FloatElem, Int, by_kind, int_pow, int_sign};
 use super::strided::COSTLY;
-use crate::op::Resolved;
+use super::vmath::{VecOp, apply::apply as vector};
+use crate::op::{PowScalarKind, Resolved};
 use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
 
 /// `dst = op(src)`; `src` and `dst` share a dtype, except for `logical_not`
@@ -69,8 +70,8 @@ fn lift<E: FloatElem>(
 fn weight(op: UnaryOp) -> usize {
     use UnaryOp::*;
     match op {
-        Exp | Log | Log1p | Expm1 | Sin | Cos | Tan | Tanh | Sigmoid | Gelu | Silu | Erf
-        | PowScalar(_) => COSTLY,
+        Exp | Log | Log1p | Expm1 | Sin | Cos | Tan | Tanh | Sigmoid | Gelu | GeluTanh | Silu
+        | Erf | PowScalar(_) => COSTLY,
         _ => 1,
     }
 }
@@ -82,6 +83,17 @@ fn float_unary<E: FloatElem>(
 ) -> Result<()> {
     use UnaryOp::*;
     let (s, d) = (src, dst);
+    // The vectorised kernels, unless the input is the output through
+    // another layout (their blocks would read what they already wrote).
+    let aliased = s.storage.is_none() && s.layout != d.layout;
+    if let Some(v) = vector_op::<E>(op).filter(|_| !aliased) {
+        match s.dtype {
+            DType::F32 => return vector::<f32>(op.name(), v, s, d),
+            DType::F16 => return vector::<half::f16>(op.name(), v, s, d),
+            DType::BF16 => return vector::<half::bf16>(op.name(), v, s, d),
+            _ => {}
+        }
+    }
     match op {
         Neg => lift::<E>(op, s, d, |x| -x),
         Abs => lift::<E>(op, s, d, Float::abs),
@@ -98,6 +110,7 @@ fn float_unary<E: FloatElem>(
         Sigmoid => lift::<E>(op, s, d, math::sigmoid),
         Relu => lift::<E>(op, s, d, math::relu),
         Gelu => lift::<E>(op, s, d, math::gelu),
+        GeluTanh => lift::<E>(op, s, d, math::gelu_tanh),
         Silu => lift::<E>(op, s, d, math::silu),
         Erf => lift::<E>(op, s, d, Float::erf),
         Floor => lift::<E>(op, s, d, Float::floor),
@@ -113,6 +126,21 @@ fn float_unary<E: FloatElem>(
             clamp_by_bounds!(bound(min), bound(max), |f| lift::<E>(op, s, d, f))
         }
         _ => Err(unsupported(op, s.dtype)),
+    }
+}
+
+/// The vectorised kernel of `op` on `E` elements, if it has one: a scalar
+/// power whose exponent PyTorch special-cases ([`PowScalarKind`]) keeps that
+/// kernel; f16 and bf16 round the exponent to their type first, as it does.
+fn vector_op<E: FloatElem>(op: UnaryOp) -> Option<VecOp> {
+    let UnaryOp::PowScalar(p) = op else {
+        return VecOp::of(op);
+    };
+    match PowScalarKind::of(p, E::DTYPE) {
+        _ if p.is_nan() => None,
+        PowScalarKind::InF64(p) => Some(VecOp::Pow(p)),
+        PowScalarKind::InF32(p) => Some(VecOp::Pow(f64::from(p))),
+        _ => None,
     }
 }
 

@@ -52,6 +52,9 @@ pub enum UnaryOp {
     Relu,
     /// `x·Φ(x)` (the exact, erf-based GELU, PyTorch's default).
     Gelu,
+    /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`: PyTorch's
+    /// `gelu(approximate='tanh')`.
+    GeluTanh,
     /// `x·sigmoid(x)`.
     Silu,
     /// The error function.
@@ -107,7 +110,7 @@ impl UnaryOp {
             Tanh => "tanh",
             Sigmoid => "sigmoid",
             Relu => "relu",
-            Gelu => "gelu",
+            Gelu | GeluTanh => "gelu",
             Silu => "silu",
             Erf => "erf",
             Floor => "floor",
@@ -146,6 +149,7 @@ impl UnaryOp {
                 | Tanh
                 | Sigmoid
                 | Gelu
+                | GeluTanh
                 | Silu
                 | Erf
                 | Reciprocal
@@ -167,7 +171,7 @@ impl UnaryOp {
         use UnaryOp::*;
         match self {
             LogicalNot => Ok(DType::Bool),
-            Gelu | Silu if !dtype.is_float() => Err(Error::Unsupported {
+            Gelu | GeluTanh | Silu if !dtype.is_float() => Err(Error::Unsupported {
                 op: self.name(),
                 dtype,
             }),

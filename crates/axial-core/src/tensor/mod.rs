@@ -6,8 +6,14 @@ mod create;
 pub use create::Generator;
 pub use elementwise::can_cast;
 mod elementwise;
+mod index;
+mod join;
 mod linalg;
+mod linear;
+mod masked;
+mod norm;
 mod reduce;
+mod scan;
 mod views;
 
 use crate::{Backend, Cpu, DType, Device, Element, Error, Input, Layout, Output, Result, Storage};

@@ -1,6 +1,7 @@
 //! Ops on typed tensors: elementwise (with broadcasting by name), in-place
 //! twins and `copy_`, comparisons and `where` (`if_else`), reductions by
-//! name, `matmul`, softmax.
+//! name, `matmul`, softmax, and the layers of models (`linear`,
+//! `layer_norm`, `embedding`, `masked_fill`).
 //! Each is an inherent method, with a `try_` twin that returns the run-time
 //! errors `Dyn` sizes leave (the plain method panics with the same message).
 
@@ -10,6 +11,7 @@ mod binary;
 mod compare;
 mod copy;
 mod dtype;
+mod layers;
 mod matmul;
 mod mismatch;
 mod operand;
@@ -22,5 +24,6 @@ pub use arg::WithIndices;
 pub use arith::AssignInto;
 pub use compare::{Chosen, Condition};
 pub use dtype::{Number, ResultTypes, SameDType};
+pub use layers::AxisOf;
 pub use operand::{OpShape, Operand};
 pub use promote::{Promote, Promoted};

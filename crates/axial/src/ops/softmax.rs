@@ -1,8 +1,8 @@
-//! `softmax` and `log_softmax` along an axis by name, composed from the
-//! core's ops with the maximum subtracted first, so large inputs do not
-//! overflow.
+//! `softmax` and `log_softmax` along an axis by name: the core's fused
+//! kernels (one pass for the maximum, one for the exponentials and their
+//! sum, one to scale), so large inputs do not overflow.
 
-use axial_core::{Backend, BinaryOp, Element, RawTensor, ReduceOp, Result, TensorRef, UnaryOp};
+use axial_core::{Backend, Element, RawTensor, Result, TensorRef};
 use axial_shape::{HasAxis, Shape};
 
 use crate::access::owned;
@@ -11,29 +11,12 @@ use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
 
-/// `x - max(x)` along `dim` (kept as size 1), and `exp` of it.
-fn shifted<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<(RawTensor<D>, RawTensor<D>)> {
-    let max = x.reduce(ReduceOp::Max, &[dim], true)?;
-    let shifted = x.binary(BinaryOp::Sub, &max.view())?;
-    let exp = shifted.view().unary(UnaryOp::Exp)?;
-    Ok((shifted, exp))
-}
-
-/// `exp(x - max) / sum(exp(x - max))` along `dim`.
 fn softmax<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<RawTensor<D>> {
-    let (_, mut exp) = shifted(x, dim)?;
-    let sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
-    exp.view_mut().binary_(BinaryOp::Div, &sum.view())?;
-    Ok(exp)
+    x.softmax(dim)
 }
 
-/// `(x - max) - log(sum(exp(x - max)))` along `dim`.
 fn log_softmax<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<RawTensor<D>> {
-    let (mut shifted, exp) = shifted(x, dim)?;
-    let mut log_sum = exp.view().reduce(ReduceOp::Sum, &[dim], true)?;
-    log_sum.view_mut().unary_(UnaryOp::Log)?;
-    shifted.view_mut().binary_(BinaryOp::Sub, &log_sum.view())?;
-    Ok(shifted)
+    x.log_softmax(dim)
 }
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {

@@ -153,6 +153,9 @@ unary_ops! {
     sigmoid, try_sigmoid, sigmoid_, try_sigmoid_: UnaryOp::Sigmoid, T: Float, f32: [0.0, 0.0] => [0.5, 0.5];
     /// `x·Φ(x)` elementwise (the exact, erf-based GELU, PyTorch's default).
     gelu, try_gelu, gelu_, try_gelu_: UnaryOp::Gelu, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
+    /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))` elementwise (PyTorch's
+    /// `gelu(approximate='tanh')`).
+    gelu_tanh, try_gelu_tanh, gelu_tanh_, try_gelu_tanh_: UnaryOp::GeluTanh, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `x·sigmoid(x)` elementwise.
     silu, try_silu, silu_, try_silu_: UnaryOp::Silu, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
     /// The error function, elementwise.

@@ -1,0 +1,192 @@
+//! Reads by index: `index_select` (an embedding lookup is one along dim 0)
+//! and `gather`. Every index is checked before anything is written; an
+//! index out of range is an error naming it, where PyTorch's CPU kernels
+//! read past the tensor for some (`index_select` with a negative index).
+
+use super::access::{SendPtr, out_ptr, read_ptr};
+use super::copy::copy;
+use crate::plan::check_no_negative_strides;
+use crate::{Cpu, DType, Error, Input, Layout, Output, Result, with_dtype};
+
+/// The indices of a 1-D or N-D i64 input, in its layout's element order.
+fn indices(op: &'static str, index: &Input<'_, Cpu>) -> Result<Vec<i64>> {
+    if index.dtype != DType::I64 {
+        return Err(Error::invalid(
+            op,
+            format!("Expected dtype int64 for index, got {}", index.dtype.name()),
+        ));
+    }
+    let p = read_ptr::<i64>(op, index)?;
+    let layout = &index.layout;
+    let mut out = Vec::with_capacity(layout.numel());
+    for_each_offset(layout, |o| {
+        // SAFETY: offsets of a layout checked in bounds by `read_ptr`.
+        out.push(unsafe { *p.get().offset(o) });
+    });
+    Ok(out)
+}
+
+/// `f(offset)` for every element of `layout`, in row-major order.
+fn for_each_offset(layout: &Layout, mut f: impl FnMut(isize)) {
+    let (shape, strides) = (layout.shape(), layout.strides());
+    if shape.contains(&0) {
+        return;
+    }
+    let mut idx = vec![0usize; shape.len()];
+    let mut off = layout.offset() as isize;
+    loop {
+        f(off);
+        let mut d = shape.len();
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            off += strides[d];
+            if idx[d] < shape[d] {
+                break;
+            }
+            off -= strides[d] * shape[d] as isize;
+            idx[d] = 0;
+        }
+    }
+}
+
+/// `i` as a position in `0..size`, or the error naming it.
+fn checked(op: &'static str, i: i64, size: usize, dim: usize) -> Result<usize> {
+    if i < 0 || i as u64 >= size as u64 {
+        return Err(Error::invalid(
+            op,
+            format!("index {i} is out of bounds for dimension {dim} with size {size}"),
+        ));
+    }
+    Ok(i as usize)
+}
+
+/// `dst = src.index_select(dim, index)`.
+pub(crate) fn index_select(
+    src: Input<'_, Cpu>,
+    dim: usize,
+    index: Input<'_, Cpu>,
+    dst: Output<'_, Cpu>,
+) -> Result<()> {
+    let op = "index_select";
+    let (shape, out) = (src.layout.shape(), dst.layout.shape());
+    if index.layout.rank() > 1 {
+        return Err(Error::invalid(op, "Index is supposed to be a vector"));
+    }
+    let ids = indices(op, &index)?;
+    let fits = dim < shape.len().max(1)
+        && out.len() == shape.len()
+        && (0..shape.len()).all(|d| out[d] == if d == dim { ids.len() } else { shape[d] });
+    if !fits || src.dtype != dst.dtype || src.storage.is_none() {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "an input of shape {shape:?} and {} indices along dim {dim} give no output of shape {out:?}",
+                ids.len()
+            ),
+        ));
+    }
+    let size = shape.get(dim).copied().unwrap_or(1);
+    let rows = ids
+        .iter()
+        .map(|&i| checked(op, i, size, dim))
+        .collect::<Result<Vec<_>>>()?;
+    if shape.is_empty() {
+        return copy(src, dst);
+    }
+    dst.layout.check_writable()?;
+    for (k, &r) in rows.iter().enumerate() {
+        let from = src.layout.select(dim as isize, r as isize)?;
+        let to = dst.layout.select(dim as isize, k as isize)?;
+        copy(
+            Input {
+                storage: src.storage,
+                layout: from,
+                dtype: src.dtype,
+            },
+            Output {
+                storage: &mut *dst.storage,
+                layout: to,
+                dtype: dst.dtype,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// `dst = src.gather(dim, index)`.
+pub(crate) fn gather(
+    src: Input<'_, Cpu>,
+    dim: usize,
+    index: Input<'_, Cpu>,
+    mut dst: Output<'_, Cpu>,
+) -> Result<()> {
+    let op = "gather";
+    let (shape, ishape) = (src.layout.shape(), index.layout.shape());
+    let rank = shape.len();
+    let fits = ishape.len() == rank
+        && dst.layout.shape() == ishape
+        && dim < rank.max(1)
+        && (0..rank).all(|d| d == dim || ishape[d] <= shape[d]);
+    if !fits || src.dtype != dst.dtype {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "Size does not match at dimension {dim}: index {ishape:?}, input {shape:?}, output {:?}",
+                dst.layout.shape()
+            ),
+        ));
+    }
+    let ids = indices(op, &index)?;
+    let size = shape.get(dim).copied().unwrap_or(1);
+    for &i in &ids {
+        checked(op, i, size, dim)?;
+    }
+    check_no_negative_strides(op, &src.layout)?;
+    check_no_negative_strides(op, &dst.layout)?;
+    dst.layout.check_writable()?;
+    with_dtype!(src.dtype, T => {
+        let ps = read_ptr::<T>(op, &src)?;
+        let pd = out_ptr::<T>(op, &mut dst)?;
+        gather_typed(ps, &src.layout, dim, &ids, pd, &dst.layout);
+    });
+    Ok(())
+}
+
+/// The typed loop of [`gather`]: `ids` are checked and in `dst`'s
+/// row-major order.
+fn gather_typed<T: Copy>(
+    ps: SendPtr<T>,
+    src: &Layout,
+    dim: usize,
+    ids: &[i64],
+    pd: SendPtr<T>,
+    dst: &Layout,
+) {
+    let shape = dst.shape();
+    let (ss, ds) = (src.strides(), dst.strides());
+    let mut idx = vec![0usize; shape.len()];
+    for &i in ids {
+        let mut so = src.offset() as isize;
+        let mut dof = dst.offset() as isize;
+        for d in 0..shape.len() {
+            let at = if d == dim { i as usize } else { idx[d] };
+            so += at as isize * ss[d];
+            dof += idx[d] as isize * ds[d];
+        }
+        // SAFETY: `idx` is within `dst`'s shape, whose layout was checked in
+        // bounds; the source coordinate is `idx` with `dim` replaced by a
+        // checked index, and the other dims of `index` are at most `src`'s.
+        unsafe { *pd.get().offset(dof) = *ps.get().offset(so) };
+        for d in (0..shape.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Vector instruction sets behind one trait, chosen once at run time.
+//!
+//! [`Isa`] is the handful of lane operations the vectorised kernels
+//! (`cpu/vmath`, softmax, layer norm) are written with, once: f32 lanes,
+//! f64 lanes half as many, their masks and the integer views of f32 lanes.
+//! Three implementations: AVX-512 (16 f32 lanes), AVX2 with FMA (8 lanes)
+//! and a portable one over arrays (8 lanes, what the compiler makes of it).
+//! A value of an implementing type is the proof that the CPU has its
+//! features: only [`dispatch`] makes one, after detecting them.
+//!
+//! Every operation is IEEE's, rounded once (the fused multiply-add
+//! included), so the portable set gives the same bits as the vector ones
+//! for everything but [`Isa::recip_d`], whose vector forms refine a
+//! hardware estimate (within an f64 ulp or two of the quotient).
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+mod portable;
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx2::Avx2;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx512::Avx512;
+pub(crate) use portable::Portable;
+
+/// The lane operations of one instruction set.
+///
+/// `F` holds [`Isa::LANES`] f32, `D` half as many f64, `I` the i32 bit
+/// patterns of an `F`. `MF` and `MD` are lane masks. Methods take `self`,
+/// the token that proves the features are there.
+pub(crate) trait Isa: Copy + Send + Sync + 'static {
+    /// f32 lanes.
+    type F: Copy;
+    /// f64 lanes (`LANES / 2`).
+    type D: Copy;
+    /// i32 lanes, as many as `F`.
+    type I: Copy;
+    /// A mask over `F` lanes.
+    type MF: Copy;
+    /// A mask over `D` lanes.
+    type MD: Copy;
+    /// Lanes of `F`.
+    const LANES: usize;
+
+    // ---- f32 lanes ----
+    fn splat(self, v: f32) -> Self::F;
+    /// # Safety
+    /// `p` is valid for reads of `LANES` f32 (any alignment).
+    unsafe fn load(self, p: *const f32) -> Self::F;
+    /// # Safety
+    /// `p` is valid for writes of `LANES` f32 (any alignment).
+    unsafe fn store(self, p: *mut f32, v: Self::F);
+    /// The first `n < LANES` lanes from `p`, the others 0.
+    ///
+    /// # Safety
+    /// `p` is valid for reads of `n` f32.
+    unsafe fn load_part(self, p: *const f32, n: usize) -> Self::F;
+    /// Writes the first `n < LANES` lanes to `p`.
+    ///
+    /// # Safety
+    /// `p` is valid for writes of `n` f32.
+    unsafe fn store_part(self, p: *mut f32, n: usize, v: Self::F);
+    fn add(self, a: Self::F, b: Self::F) -> Self::F;
+    fn sub(self, a: Self::F, b: Self::F) -> Self::F;
+    fn mul(self, a: Self::F, b: Self::F) -> Self::F;
+    fn div(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `a·b + c`, rounded once.
+    fn fma(self, a: Self::F, b: Self::F, c: Self::F) -> Self::F;
+    /// The larger; `b` when either is NaN (x86's `maxps`).
+    fn max(self, a: Self::F, b: Self::F) -> Self::F;
+    /// The smaller; `b` when either is NaN (x86's `minps`).
+    fn min(self, a: Self::F, b: Self::F) -> Self::F;
+    /// Rounded to the nearest integer, ties to even (as a float).
+    fn round(self, a: Self::F) -> Self::F;
+    fn lt(self, a: Self::F, b: Self::F) -> Self::MF;
+    fn le(self, a: Self::F, b: Self::F) -> Self::MF;
+    fn eq(self, a: Self::F, b: Self::F) -> Self::MF;
+    /// Lanes where `a` is NaN.
+    fn is_nan(self, a: Self::F) -> Self::MF;
+    /// `m ? a : b` per lane.
+    fn select(self, m: Self::MF, a: Self::F, b: Self::F) -> Self::F;
+    fn or_m(self, a: Self::MF, b: Self::MF) -> Self::MF;
+    /// True when some lane is set.
+    fn any(self, m: Self::MF) -> bool;
+    /// Sum of the lanes (in a fixed order).
+    fn sum(self, a: Self::F) -> f32;
+    /// Largest lane (NaN lanes propagate).
+    fn max_lane(self, a: Self::F) -> f32;
+    fn to_bits(self, a: Self::F) -> Self::I;
+    fn f_from_bits(self, a: Self::I) -> Self::F;
+    fn splat_i(self, v: i32) -> Self::I;
+    fn sub_i(self, a: Self::I, b: Self::I) -> Self::I;
+    fn and_i(self, a: Self::I, b: Self::I) -> Self::I;
+    fn or_i(self, a: Self::I, b: Self::I) -> Self::I;
+    /// Shift right, arithmetic, by 23 (an f32's exponent field).
+    fn sra23(self, a: Self::I) -> Self::I;
+    /// Shift left by 23.
+    fn shl23(self, a: Self::I) -> Self::I;
+    /// i32 → f32 (exact below 2²⁴).
+    fn i_to_f(self, a: Self::I) -> Self::F;
+    /// `a · 2ⁿ` for an integral `n` in [-300, 300], rounded once (into the
+    /// subnormals too); overflow gives infinity.
+    fn scale(self, a: Self::F, n: Self::F) -> Self::F;
+
+    // ---- f64 lanes ----
+    fn splat_d(self, v: f64) -> Self::D;
+    fn add_d(self, a: Self::D, b: Self::D) -> Self::D;
+    fn sub_d(self, a: Self::D, b: Self::D) -> Self::D;
+    fn mul_d(self, a: Self::D, b: Self::D) -> Self::D;
+    fn div_d(self, a: Self::D, b: Self::D) -> Self::D;
+    /// `1/a` within an f64 ulp or two, for finite non-zero `a`.
+    fn recip_d(self, a: Self::D) -> Self::D;
+    fn fma_d(self, a: Self::D, b: Self::D, c: Self::D) -> Self::D;
+    fn sqrt_d(self, a: Self::D) -> Self::D;
+    fn max_d(self, a: Self::D, b: Self::D) -> Self::D;
+    fn min_d(self, a: Self::D, b: Self::D) -> Self::D;
+    fn round_d(self, a: Self::D) -> Self::D;
+    fn lt_d(self, a: Self::D, b: Self::D) -> Self::MD;
+    fn le_d(self, a: Self::D, b: Self::D) -> Self::MD;
+    fn select_d(self, m: Self::MD, a: Self::D, b: Self::D) -> Self::D;
+    fn and_md(self, a: Self::MD, b: Self::MD) -> Self::MD;
+    fn any_d(self, m: Self::MD) -> bool;
+    /// `a · 2ⁿ` for an integral `n` in [-1000, 1000].
+    fn scale_d(self, a: Self::D, n: Self::D) -> Self::D;
+    /// `(m, e)` with `a = m · 2ᵉ`, `m` in [1, 2), for finite positive
+    /// normal `a`.
+    fn frexp_d(self, a: Self::D) -> (Self::D, Self::D);
+    /// The low and high halves of `a`'s lanes, widened (exact).
+    fn widen(self, a: Self::F) -> (Self::D, Self::D);
+    /// The inverse of [`Isa::widen`], each lane rounded to nearest even.
+    fn narrow(self, lo: Self::D, hi: Self::D) -> Self::F;
+
+    // ---- derived ----
+    #[inline(always)]
+    fn abs(self, a: Self::F) -> Self::F {
+        self.f_from_bits(self.and_i(self.to_bits(a), self.splat_i(i32::MAX)))
+    }
+    /// `|a|` with `s`'s sign.
+    #[inline(always)]
+    fn copysign(self, a: Self::F, s: Self::F) -> Self::F {
+        let sign = self.and_i(self.to_bits(s), self.splat_i(i32::MIN));
+        self.f_from_bits(self.or_i(self.to_bits(self.abs(a)), sign))
+    }
+    #[inline(always)]
+    fn abs_d(self, a: Self::D) -> Self::D {
+        self.max_d(a, self.sub_d(self.splat_d(0.0), a))
+    }
+}
+
+/// The instruction set in use: detected once.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// AVX-512 F, DQ, BW and VL.
+    Avx512,
+    /// AVX2 with FMA and F16C.
+    Avx2,
+    /// Whatever the compiler targets.
+    Portable,
+}
+
+static LEVEL: AtomicU8 = AtomicU8::new(u8::MAX);
+
+/// The best instruction set of this CPU, unless `AXIAL_SIMD` names a lower
+/// one (`avx2` or `portable`; for tests and measurements).
+pub(crate) fn level() -> Level {
+    let code = LEVEL.load(Ordering::Relaxed);
+    let level = match code {
+        0 => return Level::Avx512,
+        1 => return Level::Avx2,
+        2 => return Level::Portable,
+        _ => detect(),
+    };
+    LEVEL.store(level as u8, Ordering::Relaxed);
+    level
+}
+
+fn detect() -> Level {
+    let cap = std::env::var("AXIAL_SIMD").ok();
+    let allowed = |l: Level| match cap.as_deref() {
+        Some("portable") => l == Level::Portable,
+        Some("avx2") => l != Level::Avx512,
+        _ => true,
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        if allowed(Level::Avx512)
+            && has!("avx512f")
+            && has!("avx512dq")
+            && has!("avx512bw")
+            && has!("avx512vl")
+            && has!("fma")
+            && has!("f16c")
+        {
+            return Level::Avx512;
+        }
+        if allowed(Level::Avx2) && has!("avx2") && has!("fma") && has!("f16c") {
+            return Level::Avx2;
+        }
+    }
+    let _ = allowed;
+    Level::Portable
+}
+
+/// Work written once over an [`Isa`], run with the best one.
+pub(crate) trait WithIsa {
+    /// What the work returns.
+    type Output;
+    /// Does the work with `isa`; implementations are `#[inline(always)]` so
+    /// that they compile with the instruction set's features.
+    fn run<I: Isa>(self, isa: I) -> Self::Output;
+}
+
+/// Runs `work` with the instruction set of [`level`].
+#[inline]
+pub(crate) fn dispatch<W: WithIsa>(work: W) -> W::Output {
+    dispatch_at(level(), work)
+}
+
+/// Runs `work` with `level`'s instruction set, or a lower one the CPU has.
+pub(crate) fn dispatch_at<W: WithIsa>(level: Level, work: W) -> W::Output {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let best = self::level();
+        match level {
+            Level::Avx512 if best == Level::Avx512 => {
+                // SAFETY: `level()` found every feature `run_avx512` enables.
+                return unsafe { run_avx512(work) };
+            }
+            Level::Avx512 | Level::Avx2 if best != Level::Portable => {
+                // SAFETY: `level()` found AVX2, FMA and F16C.
+                return unsafe { run_avx2(work) };
+            }
+            _ => {}
+        }
+    }
+    let _ = level;
+    work.run(Portable::new())
+}
+
+/// # Safety
+/// The CPU has AVX-512 F/DQ/BW/VL, FMA and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,f16c")]
+unsafe fn run_avx512<W: WithIsa>(work: W) -> W::Output {
+    // SAFETY: the caller's contract is the token's.
+    work.run(unsafe { Avx512::new() })
+}
+
+/// # Safety
+/// The CPU has AVX2, FMA and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,f16c")]
+unsafe fn run_avx2<W: WithIsa>(work: W) -> W::Output {
+    // SAFETY: the caller's contract is the token's.
+    work.run(unsafe { Avx2::new() })
+}
+
+/// The levels this CPU can run, best first (for tests that compare them).
+#[cfg(test)]
+pub(crate) fn available() -> Vec<Level> {
+    let best = level();
+    [Level::Avx512, Level::Avx2, Level::Portable]
+        .into_iter()
+        .filter(|&l| match best {
+            Level::Avx512 => true,
+            Level::Avx2 => l != Level::Avx512,
+            Level::Portable => l == Level::Portable,
+        })
+        .collect()
+}

@@ -1,0 +1,46 @@
+"""Fits the polynomials of the vectorised math (`cpu/vmath`) and prints
+them as Rust constants, highest degree first.
+
+Near-minimax fits by Chebyshev interpolation (mpmath.chebyfit) at 60
+digits; each line gives the bound of the fit's error on its interval.
+
+    python fit.py    # needs mpmath and numpy (torch's environment has both)
+"""
+import mpmath as mp
+import numpy as np
+
+mp.mp.dps = 60
+TINY = mp.mpf(10) ** -30
+
+
+def fit(name, f, a, b, deg, ty):
+    coeffs, err = mp.chebyfit(f, [a, b], deg + 1, error=True)
+    # The shortest literal that rounds to the coefficient in its type.
+    short = (lambda c: repr(float(c))) if ty == "f64" else (lambda c: str(np.float32(c)))
+    body = ", ".join(short(c) for c in coeffs)
+    print(f"/// Fit error {float(err):.2e} on [{float(a):.6g}, {float(b):.6g}].")
+    print(f"pub(super) const {name}: [{ty}; {deg + 1}] = [{body}];")
+
+
+half_ln2 = mp.log(2) / 2
+# e^r = 1 + r + r^2 P(r) on [-ln2/2, ln2/2]
+expq = lambda r: (mp.expm1(r) - r) / r**2 if abs(r) > TINY else mp.mpf(1) / 2 + r / 6
+fit("EXP_F32", expq, -half_ln2, half_ln2, 5, "f32")
+fit("EXP_F64", expq, -half_ln2, half_ln2, 7, "f64")
+# log(1+f) = 2 atanh(s), s = f/(2+f): 2s + s^3 R(s^2), |s| <= (sqrt2-1)/(sqrt2+1)
+smax = (mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)
+logq = lambda z: (2 * mp.atanh(mp.sqrt(z)) / mp.sqrt(z) - 2) / z if z > TINY else mp.mpf(2) / 3
+fit("LOG_F32", logq, 0, smax**2, 3, "f32")
+fit("LOG_F64", logq, 0, smax**2, 5, "f64")
+# erf(z) = z P(z^2) for |z| < 1
+erfq = lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) if z > TINY else 2 / mp.sqrt(mp.pi)
+fit("ERF_SMALL", erfq, 0, 1, 8, "f64")
+# erfc(z) = t exp(G(t) - z^2), t = 1/(1 + z/2), for z in [1, 10.5]
+erfcq = lambda t: (lambda z: mp.log(mp.erfc(z) / t) + z * z)(2 * (1 / t - 1))
+fit("ERFC", erfcq, 1 / (1 + mp.mpf(10.5) / 2), 1 / (1 + mp.mpf(1) / 2), 11, "f64")
+# sin r = r + r^3 S(r^2), cos r = 1 - r^2/2 + r^4 C(r^2) on |r| <= pi/4
+q = (mp.pi / 4) ** 2
+sinq = lambda z: (mp.sin(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > TINY else -mp.mpf(1) / 6
+cosq = lambda z: (mp.cos(mp.sqrt(z)) - 1 + z / 2) / z**2 if z > TINY else mp.mpf(1) / 24
+fit("SIN", sinq, 0, q, 4, "f64")
+fit("COS", cosq, 0, q, 4, "f64")

