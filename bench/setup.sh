@@ -36,7 +36,7 @@ runtime=(
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-pip=("$venv/bin/python" -m pip install --disable-pip-version-check --quiet)
+pip=("$venv/bin/python" -m pip install --disable-pip-version-check --no-cache-dir --quiet)
 "${pip[@]}" --no-deps "torch==$torch_version" "${runtime[@]}"
 "${pip[@]}" filelock "typing-extensions>=4.13" "sympy>=1.13.3" "networkx>=2.5.1" \
     jinja2 "fsspec>=0.8.5" numpy h5py safetensors "maturin>=1.16,<2"

@@ -17,6 +17,7 @@
 
 use std::path::Path;
 
+use axial::Shape;
 use axial::prelude::*;
 use axial_io::{TensorMap, safetensors};
 
