@@ -60,16 +60,8 @@ fn embeddings_match_sentence_transformers() {
         .collect();
     let tokenizer = bert::load_tokenizer(&dir.join("tokenizer.json")).expect("tokenizer.json");
     let (ids, mask) = bert::tokenize(&tokenizer, &sentences).expect("tokenize");
-    assert_eq!(
-        ids.to_vec(),
-        ints(&r["input_ids"]),
-        "token ids"
-    );
-    assert_eq!(
-        mask.to_vec(),
-        ints(&r["attention_mask"]),
-        "attention mask"
-    );
+    assert_eq!(ids.to_vec(), ints(&r["input_ids"]), "token ids");
+    assert_eq!(mask.to_vec(), ints(&r["attention_mask"]), "attention mask");
 
     let model = bert::Bert::load(&dir.join("model.safetensors")).expect("model.safetensors");
     let emb = model.embed(&ids, &mask).expect("forward");

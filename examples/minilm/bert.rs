@@ -135,8 +135,11 @@ impl Block {
         let mut attended = context.try_linear(&o.weight, Some(o.bias.as_view()))?;
         attended.try_add_(x)?;
         let n = &self.attention_norm;
-        let attended =
-            attended.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?;
+        let attended = attended.try_layer_norm::<Model>(
+            Some(n.weight.as_view()),
+            Some(n.bias.as_view()),
+            EPS,
+        )?;
         let mut hidden = attended.try_linear(&self.up.weight, Some(self.up.bias.as_view()))?;
         hidden.try_gelu_()?;
         let d = &self.down;

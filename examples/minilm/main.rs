@@ -35,7 +35,11 @@ fn main() -> bert::Result<()> {
     let model = bert::Bert::load(&dir.join("model.safetensors"))?;
     let tokenizer = bert::load_tokenizer(&dir.join("tokenizer.json"))?;
     let (ids, mask) = bert::tokenize(&tokenizer, &SENTENCES)?;
-    println!("tokens: {:?} of {:?}", ids.sizes().as_slice(), ids.names().as_slice());
+    println!(
+        "tokens: {:?} of {:?}",
+        ids.sizes().as_slice(),
+        ids.names().as_slice()
+    );
     let start = std::time::Instant::now();
     let emb: Embeddings = model.embed(&ids, &mask)?;
     println!(

@@ -12,7 +12,6 @@
 //! here with axial's writers when absent).
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
-
 // `criterion_group!` generates an undocumented public function.
 #![allow(missing_docs)]
 

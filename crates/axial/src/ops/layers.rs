@@ -120,7 +120,10 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
         let (pos, last) = (S::POS as isize, S::RANK as isize - 1);
         let moved = x.clone().movedim(&[pos], &[last])?;
         let n = moved.shape()[S::RANK - 1];
-        let (w, b) = (weight.as_ref().map(|w| w.raw()), bias.as_ref().map(|b| b.raw()));
+        let (w, b) = (
+            weight.as_ref().map(|w| w.raw()),
+            bias.as_ref().map(|b| b.raw()),
+        );
         let y = moved.layer_norm(&[n], w.as_ref(), b.as_ref(), eps)?;
         if pos == last {
             return Ok(owned(y));

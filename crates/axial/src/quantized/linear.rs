@@ -16,6 +16,7 @@ use crate::views::or_panic;
 ///
 /// ```
 /// use axial::LinearWeight;
+/// use axial::Shape;
 /// use axial::prelude::*;
 /// axes!(Out, In);
 /// fn rank<W: LinearWeight>() -> usize { <W::Bias as Shape>::RANK }

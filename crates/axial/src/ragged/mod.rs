@@ -210,7 +210,7 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     /// ```
     /// use axial::prelude::*;
     /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: 2, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 3]>::ones(); 2]);
+    /// let n = Nested::<f32, shape![Batch: 2, Seq: Dyn]>::from_items(&vec![Tensor::<f32, shape![Seq: 3]>::ones(); 2]);
     /// assert_eq!(n.offsets(), &[0, 3, 6]);
     /// ```
     #[track_caller]
@@ -256,7 +256,7 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     /// ```
     /// use axial::prelude::*;
     /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::ones(); 3]);
+    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&vec![Tensor::<f32, shape![Seq: 2]>::ones(); 3]);
     /// assert_eq!(n.batch_size(), 3);
     /// ```
     pub fn batch_size(&self) -> usize {
@@ -268,7 +268,7 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     /// ```
     /// use axial::prelude::*;
     /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::ones(); 2]);
+    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&vec![Tensor::<f32, shape![Seq: 2]>::ones(); 2]);
     /// assert_eq!(n.offsets(), &[0, 2, 4]);
     /// ```
     pub fn offsets(&self) -> &[usize] {
@@ -329,7 +329,7 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     /// ```
     /// use axial::prelude::*;
     /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::ones(); 2]);
+    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&vec![Tensor::<f32, shape![Seq: 2]>::ones(); 2]);
     /// let items = n.unbind();
     /// assert_eq!((items.len(), items[1].storage_offset()), (2, 2));
     /// ```

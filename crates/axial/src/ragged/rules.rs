@@ -14,6 +14,7 @@ use crate::tensor::Tensor;
 /// `Dyn`: each item has its own length), then the items' fixed axes.
 ///
 /// ```
+/// use axial::Shape;
 /// use axial::prelude::*;
 /// use axial::RaggedShape;
 /// axes!(Batch, Seq, Features);
