@@ -85,13 +85,19 @@ mod driver;
 #[cfg(feature = "cuda")]
 mod elementwise;
 #[cfg(feature = "cuda")]
+mod index;
+#[cfg(feature = "cuda")]
 mod launch;
+#[cfg(feature = "cuda")]
+mod norm;
 #[cfg(feature = "cuda")]
 mod pinned;
 #[cfg(feature = "cuda")]
 mod ptx;
 #[cfg(feature = "cuda")]
 mod reduce;
+#[cfg(feature = "cuda")]
+mod scan;
 #[cfg(feature = "cuda")]
 mod stream;
 #[cfg(feature = "cuda")]
