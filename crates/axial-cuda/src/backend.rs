@@ -98,16 +98,7 @@ pub(crate) fn input(
                 layout: src.layout.clone(),
                 dtype: src.dtype,
             };
-            let contiguous = Layout::contiguous(src.layout.shape());
-            let storage = Storage::uninit(device, contiguous.numel() * src.dtype.size())?;
-            let to = Operand {
-                base: storage.buffer().ptr,
-                layout: contiguous.clone(),
-                dtype: src.dtype,
-            };
-            elementwise::copy_operands(device.state()?, &from, &to)?;
-            spill.push(storage);
-            Ok(to)
+            contiguous_copy(device, &from, spill)
         }
     }
 }
@@ -128,8 +119,37 @@ pub(crate) fn source(
     })
 }
 
-/// `op` itself when its layout is contiguous, else a contiguous copy of it
-/// (held in `spill` until the caller's launches are queued).
+/// A new contiguous operand of `shape` and `dtype`, its storage held in
+/// `spill` until the caller's launches are queued.
+pub(crate) fn scratch(
+    device: &Cuda,
+    shape: &[usize],
+    dtype: DType,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<Operand> {
+    let layout = Layout::contiguous(shape);
+    let storage = Storage::uninit(device, layout.numel() * dtype.size())?;
+    let op = Operand {
+        base: storage.buffer().ptr,
+        layout,
+        dtype,
+    };
+    spill.push(storage);
+    Ok(op)
+}
+
+/// A contiguous copy of `op` (in [`scratch`] memory).
+pub(crate) fn contiguous_copy(
+    device: &Cuda,
+    op: &Operand,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<Operand> {
+    let to = scratch(device, op.layout.shape(), op.dtype, spill)?;
+    elementwise::copy_operands(device.state()?, op, &to)?;
+    Ok(to)
+}
+
+/// `op` itself when its layout is contiguous, else a contiguous copy.
 pub(crate) fn contiguous(
     device: &Cuda,
     op: Operand,
@@ -138,21 +158,12 @@ pub(crate) fn contiguous(
     if op.layout.is_contiguous() {
         return Ok(op);
     }
-    let layout = Layout::contiguous(op.layout.shape());
-    let storage = Storage::uninit(device, layout.numel() * op.dtype.size())?;
-    let copy = Operand {
-        base: storage.buffer().ptr,
-        layout,
-        dtype: op.dtype,
-    };
-    elementwise::copy_operands(device.state()?, &op, &copy)?;
-    spill.push(storage);
-    Ok(copy)
+    contiguous_copy(device, &op, spill)
 }
 
-/// A contiguous operand of `shape` and `dtype` for a kernel to write: the
-/// output itself when it is contiguous, else a buffer (held in `spill`)
-/// that [`write_back`] then copies into the output.
+/// A contiguous operand for a kernel to write in place of `to`: `to`
+/// itself when it is contiguous, else [`scratch`] memory that
+/// [`write_back`] then copies into `to`.
 pub(crate) fn contiguous_target(
     device: &Cuda,
     to: &Operand,
@@ -165,15 +176,7 @@ pub(crate) fn contiguous_target(
             dtype: to.dtype,
         });
     }
-    let layout = Layout::contiguous(to.layout.shape());
-    let storage = Storage::uninit(device, layout.numel() * to.dtype.size())?;
-    let target = Operand {
-        base: storage.buffer().ptr,
-        layout,
-        dtype: to.dtype,
-    };
-    spill.push(storage);
-    Ok(target)
+    scratch(device, to.layout.shape(), to.dtype, spill)
 }
 
 /// Copies what a kernel wrote into [`contiguous_target`]'s buffer into the

@@ -12,10 +12,10 @@
 use std::ffi::{c_int, c_void};
 
 use axial_core::plan::{MatStrides, MatmulPlan, Odometer};
-use axial_core::{DType, Error, Input, Layout, Output, Result, Storage, op::matmul_plan};
+use axial_core::{DType, Error, Input, Output, Result, Storage, op::matmul_plan};
 
 use crate::Cuda;
-use crate::backend::{Operand, input, output, source, state_of};
+use crate::backend::{Operand, contiguous_copy, input, output, scratch, source, state_of};
 use crate::driver::{State, device_error, lock};
 use crate::elementwise::copy_operands;
 
@@ -224,19 +224,13 @@ fn product(
     }
     // Operands cuBLAS cannot read where they lie are copied contiguous.
     let mut held = vec![];
-    let a = usable(device, s, a, (plan.m, plan.k), plan.lhs, &mut held)?;
-    let b = usable(device, s, b, (plan.k, plan.n), plan.rhs, &mut held)?;
+    let a = usable(device, a, (plan.m, plan.k), plan.lhs, &mut held)?;
+    let b = usable(device, b, (plan.k, plan.n), plan.rhs, &mut held)?;
     let plan = MatmulPlan::new(&a.layout, &b.layout, &to.layout)?;
     let out_ok = as_column_major(plan.m, plan.n, plan.dst).is_some() && plan.disjoint;
     if !out_ok {
         // Into a contiguous result, then copied where it goes.
-        let tmp_layout = Layout::contiguous(to.layout.shape());
-        let tmp = Storage::uninit(device, tmp_layout.numel() * dtype.size())?;
-        let t = Operand {
-            base: tmp.buffer().ptr,
-            layout: tmp_layout,
-            dtype,
-        };
+        let t = scratch(device, to.layout.shape(), dtype, &mut held)?;
         if accumulate {
             copy_operands(s, &to, &t)?;
         }
@@ -250,7 +244,6 @@ fn product(
 /// `op` itself when cuBLAS reads it where it lies, else a contiguous copy.
 fn usable(
     device: &Cuda,
-    s: &State,
     op: Operand,
     (rows, cols): (usize, usize),
     st: MatStrides,
@@ -259,16 +252,7 @@ fn usable(
     if as_column_major(rows, cols, st).is_some() {
         return Ok(op);
     }
-    let layout = Layout::contiguous(op.layout.shape());
-    let storage = Storage::uninit(device, layout.numel() * op.dtype.size())?;
-    let copy = Operand {
-        base: storage.buffer().ptr,
-        layout,
-        dtype: op.dtype,
-    };
-    copy_operands(s, &op, &copy)?;
-    held.push(storage);
-    Ok(copy)
+    contiguous_copy(device, &op, held)
 }
 
 /// One strided-batched call per index of the outer batch dims (the

@@ -398,7 +398,7 @@ fn fused_kernels_take_strided_operands_at_the_backend() {
         );
     }
     let rows = xs.reshape(&[-1, 6]).unwrap();
-    let (w, b) = pair(&gpu, &[6], DType::F32, 14);
+    let (w, gw) = pair(&gpu, &[6], DType::F32, 14);
     let want = rows
         .as_ref()
         .layer_norm(&[6], Some(&w.view()), None, 1e-5)
@@ -407,7 +407,7 @@ fn fused_kernels_take_strided_operands_at_the_backend() {
     let mut out = column_major(&gpu, grows.as_ref().shape(), DType::F32);
     gpu.layer_norm(
         grows.as_ref().input(),
-        Some(b.view().input()),
+        Some(gw.view().input()),
         None,
         1e-5,
         out_of(&mut out),
