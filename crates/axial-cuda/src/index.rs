@@ -104,6 +104,23 @@ fn without_dim(shape: &[usize], layout: &Layout, dim: usize) -> Layout {
     Layout::from_parts(shape, &strides, layout.offset())
 }
 
+/// The source as `gather_bN` walks it over an output of `shape`: its layout
+/// with `dim`'s stride zeroed, and that stride (the step of one index).
+fn gather_source(shape: &[usize], src: &Layout, dim: usize) -> (Layout, isize) {
+    let step = src.strides().get(dim).copied().unwrap_or(0);
+    (without_dim(shape, src, dim), step)
+}
+
+/// A 1-D (or 0-d) index broadcast over the other dims of an output of
+/// shape `out`: its stride along `dim`, 0 elsewhere.
+fn selected_index(out: &[usize], ids: &Layout, dim: usize) -> Layout {
+    let mut strides = vec![0isize; out.len()];
+    if let (Some(s), Some(&is)) = (strides.get_mut(dim), ids.strides().first()) {
+        *s = is;
+    }
+    Layout::from_parts(out, &strides, ids.offset())
+}
+
 /// `o[p] = a[p with dim 0] + idx[p]·step` over the output's shape.
 fn run_gather(
     device: &Cuda,
@@ -113,15 +130,21 @@ fn run_gather(
     to: &Operand,
 ) -> Result<()> {
     let s = state_of(device)?;
-    let shape = to.layout.shape();
-    let step = src.layout.strides().get(dim).copied().unwrap_or(0) as i64;
+    let (layout, step) = gather_source(to.layout.shape(), &src.layout, dim);
     let from = Operand {
         base: src.base,
-        layout: without_dim(shape, &src.layout, dim),
+        layout,
         dtype: src.dtype,
     };
     let name = format!("gather_{}", size_name(to.dtype.size()));
-    walk_kernel(s, "index", &name, &[step as u64], [to, &from, &index], None)
+    walk_kernel(
+        s,
+        "index",
+        &name,
+        &[step as i64 as u64],
+        [to, &from, &index],
+        None,
+    )
 }
 
 /// `dst = src.index_select(dim, index)`.
@@ -155,14 +178,9 @@ pub(crate) fn index_select(
     dst.layout.check_writable()?;
     let size = shape.get(dim).copied().unwrap_or(1);
     check_indices(device, op, &ids, size, dim)?;
-    // The index broadcast over the other dims of the output.
-    let mut strides = vec![0isize; out.len()];
-    if let (Some(s), Some(&is)) = (strides.get_mut(dim), ids.layout.strides().first()) {
-        *s = is;
-    }
     let index = Operand {
         base: ids.base,
-        layout: Layout::from_parts(out, &strides, ids.layout.offset()),
+        layout: selected_index(out, &ids.layout, dim),
         dtype: DType::I64,
     };
     run_gather(device, &from, dim, index, &to)
@@ -204,6 +222,87 @@ pub(crate) fn gather(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axial_core::RawTensor;
+
+    /// What `gather_bN` computes, on the host: the walk of the output, the
+    /// zeroed source and the index, as the kernel's `for_each` visits it.
+    fn emulate(
+        dst: &Layout,
+        src: &Layout,
+        idx: &Layout,
+        step: isize,
+        a: &[i64],
+        ids: &[i64],
+    ) -> Vec<i64> {
+        let mut out = vec![0i64; dst.numel()];
+        let plan = Plan::new([dst, src, idx]);
+        let [s0, s1, s2] = plan.inner_strides();
+        plan.for_runs(0, plan.runs(), |[o, i, x], len| {
+            for k in 0..len as isize {
+                let at = ids[(x as isize + k * s2) as usize] as isize;
+                out[(o as isize + k * s0) as usize] = a[(i as isize + k * s1 + at * step) as usize];
+            }
+        });
+        out
+    }
+
+    /// A `[6, 4, 5]` source whose elements are their storage offsets, laid
+    /// out with dims rotated.
+    fn source() -> (Layout, Vec<i64>, RawTensor) {
+        let l = Layout::contiguous(&[4, 5, 6]).permute(&[2, 0, 1]).unwrap();
+        let buf: Vec<i64> = (0..120).collect();
+        let t = RawTensor::from_parts(axial_core::Storage::from_slice(&buf), l.clone(), DType::I64)
+            .unwrap();
+        (l, buf, t)
+    }
+
+    #[test]
+    fn the_index_select_walk_reads_what_the_cpu_selects() {
+        let (src, buf, t) = source();
+        // Indices every other element of a buffer, from offset 1.
+        let ids_buf = [9, 3, 9, 0, 9, 3, 9, 2];
+        let ids = Layout::from_parts(&[4], &[2], 1);
+        let ids_t = RawTensor::from_parts(
+            axial_core::Storage::from_slice(&ids_buf),
+            ids.clone(),
+            DType::I64,
+        )
+        .unwrap();
+        for dim in 0..3 {
+            let want = t.view().index_select(dim as isize, &ids_t.view()).unwrap();
+            let dst = Layout::contiguous(want.shape());
+            let (from, step) = gather_source(dst.shape(), &src, dim);
+            let idx = selected_index(dst.shape(), &ids, dim);
+            let got = emulate(&dst, &from, &idx, step, &buf, &ids_buf);
+            assert_eq!(got, want.to_vec::<i64>().unwrap(), "dim {dim}");
+        }
+    }
+
+    #[test]
+    fn the_gather_walk_reads_what_the_cpu_gathers() {
+        let (src, buf, t) = source();
+        for dim in 0..3 {
+            // A transposed index, one smaller than the source in the other dims.
+            let mut shape: Vec<usize> = t.shape().iter().map(|&n| n - 1).collect();
+            shape[dim] = 7;
+            let size = t.shape()[dim] as i64;
+            let rev: Vec<usize> = shape.iter().rev().copied().collect();
+            let n: usize = shape.iter().product();
+            let ids_buf: Vec<i64> = (0..n as i64).map(|i| (i * 7 + 3) % size).collect();
+            let idx = Layout::contiguous(&rev).permute(&[2, 1, 0]).unwrap();
+            let ids_t = RawTensor::from_parts(
+                axial_core::Storage::from_slice(&ids_buf),
+                idx.clone(),
+                DType::I64,
+            )
+            .unwrap();
+            let want = t.view().gather(dim as isize, &ids_t.view()).unwrap();
+            let dst = Layout::contiguous(&shape);
+            let (from, step) = gather_source(&shape, &src, dim);
+            let got = emulate(&dst, &from, &idx, step, &buf, &ids_buf);
+            assert_eq!(got, want.to_vec::<i64>().unwrap(), "dim {dim}");
+        }
+    }
 
     #[test]
     fn the_indexed_dim_reads_through_the_index_alone() {

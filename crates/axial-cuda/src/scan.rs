@@ -136,6 +136,42 @@ mod tests {
     }
 
     #[test]
+    fn the_row_walk_scans_what_the_cpu_scans() {
+        use axial_core::{RawTensor, Storage};
+        // A rotated [6, 4, 5] source into a column-major output.
+        let src = Layout::contiguous(&[4, 5, 6]).permute(&[2, 0, 1]).unwrap();
+        let buf: Vec<i64> = (0..120).map(|i| i * i % 17).collect();
+        let t = RawTensor::from_parts(Storage::from_slice(&buf), src.clone(), DType::I64).unwrap();
+        let dst = Layout::contiguous(&[5, 4, 6]).permute(&[2, 1, 0]).unwrap();
+        for dim in 0..3 {
+            let want = t
+                .view()
+                .cumsum(dim as isize)
+                .unwrap()
+                .to_vec::<i64>()
+                .unwrap();
+            // What the kernels do, on the host: a running sum down each row.
+            let len = dst.shape()[dim] as isize;
+            let (sd, ss) = (dst.strides()[dim], src.strides()[dim]);
+            let plan = Plan::new([&rows_of(&dst, dim), &rows_of(&src, dim)]);
+            let [r0, r1] = plan.inner_strides();
+            let mut out = vec![0i64; 120];
+            plan.for_runs(0, plan.runs(), |[o, i], n| {
+                for r in 0..n as isize {
+                    let mut acc = 0;
+                    for k in 0..len {
+                        acc += buf[(i as isize + r * r1 + k * ss) as usize];
+                        out[(o as isize + r * r0 + k * sd) as usize] = acc;
+                    }
+                }
+            });
+            let got =
+                RawTensor::from_parts(Storage::from_slice(&out), dst.clone(), DType::I64).unwrap();
+            assert_eq!(got.to_vec::<i64>().unwrap(), want, "dim {dim}");
+        }
+    }
+
+    #[test]
     fn rows_drop_the_scanned_dim() {
         let l = Layout::contiguous(&[2, 3, 4]);
         let r = rows_of(&l, 1);
