@@ -42,6 +42,12 @@ def main():
     sm = torch.rand(8192, 8192, device=dev)
     rows.append(("softmax over the last axis, 8192² f32 (one kernel)", time_ms(lambda: torch.softmax(sm, -1)),
                  2 * 8192 * 8192 * 4, False))
+    rows.append(("softmax over the last axis, 8192² f32 (fused kernel)", time_ms(lambda: torch.softmax(sm, -1)),
+                 2 * 8192 * 8192 * 4, False))
+    rows.append(("softmax over the first axis, 8192² f32 (fused kernel)", time_ms(lambda: torch.softmax(sm, 0)),
+                 2 * 8192 * 8192 * 4, False))
+    rows.append(("layer_norm over the last axis, 8192² f32",
+                 time_ms(lambda: torch.nn.functional.layer_norm(sm, (8192,), eps=1e-5)), 2 * 8192 * 8192 * 4, False))
     for dtype, name in ((torch.float32, "torch.float32"), (torch.bfloat16, "torch.bfloat16")):
         a = torch.rand(8192, 8192, device=dev, dtype=dtype)
         b = torch.rand(8192, 8192, device=dev, dtype=dtype)

@@ -1,7 +1,8 @@
 //! What `gpu/check.sh` measures on a GPU machine: that every kernel loads,
 //! that pinned copies overlap kernels, and a table of bandwidth and FLOP/s
-//! (copy, elementwise add, transposed copy, sum over each axis, softmax,
-//! f32/bf16 matmul) against the device's own copy bandwidth, timed with
+//! (copy, elementwise add, transposed copy, sum over each axis, softmax
+//! from five kernels and fused along each axis, layer_norm, f32/bf16
+//! matmul) against the device's own copy bandwidth, timed with
 //! events. Prints markdown. Without a GPU it says so and exits 0.
 //!
 //! `cargo run --release -p axial-cuda --features cuda --example gpu_report`
@@ -147,6 +148,29 @@ fn report(gpu: &Cuda) -> Result<()> {
     let ms = time_ms(gpu, 10, || softmax(&sm.view()).map(drop))?;
     rows.push(Row {
         case: "softmax over the last axis, 8192² f32 (5 kernels)".into(),
+        ms,
+        work: 2.0 * (8192 * 8192) as f64 * f32s,
+        flops: false,
+    });
+    let ms = time_ms(gpu, 10, || sm.view().softmax(-1).map(drop))?;
+    rows.push(Row {
+        case: "softmax over the last axis, 8192² f32 (fused kernel)".into(),
+        ms,
+        work: 2.0 * (8192 * 8192) as f64 * f32s,
+        flops: false,
+    });
+    let ms = time_ms(gpu, 10, || sm.view().softmax(0).map(drop))?;
+    rows.push(Row {
+        case: "softmax over the first axis, 8192² f32 (fused kernel)".into(),
+        ms,
+        work: 2.0 * (8192 * 8192) as f64 * f32s,
+        flops: false,
+    });
+    let ms = time_ms(gpu, 10, || {
+        sm.view().layer_norm(&[8192], None, None, 1e-5).map(drop)
+    })?;
+    rows.push(Row {
+        case: "layer_norm over the last axis, 8192² f32".into(),
         ms,
         work: 2.0 * (8192 * 8192) as f64 * f32s,
         flops: false,

@@ -1,7 +1,8 @@
 //! [`Backend`] for [`Cuda`]: each entry point checks its operands with the
 //! device-independent rules of `axial_core` (dtypes, shapes, bounds, the op
 //! and dtype, the coalesced plans), then launches the kernels of
-//! [`crate::elementwise`], [`crate::reduce`] or [`crate::blas`].
+//! [`crate::elementwise`], [`crate::reduce`], [`crate::norm`],
+//! [`crate::index`], [`crate::scan`] or [`crate::blas`].
 
 use axial_core::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, DType, Error, Input, Layout, Output, ReduceOp,
@@ -9,7 +10,7 @@ use axial_core::{
 };
 
 use crate::driver::State;
-use crate::{Cuda, CudaBuffer, blas, elementwise, reduce};
+use crate::{Cuda, CudaBuffer, blas, elementwise, index, norm, reduce, scan};
 
 /// An operand as a kernel takes it: the device address of its storage's
 /// first byte, and where its elements are.
@@ -97,16 +98,7 @@ pub(crate) fn input(
                 layout: src.layout.clone(),
                 dtype: src.dtype,
             };
-            let contiguous = Layout::contiguous(src.layout.shape());
-            let storage = Storage::uninit(device, contiguous.numel() * src.dtype.size())?;
-            let to = Operand {
-                base: storage.buffer().ptr,
-                layout: contiguous.clone(),
-                dtype: src.dtype,
-            };
-            elementwise::copy_operands(device.state()?, &from, &to)?;
-            spill.push(storage);
-            Ok(to)
+            contiguous_copy(device, &from, spill)
         }
     }
 }
@@ -125,6 +117,75 @@ pub(crate) fn source(
         layout: src.layout.clone(),
         dtype: src.dtype,
     })
+}
+
+/// A new contiguous operand of `shape` and `dtype`, its storage held in
+/// `spill` until the caller's launches are queued.
+pub(crate) fn scratch(
+    device: &Cuda,
+    shape: &[usize],
+    dtype: DType,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<Operand> {
+    let layout = Layout::contiguous(shape);
+    let storage = Storage::uninit(device, layout.numel() * dtype.size())?;
+    let op = Operand {
+        base: storage.buffer().ptr,
+        layout,
+        dtype,
+    };
+    spill.push(storage);
+    Ok(op)
+}
+
+/// A contiguous copy of `op` (in [`scratch`] memory).
+pub(crate) fn contiguous_copy(
+    device: &Cuda,
+    op: &Operand,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<Operand> {
+    let to = scratch(device, op.layout.shape(), op.dtype, spill)?;
+    elementwise::copy_operands(device.state()?, op, &to)?;
+    Ok(to)
+}
+
+/// `op` itself when its layout is contiguous, else a contiguous copy.
+pub(crate) fn contiguous(
+    device: &Cuda,
+    op: Operand,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<Operand> {
+    if op.layout.is_contiguous() {
+        return Ok(op);
+    }
+    contiguous_copy(device, &op, spill)
+}
+
+/// A contiguous operand for a kernel to write in place of `to`: `to`
+/// itself when it is contiguous, else [`scratch`] memory that
+/// [`write_back`] then copies into `to`.
+pub(crate) fn contiguous_target(
+    device: &Cuda,
+    to: &Operand,
+    spill: &mut Vec<Storage<Cuda>>,
+) -> Result<Operand> {
+    if to.layout.is_contiguous() {
+        return Ok(Operand {
+            base: to.base,
+            layout: to.layout.clone(),
+            dtype: to.dtype,
+        });
+    }
+    scratch(device, to.layout.shape(), to.dtype, spill)
+}
+
+/// Copies what a kernel wrote into [`contiguous_target`]'s buffer into the
+/// output (nothing when the output was the target).
+pub(crate) fn write_back(device: &Cuda, target: &Operand, to: &Operand) -> Result<()> {
+    if target.base == to.base && target.layout == to.layout {
+        return Ok(());
+    }
+    elementwise::copy_operands(device.state()?, target, to)
 }
 
 /// The state of the device, its context current.
@@ -231,5 +292,60 @@ impl Backend for Cuda {
         dst: Output<'_, Self>,
     ) -> Result<()> {
         blas::matmul(self, lhs, rhs, dst)
+    }
+
+    fn addmm(
+        &self,
+        bias: Input<'_, Self>,
+        lhs: Input<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        blas::addmm(self, bias, lhs, rhs, dst)
+    }
+
+    fn softmax(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        log: bool,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        norm::softmax(self, src, dim, log, dst)
+    }
+
+    fn layer_norm(
+        &self,
+        src: Input<'_, Self>,
+        weight: Option<Input<'_, Self>>,
+        bias: Option<Input<'_, Self>>,
+        eps: f64,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        norm::layer_norm(self, src, weight, bias, eps, dst)
+    }
+
+    fn index_select(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        index::index_select(self, src, dim, index, dst)
+    }
+
+    fn gather(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        index::gather(self, src, dim, index, dst)
+    }
+
+    fn cumsum(&self, src: Input<'_, Self>, dim: usize, dst: Output<'_, Self>) -> Result<()> {
+        scan::cumsum(self, src, dim, dst)
     }
 }

@@ -6,15 +6,16 @@
 //! to `cublasGemmStridedBatchedEx` where it lies when one of its two
 //! strides is 1, else copied contiguous first. f32 computes in f32 (TF32
 //! only when [`Cuda::set_allow_tf32`] allows it), f64 in f64, f16 and bf16
-//! with f32 accumulation.
+//! with f32 accumulation. `addmm` writes its bias into the result and calls
+//! the same product with `beta = 1`.
 
 use std::ffi::{c_int, c_void};
 
 use axial_core::plan::{MatStrides, MatmulPlan, Odometer};
-use axial_core::{DType, Error, Input, Layout, Output, Result, Storage, op::matmul_plan};
+use axial_core::{DType, Error, Input, Output, Result, Storage, op::matmul_plan};
 
 use crate::Cuda;
-use crate::backend::{Operand, output, source, state_of};
+use crate::backend::{Operand, contiguous_copy, input, output, scratch, source, state_of};
 use crate::driver::{State, device_error, lock};
 use crate::elementwise::copy_operands;
 
@@ -157,6 +158,53 @@ pub(crate) fn matmul(
     rhs: Input<'_, Cuda>,
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
+    product(device, lhs, rhs, dst, false)
+}
+
+/// `dst = bias + lhs @ rhs`: the bias (broadcast to `dst`'s shape) is
+/// copied into `dst`, which the product then accumulates into (cuBLAS's
+/// `beta = 1`), so the sum costs no pass of its own.
+pub(crate) fn addmm(
+    device: &Cuda,
+    bias: Input<'_, Cuda>,
+    lhs: Input<'_, Cuda>,
+    rhs: Input<'_, Cuda>,
+    dst: Output<'_, Cuda>,
+) -> Result<()> {
+    let op = "addmm";
+    if bias.dtype != dst.dtype || bias.layout.shape() != dst.layout.shape() {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "a bias of shape {:?} ({}) for a result of shape {:?} ({})",
+                bias.layout.shape(),
+                bias.dtype.name(),
+                dst.layout.shape(),
+                dst.dtype.name()
+            ),
+        ));
+    }
+    // Checked before the bias is written, so that a refused product writes nothing.
+    matmul_plan(&lhs, &rhs, &dst)?;
+    source(device, op, &lhs, dst.dtype)?;
+    source(device, op, &rhs, dst.dtype)?;
+    compute_types(dst.dtype, false)?;
+    let s = state_of(device)?;
+    let to = output(device, op, &dst, dst.dtype)?;
+    let mut spill = vec![];
+    let b = input(device, op, &bias, dst.dtype, &dst, &mut spill)?;
+    copy_operands(s, &b, &to)?;
+    product(device, lhs, rhs, dst, true)
+}
+
+/// `dst = lhs @ rhs`, or `dst += lhs @ rhs` when `accumulate` is set.
+fn product(
+    device: &Cuda,
+    lhs: Input<'_, Cuda>,
+    rhs: Input<'_, Cuda>,
+    dst: Output<'_, Cuda>,
+    accumulate: bool,
+) -> Result<()> {
     let op = "matmul";
     let s = state_of(device)?;
     let plan = matmul_plan(&lhs, &rhs, &dst)?;
@@ -169,34 +217,33 @@ pub(crate) fn matmul(
     }
     if plan.k == 0 {
         // A sum of no products.
+        if accumulate {
+            return Ok(());
+        }
         return crate::elementwise::fill(device, dst, axial_core::Scalar::Int(0));
     }
     // Operands cuBLAS cannot read where they lie are copied contiguous.
     let mut held = vec![];
-    let a = usable(device, s, a, (plan.m, plan.k), plan.lhs, &mut held)?;
-    let b = usable(device, s, b, (plan.k, plan.n), plan.rhs, &mut held)?;
+    let a = usable(device, a, (plan.m, plan.k), plan.lhs, &mut held)?;
+    let b = usable(device, b, (plan.k, plan.n), plan.rhs, &mut held)?;
     let plan = MatmulPlan::new(&a.layout, &b.layout, &to.layout)?;
     let out_ok = as_column_major(plan.m, plan.n, plan.dst).is_some() && plan.disjoint;
     if !out_ok {
         // Into a contiguous result, then copied where it goes.
-        let tmp_layout = Layout::contiguous(to.layout.shape());
-        let tmp = Storage::uninit(device, tmp_layout.numel() * dtype.size())?;
-        let t = Operand {
-            base: tmp.buffer().ptr,
-            layout: tmp_layout,
-            dtype,
-        };
+        let t = scratch(device, to.layout.shape(), dtype, &mut held)?;
+        if accumulate {
+            copy_operands(s, &to, &t)?;
+        }
         let tp = MatmulPlan::new(&a.layout, &b.layout, &t.layout)?;
-        gemm_batches(device, s, &tp, &a, &b, &t)?;
+        gemm_batches(device, s, &tp, &a, &b, &t, accumulate)?;
         return copy_operands(s, &t, &to);
     }
-    gemm_batches(device, s, &plan, &a, &b, &to)
+    gemm_batches(device, s, &plan, &a, &b, &to, accumulate)
 }
 
 /// `op` itself when cuBLAS reads it where it lies, else a contiguous copy.
 fn usable(
     device: &Cuda,
-    s: &State,
     op: Operand,
     (rows, cols): (usize, usize),
     st: MatStrides,
@@ -205,20 +252,11 @@ fn usable(
     if as_column_major(rows, cols, st).is_some() {
         return Ok(op);
     }
-    let layout = Layout::contiguous(op.layout.shape());
-    let storage = Storage::uninit(device, layout.numel() * op.dtype.size())?;
-    let copy = Operand {
-        base: storage.buffer().ptr,
-        layout,
-        dtype: op.dtype,
-    };
-    copy_operands(s, &op, &copy)?;
-    held.push(storage);
-    Ok(copy)
+    contiguous_copy(device, &op, held)
 }
 
 /// One strided-batched call per index of the outer batch dims (the
-/// innermost batch dim is cuBLAS's batch).
+/// innermost batch dim is cuBLAS's batch); `accumulate` adds to `c`.
 fn gemm_batches(
     device: &Cuda,
     s: &State,
@@ -226,6 +264,7 @@ fn gemm_batches(
     a: &Operand,
     b: &Operand,
     c: &Operand,
+    accumulate: bool,
 ) -> Result<()> {
     let ((count, [sa, sb, sc]), outer) = p.batch.split_inner();
     let outer_n = outer.numel();
@@ -237,13 +276,32 @@ fn gemm_batches(
             b.at(p.offsets[1] as i64 + ob as i64),
             c.at(p.offsets[2] as i64 + oc as i64),
         ];
-        gemm(device, s, p, base, [sa, sb, sc], count, c.dtype)?;
+        gemm(device, s, p, base, [sa, sb, sc], count, c.dtype, accumulate)?;
         at.advance();
     }
     Ok(())
 }
 
-/// `count` products `C = A·B` at `base` addresses, batch strides `bs`.
+/// cuBLAS's data and compute types for `dtype`.
+fn compute_types(dtype: DType, tf32: bool) -> Result<(c_int, c_int)> {
+    Ok(match dtype {
+        DType::F32 if tf32 => (R_32F, COMPUTE_32F_FAST_TF32),
+        DType::F32 => (R_32F, COMPUTE_32F),
+        DType::F64 => (R_64F, COMPUTE_64F),
+        DType::F16 => (R_16F, COMPUTE_32F),
+        DType::BF16 => (R_16BF, COMPUTE_32F),
+        other => {
+            return Err(Error::Unsupported {
+                op: "matmul",
+                dtype: other,
+            });
+        }
+    })
+}
+
+/// `count` products `C = A·B` (`C += A·B` when `accumulate`) at `base`
+/// addresses, batch strides `bs`.
+#[allow(clippy::too_many_arguments)]
 fn gemm(
     device: &Cuda,
     s: &State,
@@ -252,6 +310,7 @@ fn gemm(
     [sa, sb, sc]: [isize; 3],
     count: usize,
     dtype: DType,
+    accumulate: bool,
 ) -> Result<()> {
     let big = |n: usize| n > c_int::MAX as usize;
     if big(p.m) || big(p.n) || big(p.k) || big(count) {
@@ -271,30 +330,18 @@ fn gemm(
     };
     let blas = blas(s)?;
     let tf32 = device.allow_tf32()?;
-    let (ty, compute) = match dtype {
-        DType::F32 if tf32 => (R_32F, COMPUTE_32F_FAST_TF32),
-        DType::F32 => (R_32F, COMPUTE_32F),
-        DType::F64 => (R_64F, COMPUTE_64F),
-        DType::F16 => (R_16F, COMPUTE_32F),
-        DType::BF16 => (R_16BF, COMPUTE_32F),
-        other => {
-            return Err(Error::Unsupported {
-                op: "matmul",
-                dtype: other,
-            });
-        }
-    };
-    let (one32, zero32) = (1.0f32, 0.0f32);
-    let (one64, zero64) = (1.0f64, 0.0f64);
+    let (ty, compute) = compute_types(dtype, tf32)?;
+    let (one32, beta32) = (1.0f32, if accumulate { 1.0f32 } else { 0.0 });
+    let (one64, beta64) = (1.0f64, if accumulate { 1.0f64 } else { 0.0 });
     let (alpha, beta): (*const c_void, *const c_void) = if dtype == DType::F64 {
         (
             (&one64 as *const f64).cast(),
-            (&zero64 as *const f64).cast(),
+            (&beta64 as *const f64).cast(),
         )
     } else {
         (
             (&one32 as *const f32).cast(),
-            (&zero32 as *const f32).cast(),
+            (&beta32 as *const f32).cast(),
         )
     };
     // cuBLAS computes a column-major C. For a row-major C (op_c = T) it

@@ -22,7 +22,7 @@ use crate::{Cuda, ptx};
 /// Launches `name` of `module` over every piece of the walk of `ops`
 /// (operand 0 the output): the parameters are `prefix`, each operand's
 /// address, the walk, then `scalars` when given.
-fn walk_kernel<const N: usize>(
+pub(crate) fn walk_kernel<const N: usize>(
     s: &State,
     module: &'static str,
     name: &str,

@@ -11,6 +11,14 @@
 //! is part of the crate: a user needs only the NVIDIA driver, which compiles
 //! each module the first time a program uses it.
 //!
+//! The fused ops (`softmax`, `log_softmax`, `layer_norm`) take one block
+//! per row with f32 accumulation for f16, bf16 and f32 (f64 in f64);
+//! `addmm` folds its bias into cuBLAS's product (`beta = 1`); `cumsum`
+//! scans rows by blocks or threads. `index_select` and `gather` check every
+//! index on the device and read back one flag before they write, so an
+//! index out of range is an `Err` (as on the CPU) rather than PyTorch's
+//! device-side assertion, at the cost of one synchronisation per call.
+//!
 //! Host memory can be page-locked ([`PinnedStorage`]), which is what makes a
 //! host-to-device copy on a [`Stream`] asynchronous; [`Event`]s order work
 //! across streams and time it.
@@ -85,13 +93,19 @@ mod driver;
 #[cfg(feature = "cuda")]
 mod elementwise;
 #[cfg(feature = "cuda")]
+mod index;
+#[cfg(feature = "cuda")]
 mod launch;
+#[cfg(feature = "cuda")]
+mod norm;
 #[cfg(feature = "cuda")]
 mod pinned;
 #[cfg(feature = "cuda")]
 mod ptx;
 #[cfg(feature = "cuda")]
 mod reduce;
+#[cfg(feature = "cuda")]
+mod scan;
 #[cfg(feature = "cuda")]
 mod stream;
 #[cfg(feature = "cuda")]

@@ -4,7 +4,7 @@
 use axial_core::DType;
 
 /// Every module's name.
-pub(crate) const MODULES: [&str; 21] = [
+pub(crate) const MODULES: [&str; 24] = [
     "elementwise_bool",
     "elementwise_u8",
     "elementwise_i8",
@@ -26,6 +26,9 @@ pub(crate) const MODULES: [&str; 21] = [
     "reduce_f32",
     "reduce_f64",
     "move",
+    "norm",
+    "index",
+    "scan",
 ];
 
 /// The kernels (`.entry` names) of a module's PTX.
@@ -60,6 +63,9 @@ pub(crate) fn module(name: &str) -> Option<&'static str> {
         "reduce_f32" => include_str!("../ptx/reduce_f32.ptx"),
         "reduce_f64" => include_str!("../ptx/reduce_f64.ptx"),
         "move" => include_str!("../ptx/move.ptx"),
+        "norm" => include_str!("../ptx/norm.ptx"),
+        "index" => include_str!("../ptx/index.ptx"),
+        "scan" => include_str!("../ptx/scan.ptx"),
         _ => return None,
     })
 }
@@ -129,5 +135,10 @@ mod tests {
         }
         let f32_kernels: Vec<_> = entries(module("elementwise_f32").unwrap()).collect();
         assert!(f32_kernels.contains(&"unary_exp_f32") && f32_kernels.contains(&"cast_f32_bf16"));
+        let norm: Vec<_> = entries(module("norm").unwrap()).collect();
+        assert!(norm.contains(&"softmax_rows_bf16") && norm.contains(&"layer_norm_f64"));
+        let scan: Vec<_> = entries(module("scan").unwrap()).collect();
+        assert!(scan.contains(&"cumsum_block_i64") && scan.contains(&"cumsum_rows_f16"));
+        assert!(entries(module("index").unwrap()).any(|e| e == "gather_b8"));
     }
 }
