@@ -72,24 +72,34 @@ impl<W: Shape, B: Shape> Linear<W, B> {
 type Projection = Linear<shape![Inner: 384, Model: 384], shape![Inner: 384]>;
 /// A layer norm's weight and bias over `Model`.
 type Norm = Linear<shape![Model: 384], shape![Model: 384]>;
+/// The attention's output projection, back to `Model`.
+type AttentionOut = Linear<shape![Model: 384, Inner: 384], shape![Model: 384]>;
+/// The MLP's widening projection.
+type Up = Linear<shape![Mlp: 1536, Model: 384], shape![Mlp: 1536]>;
+/// The MLP's narrowing projection.
+type Down = Linear<shape![Model: 384, Mlp: 1536], shape![Model: 384]>;
+/// The embedding tables: one row per word, position and segment.
+type WordTable = ArcTensor<f32, shape![Vocab: 30522, Model: 384]>;
+type PositionTable = ArcTensor<f32, shape![Position: 512, Model: 384]>;
+type SegmentTable = ArcTensor<f32, shape![Segment: 2, Model: 384]>;
 
 /// One encoder block's weights.
 pub(crate) struct Block {
     query: Projection,
     key: Projection,
     value: Projection,
-    attention_out: Linear<shape![Model: 384, Inner: 384], shape![Model: 384]>,
+    attention_out: AttentionOut,
     attention_norm: Norm,
-    up: Linear<shape![Mlp: 1536, Model: 384], shape![Mlp: 1536]>,
-    down: Linear<shape![Model: 384, Mlp: 1536], shape![Model: 384]>,
+    up: Up,
+    down: Down,
     out_norm: Norm,
 }
 
 /// The model's weights, typed.
 pub(crate) struct Bert {
-    word: ArcTensor<f32, shape![Vocab: 30522, Model: 384]>,
-    position: ArcTensor<f32, shape![Position: 512, Model: 384]>,
-    segment: ArcTensor<f32, shape![Segment: 2, Model: 384]>,
+    word: WordTable,
+    position: PositionTable,
+    segment: SegmentTable,
     embedding_norm: Norm,
     blocks: Vec<Block>,
 }

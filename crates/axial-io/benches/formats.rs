@@ -10,8 +10,6 @@
 //! `minilm.safetensors` (from `bench/fetch_minilm.sh`), `minilm.pt` and
 //! `features.h5` (written by `compare_formats.py` with torch and h5py, or
 //! here with axial's writers when absent).
-// criterion's macros generate undocumented functions.
-#![allow(missing_docs)]
 // `criterion_group!` generates an undocumented public function.
 #![allow(missing_docs)]
 
