@@ -9,30 +9,18 @@
 //! kills the whole context. Only when the flag is set are the indices
 //! copied back, to name the first bad one in the CPU device's words.
 
+use axial_core::op::{check_gather, check_index_dtype, check_index_select, checked_index};
 use axial_core::plan::Plan;
-use axial_core::{DType, Error, Input, Layout, Output, Result, Storage};
+use axial_core::{DType, Input, Layout, Output, Result, Storage};
 
 use crate::Cuda;
 use crate::backend::{Operand, output, source, state_of};
 use crate::elementwise::{copy_operands, walk_kernel};
 use crate::launch::{arg, blocks_for, for_pieces, launch, size_name};
 
-/// The error the CPU device returns for index `i` along `dim` of `size`.
-fn out_of_range(op: &'static str, i: i64, size: usize, dim: usize) -> Error {
-    Error::invalid(
-        op,
-        format!("index {i} is out of bounds for dimension {dim} with size {size}"),
-    )
-}
-
 /// An i64 index operand, or the CPU device's error for another dtype.
 fn index_operand(device: &Cuda, op: &'static str, index: &Input<'_, Cuda>) -> Result<Operand> {
-    if index.dtype != DType::I64 {
-        return Err(Error::invalid(
-            op,
-            format!("Expected dtype int64 for index, got {}", index.dtype.name()),
-        ));
-    }
+    check_index_dtype(op, index.dtype)?;
     source(device, op, index, DType::I64)
 }
 
@@ -85,14 +73,14 @@ fn check_indices(
     };
     copy_operands(s, index, &to)?;
     let bytes = copy.to_host_bytes()?;
-    let first = bytes
-        .chunks_exact(8)
-        .map(|b| i64::from_le_bytes(b.try_into().expect("8 bytes")))
-        .find(|&i| i < 0 || i as u64 >= size as u64);
-    Err(match first {
-        Some(i) => out_of_range(op, i, size, dim),
-        None => crate::driver::device_error(op, "the index check flagged no index"),
-    })
+    for b in bytes.chunks_exact(8) {
+        let i = i64::from_le_bytes(b.try_into().expect("8 bytes"));
+        checked_index(op, i, size, dim)?;
+    }
+    Err(crate::driver::device_error(
+        op,
+        "the index check flagged no index",
+    ))
 }
 
 /// `layout` with the stride of `dim` (when it has one) set to 0.
@@ -156,23 +144,9 @@ pub(crate) fn index_select(
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
     let op = "index_select";
+    check_index_select(&src, dim, &index, &dst)?;
     let (shape, out) = (src.layout.shape(), dst.layout.shape());
-    if index.layout.rank() > 1 {
-        return Err(Error::invalid(op, "Index is supposed to be a vector"));
-    }
     let ids = index_operand(device, op, &index)?;
-    let count = ids.layout.numel();
-    let fits = dim < shape.len().max(1)
-        && out.len() == shape.len()
-        && (0..shape.len()).all(|d| out[d] == if d == dim { count } else { shape[d] });
-    if !fits || src.dtype != dst.dtype || src.storage.is_none() {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "an input of shape {shape:?} and {count} indices along dim {dim} give no output of shape {out:?}"
-            ),
-        ));
-    }
     let from = source(device, op, &src, dst.dtype)?;
     let to = output(device, op, &dst, dst.dtype)?;
     dst.layout.check_writable()?;
@@ -195,21 +169,8 @@ pub(crate) fn gather(
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
     let op = "gather";
-    let (shape, ishape) = (src.layout.shape(), index.layout.shape());
-    let rank = shape.len();
-    let fits = ishape.len() == rank
-        && dst.layout.shape() == ishape
-        && dim < rank.max(1)
-        && (0..rank).all(|d| d == dim || ishape[d] <= shape[d]);
-    if !fits || src.dtype != dst.dtype {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "Size does not match at dimension {dim}: index {ishape:?}, input {shape:?}, output {:?}",
-                dst.layout.shape()
-            ),
-        ));
-    }
+    check_gather(&src, dim, &index, &dst)?;
+    let shape = src.layout.shape();
     let ids = index_operand(device, op, &index)?;
     let size = shape.get(dim).copied().unwrap_or(1);
     check_indices(device, op, &ids, size, dim)?;
@@ -312,14 +273,5 @@ mod tests {
         // A 0-d source has no dim to zero.
         let l = without_dim(&[], &Layout::contiguous(&[]), 0);
         assert_eq!(l.rank(), 0);
-    }
-
-    #[test]
-    fn errors_speak_as_the_cpu_device() {
-        let e = out_of_range("gather", -1, 4, 1);
-        assert!(
-            e.to_string()
-                .contains("index -1 is out of bounds for dimension 1 with size 4")
-        );
     }
 }

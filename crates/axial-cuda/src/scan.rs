@@ -11,6 +11,7 @@
 
 use std::ffi::c_void;
 
+use axial_core::op::check_dim;
 use axial_core::plan::{Plan, check_no_negative_strides};
 use axial_core::{DType, Error, Input, Layout, Output, Result};
 
@@ -66,16 +67,7 @@ pub(crate) fn cumsum(
 ) -> Result<()> {
     let op = "cumsum";
     let rank = dst.layout.rank();
-    if dim >= rank.max(1) {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
-                -(rank.max(1) as isize),
-                rank.max(1) - 1
-            ),
-        ));
-    }
+    check_dim(op, rank, dim)?;
     if dst.dtype == DType::Bool {
         return Err(Error::Unsupported {
             op,

@@ -3,6 +3,7 @@
 
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::math::{Float, FloatElem, Int, by_kind};
+use crate::op::check_dim;
 use crate::plan::check_no_negative_strides;
 use crate::{Cpu, DType, Element, Error, Input, Layout, Output, Result};
 
@@ -10,16 +11,7 @@ use crate::{Cpu, DType, Element, Error, Input, Layout, Output, Result};
 pub(crate) fn cumsum(src: Input<'_, Cpu>, dim: usize, mut dst: Output<'_, Cpu>) -> Result<()> {
     let op = "cumsum";
     let rank = dst.layout.rank();
-    if dim >= rank.max(1) {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
-                -(rank.max(1) as isize),
-                rank.max(1) - 1
-            ),
-        ));
-    }
+    check_dim(op, rank, dim)?;
     check_no_negative_strides(op, &src.layout)?;
     check_no_negative_strides(op, &dst.layout)?;
     dst.layout.check_writable()?;

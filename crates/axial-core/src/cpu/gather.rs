@@ -5,17 +5,13 @@
 
 use super::access::{SendPtr, out_ptr, read_ptr};
 use super::copy::copy;
+use crate::op::{check_gather, check_index_dtype, check_index_select, checked_index};
 use crate::plan::check_no_negative_strides;
-use crate::{Cpu, DType, Error, Input, Layout, Output, Result, with_dtype};
+use crate::{Cpu, Input, Layout, Output, Result, with_dtype};
 
 /// The indices of a 1-D or N-D i64 input, in its layout's element order.
 fn indices(op: &'static str, index: &Input<'_, Cpu>) -> Result<Vec<i64>> {
-    if index.dtype != DType::I64 {
-        return Err(Error::invalid(
-            op,
-            format!("Expected dtype int64 for index, got {}", index.dtype.name()),
-        ));
-    }
+    check_index_dtype(op, index.dtype)?;
     let p = read_ptr::<i64>(op, index)?;
     let layout = &index.layout;
     let mut out = Vec::with_capacity(layout.numel());
@@ -53,17 +49,6 @@ fn for_each_offset(layout: &Layout, mut f: impl FnMut(isize)) {
     }
 }
 
-/// `i` as a position in `0..size`, or the error naming it.
-fn checked(op: &'static str, i: i64, size: usize, dim: usize) -> Result<usize> {
-    if i < 0 || i as u64 >= size as u64 {
-        return Err(Error::invalid(
-            op,
-            format!("index {i} is out of bounds for dimension {dim} with size {size}"),
-        ));
-    }
-    Ok(i as usize)
-}
-
 /// `dst = src.index_select(dim, index)`.
 pub(crate) fn index_select(
     src: Input<'_, Cpu>,
@@ -72,27 +57,13 @@ pub(crate) fn index_select(
     dst: Output<'_, Cpu>,
 ) -> Result<()> {
     let op = "index_select";
-    let (shape, out) = (src.layout.shape(), dst.layout.shape());
-    if index.layout.rank() > 1 {
-        return Err(Error::invalid(op, "Index is supposed to be a vector"));
-    }
+    check_index_select(&src, dim, &index, &dst)?;
+    let shape = src.layout.shape();
     let ids = indices(op, &index)?;
-    let fits = dim < shape.len().max(1)
-        && out.len() == shape.len()
-        && (0..shape.len()).all(|d| out[d] == if d == dim { ids.len() } else { shape[d] });
-    if !fits || src.dtype != dst.dtype || src.storage.is_none() {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "an input of shape {shape:?} and {} indices along dim {dim} give no output of shape {out:?}",
-                ids.len()
-            ),
-        ));
-    }
     let size = shape.get(dim).copied().unwrap_or(1);
     let rows = ids
         .iter()
-        .map(|&i| checked(op, i, size, dim))
+        .map(|&i| checked_index(op, i, size, dim))
         .collect::<Result<Vec<_>>>()?;
     if shape.is_empty() {
         return copy(src, dst);
@@ -125,25 +96,12 @@ pub(crate) fn gather(
     mut dst: Output<'_, Cpu>,
 ) -> Result<()> {
     let op = "gather";
-    let (shape, ishape) = (src.layout.shape(), index.layout.shape());
-    let rank = shape.len();
-    let fits = ishape.len() == rank
-        && dst.layout.shape() == ishape
-        && dim < rank.max(1)
-        && (0..rank).all(|d| d == dim || ishape[d] <= shape[d]);
-    if !fits || src.dtype != dst.dtype {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "Size does not match at dimension {dim}: index {ishape:?}, input {shape:?}, output {:?}",
-                dst.layout.shape()
-            ),
-        ));
-    }
+    check_gather(&src, dim, &index, &dst)?;
+    let shape = src.layout.shape();
     let ids = indices(op, &index)?;
     let size = shape.get(dim).copied().unwrap_or(1);
     for &i in &ids {
-        checked(op, i, size, dim)?;
+        checked_index(op, i, size, dim)?;
     }
     check_no_negative_strides(op, &src.layout)?;
     check_no_negative_strides(op, &dst.layout)?;

@@ -3,8 +3,10 @@
 //! dtype ([`rules`](self::Resolved)). Devices implement these; nothing here is
 //! device-specific.
 
+mod index;
 mod rules;
 
+pub use index::{check_dim, check_gather, check_index_dtype, check_index_select, checked_index};
 pub use rules::{PowScalarKind, Resolved, RhsRule, checked_scalar, matmul_plan};
 
 use crate::{DType, Error, Result};
