@@ -251,6 +251,10 @@ fn f64_unary(op: UnaryOp) -> Option<Box<dyn Fn(f64) -> f64>> {
         Sigmoid => Box::new(sigmoid),
         Silu => Box::new(move |x| x * sigmoid(x)),
         Gelu => Box::new(|x| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))),
+        GeluTanh => Box::new(|x| {
+            let k = (2.0 / std::f64::consts::PI).sqrt();
+            0.5 * x * (1.0 + (k * (x + 0.044715 * x * x * x)).tanh())
+        }),
         PowScalar(p) => Box::new(move |x: f64| x.powf(p)),
         _ => return None,
     })
@@ -656,7 +660,7 @@ fn unary_op() -> impl Strategy<Value = UnaryOp> {
     use UnaryOp::*;
     let plain = prop::sample::select(vec![
         Neg, Abs, Sqrt, Rsqrt, Exp, Log, Log1p, Expm1, Sin, Cos, Tan, Tanh, Sigmoid, Relu, Gelu,
-        Silu, Erf, Floor, Ceil, Round, Trunc, Sign, Reciprocal, Square, LogicalNot,
+        GeluTanh, Silu, Erf, Floor, Ceil, Round, Trunc, Sign, Reciprocal, Square, LogicalNot,
     ]);
     let power = prop::sample::select(vec![
         0.0, 1.0, 0.5, -0.5, -1.0, 2.0, 3.0, -2.0, 1.5, 4.0, -3.0,

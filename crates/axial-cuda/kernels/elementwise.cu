@@ -60,6 +60,8 @@ FLOAT_OP1(F_tanh, m_tanh(x))
 FLOAT_OP1(F_sigmoid, (C)1 / ((C)1 + m_exp(-x)))
 FLOAT_OP1(F_relu, x < (C)0 ? (C)0 : x)
 FLOAT_OP1(F_gelu, x * (C)0.5 * ((C)1 + m_erf(x * (C)0.70710678118654752440)))
+// PyTorch's gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+FLOAT_OP1(F_gelu_tanh, (C)0.5 * x * ((C)1 + m_tanh((C)0.79788456080286535588 * (x + (C)0.044715 * x * x * x))))
 FLOAT_OP1(F_silu, x / ((C)1 + m_exp(-x)))
 FLOAT_OP1(F_erf, m_erf(x))
 FLOAT_OP1(F_floor, m_floor(x))
@@ -92,6 +94,7 @@ FLOAT_OP1(F_square, x * x)
     FLOAT_UNARY1(sigmoid, F_sigmoid, DT, T)              \
     FLOAT_UNARY1(relu, F_relu, DT, T)                    \
     FLOAT_UNARY1(gelu, F_gelu, DT, T)                    \
+    FLOAT_UNARY1(gelu_tanh, F_gelu_tanh, DT, T)          \
     FLOAT_UNARY1(silu, F_silu, DT, T)                    \
     FLOAT_UNARY1(erf, F_erf, DT, T)                      \
     FLOAT_UNARY1(floor, F_floor, DT, T)                  \

@@ -250,7 +250,12 @@ pub(crate) fn unary(
             UnaryOp::Clamp { min, max } => (sc.flags, sc.f) = clamp_flags(min, max),
             _ => {}
         }
-        format!("unary_{}_{dt}", op.name())
+        // PyTorch names both GELUs `gelu`; their kernels differ.
+        let kernel = match op {
+            UnaryOp::GeluTanh => "gelu_tanh",
+            _ => op.name(),
+        };
+        format!("unary_{kernel}_{dt}")
     } else if dtype != DType::Bool {
         let code = match op {
             UnaryOp::Neg => 0,
