@@ -52,6 +52,10 @@
 //! # Ok::<(), axial_core::Error>(())
 //! ```
 
+// Without the `cuda` feature the items these docs link to do not exist; the
+// links resolve in the feature's build, which CI documents with warnings denied.
+#![cfg_attr(not(feature = "cuda"), allow(rustdoc::broken_intra_doc_links))]
+
 /// Expands its tokens when this crate is built with the `cuda` feature, to
 /// nothing otherwise: test suites written once instantiate their CUDA cases
 /// with it.
