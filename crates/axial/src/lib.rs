@@ -73,13 +73,14 @@ mod ragged;
 mod repr;
 mod slicing;
 mod sparse;
+mod symbolic;
 mod tensor;
 mod views;
 
 pub use access::OneElementShape;
 pub use axial_core::{Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
-    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, Shape, Unnamed,
+    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, Shape, Sym, Unnamed,
 };
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;
@@ -106,6 +107,7 @@ pub use ragged::{
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;
 pub use sparse::{SparseCoo, SparseCsr};
+pub use symbolic::{Scope, scope};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
 };
