@@ -137,12 +137,26 @@ pub trait SizeEq<B> {
 impl<B: Size> SizeEq<B> for Dyn {
     type Out = Unknown;
 }
-impl<A: StaticSize> SizeEq<Dyn> for A {
+// One impl header per kind of `Self` (no blanket `impl for A: StaticSize`),
+// so that a comparison with a symbol selects one impl and its error is the
+// leaf's message (see `symbol`).
+impl SizeEq<Dyn> for UTerm {
     type Out = Unknown;
 }
-impl<A: StaticSize + IsEqual<B>, B: StaticSize> SizeEq<B> for A
+impl<U, Bt> SizeEq<Dyn> for UInt<U, Bt> {
+    type Out = Unknown;
+}
+impl<B: StaticSize> SizeEq<B> for UTerm
 where
-    A::Output: Truth,
+    UTerm: IsEqual<B>,
+    <UTerm as IsEqual<B>>::Output: Truth,
 {
-    type Out = A::Output;
+    type Out = <UTerm as IsEqual<B>>::Output;
+}
+impl<U, Bt, B: StaticSize> SizeEq<B> for UInt<U, Bt>
+where
+    UInt<U, Bt>: IsEqual<B>,
+    <UInt<U, Bt> as IsEqual<B>>::Output: Truth,
+{
+    type Out = <UInt<U, Bt> as IsEqual<B>>::Output;
 }

@@ -40,6 +40,8 @@
 
 use core::marker::PhantomData;
 
+use typenum::{Bit, UInt, UTerm, Unsigned};
+
 use crate::id::NamedId;
 use crate::logic::{B0, B1, Unknown};
 use crate::name::{AxisName, SameName};
@@ -157,11 +159,19 @@ where
 {
     type Out = B1;
 }
-/// A symbol against a static size: a run-time check.
-impl<Tag: SymbolTag, B: StaticSize> SizeEq<B> for Sym<'_, Tag> {
+/// A symbol against a static size: a run-time check. (One impl header per
+/// kind of size, so that two symbols select the impl above alone and its
+/// error is [`SameSymbol`]'s message.)
+impl<Tag: SymbolTag> SizeEq<UTerm> for Sym<'_, Tag> {
     type Out = Unknown;
 }
-impl<'id, A: StaticSize, Tag: SymbolTag> SizeEq<Sym<'id, Tag>> for A {
+impl<Tag: SymbolTag, U, Bt> SizeEq<UInt<U, Bt>> for Sym<'_, Tag> {
+    type Out = Unknown;
+}
+impl<'id, Tag: SymbolTag> SizeEq<Sym<'id, Tag>> for UTerm {
+    type Out = Unknown;
+}
+impl<'id, Tag: SymbolTag, U, Bt> SizeEq<Sym<'id, Tag>> for UInt<U, Bt> {
     type Out = Unknown;
 }
 /// A symbol against `Dyn`: a run-time check.
@@ -181,9 +191,9 @@ impl<Tag: SymbolTag> SizeEq<Dyn> for Sym<'_, Tag> {
 /// ok::<B1>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "the symbolic sizes `{A}` and `{B}` differ: a `{A}` size is used where a `{B}` size is expected",
+    message = "the symbolic sizes `{A}` and `{B}` are different symbols, which never unify",
     label = "`{A}` and `{B}` are different symbols",
-    note = "symbols of different names never unify, even when their run-time values are equal; `into_dyn` forgets a size to compare it at run time"
+    note = "a `{A}` size never stands where a `{B}` size is expected, even when their run-time values are equal; `into_dyn` forgets a size to check it at run time"
 )]
 pub trait SameSymbol<A, B> {}
 impl<A, B> SameSymbol<A, B> for B1 {}
@@ -204,7 +214,8 @@ impl<A, B> SameSymbol<A, B> for B1 {}
 )]
 pub trait NotSymbol: Size {}
 impl NotSymbol for Dyn {}
-impl<Z: StaticSize> NotSymbol for Z {}
+impl NotSymbol for UTerm {}
+impl<U: Unsigned + 'static, B: Bit + 'static> NotSymbol for UInt<U, B> {}
 
 /// Every symbol of the shape has the brand `'id` (its sizes are static,
 /// [`Dyn`], or symbols of the scope `'id`): what `realize_in` asks of its
