@@ -135,7 +135,9 @@ fn one_symbol_on_two_axes_must_have_one_size() {
 fn static_sizes_realize_to_symbols() {
     let x = Tensor::<f32, shape![Batch: 2, Model: 3]>::ones();
     scope(|s| {
-        let x = x.realize_in::<shape![Batch: Sym<'_, Batch>, Model: 3]>(s).unwrap();
+        let x = x
+            .realize_in::<shape![Batch: Sym<'_, Batch>, Model: 3]>(s)
+            .unwrap();
         assert_eq!(s.value::<Batch>(), Some(2));
         // And back: the symbol is checked into a static size, or forgotten.
         let back = x.as_view().realize::<shape![Batch: 2, Model: 3]>().unwrap();
@@ -155,7 +157,8 @@ fn static_sizes_realize_to_symbols() {
 
 #[test]
 fn symbolic_tensors_broadcast() {
-    let x = Tensor::<f32, shape![Batch: Dyn, Seq: Dyn, Model: 3]>::from_vec_dyn(values(12, 3), [2, 2]);
+    let x =
+        Tensor::<f32, shape![Batch: Dyn, Seq: Dyn, Model: 3]>::from_vec_dyn(values(12, 3), [2, 2]);
     let bias = Tensor::<f32, shape![Model: 3]>::from_vec(vec![1.0, 2.0, 3.0]);
     scope(|s| {
         let x = x
@@ -191,7 +194,10 @@ fn symbolic_tensors_broadcast() {
 #[test]
 fn symbolic_matmul_contracts_one_symbol() {
     let (b, q, m) = (2, 3, 4);
-    let x = Tensor::<f32, shape![Batch: Dyn, Seq: Dyn, Model: 4]>::from_vec_dyn(values(b * q * m, 5), [b, q]);
+    let x = Tensor::<f32, shape![Batch: Dyn, Seq: Dyn, Model: 4]>::from_vec_dyn(
+        values(b * q * m, 5),
+        [b, q],
+    );
     let w = Tensor::<f32, shape![Model: 4, Out: 2]>::from_vec(values(8, 7));
     scope(|s| {
         let x = x
@@ -231,11 +237,18 @@ fn a_symbol_against_a_static_size_is_checked_at_run_time() {
     let two = Tensor::<f32, shape![Batch: 2, Model: 3]>::ones();
     let one = Tensor::<f32, shape![Batch: 1, Model: 3]>::ones();
     scope(|s| {
-        let x = x.realize_in::<shape![Batch: Sym<'_, Batch>, Model: 3]>(s).unwrap();
+        let x = x
+            .realize_in::<shape![Batch: Sym<'_, Batch>, Model: 3]>(s)
+            .unwrap();
         // The result has the static size; 3 does not broadcast with 2.
-        let err = x.try_add(&two).map(|t: Tensor<f32, shape![Batch: 2, Model: 3]>| t).unwrap_err();
+        let err = x
+            .try_add(&two)
+            .map(|t: Tensor<f32, shape![Batch: 2, Model: 3]>| t)
+            .unwrap_err();
         assert!(
-            err.to_string().contains("the size of axis `Batch` in tensor a (3) must match its size in tensor b (2)"),
+            err.to_string().contains(
+                "the size of axis `Batch` in tensor a (3) must match its size in tensor b (2)"
+            ),
             "{err}"
         );
         // Against 1 the symbol stays.
@@ -252,7 +265,9 @@ fn a_symbol_against_dyn_gives_dyn() {
     let d = Tensor::<f32, shape![Batch: Dyn, Model: 2]>::ones_dyn(4);
     let bad = Tensor::<f32, shape![Batch: Dyn, Model: 2]>::ones_dyn(3);
     scope(|s| {
-        let x = x.realize_in::<shape![Batch: Sym<'_, Batch>, Model: 2]>(s).unwrap();
+        let x = x
+            .realize_in::<shape![Batch: Sym<'_, Batch>, Model: 2]>(s)
+            .unwrap();
         let sum: Tensor<f32, shape![Batch: Dyn, Model: 2]> = &x + &d;
         assert_eq!(sum.sizes().as_slice(), &[4, 2]);
         let sum: Tensor<f32, shape![Batch: Dyn, Model: 2]> = &d + &x;

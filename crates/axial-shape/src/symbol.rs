@@ -42,6 +42,7 @@ use core::marker::PhantomData;
 
 use typenum::{Bit, UInt, UTerm, Unsigned};
 
+use crate::einops::SizeDiv;
 use crate::id::NamedId;
 use crate::logic::{B0, B1, Unknown};
 use crate::name::{AxisName, SameName};
@@ -148,6 +149,13 @@ impl<Tag: SymbolTag, B: Size> SizeMul<B> for Sym<'_, Tag> {
 }
 impl<'id, A: StaticSize, Tag: SymbolTag> SizeMul<Sym<'id, Tag>> for A {
     type Out = Dyn;
+}
+
+/// Dividing a symbol (an einops decomposition such as `(H D)` of a symbolic
+/// axis): the quotient is `Dyn`, and whether it divides is a run-time check.
+impl<Tag: SymbolTag, B: Size> SizeDiv<B> for Sym<'_, Tag> {
+    type Quot = Dyn;
+    type Divides = Unknown;
 }
 
 /// Two symbols of one scope: the same size when they have one tag; two tags
