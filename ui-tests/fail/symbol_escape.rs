@@ -6,6 +6,9 @@ axes!(Batch, Model);
 
 fn main() {
     let x = Tensor::<f32, shape![Batch: Dyn, Model: 4]>::zeros_dyn(2);
-    let escaped = scope(|s| x.realize_in::<shape![Batch: Sym<'_, Batch>, Model: 4]>(s).unwrap());
+    let escaped = scope(|s| {
+        x.realize_in::<shape![Batch: Sym<'_, Batch>, Model: 4]>(s)
+            .unwrap()
+    });
     let _ = escaped.sizes();
 }

@@ -10,9 +10,13 @@ fn main() {
     let a = Tensor::<f32, shape![Batch: Dyn, Model: 4]>::zeros_dyn(2);
     let b = Tensor::<f32, shape![Batch: Dyn, Model: 4]>::zeros_dyn(3);
     scope(|outer| {
-        let a = a.realize_in::<shape![Batch: Sym<'_, Batch>, Model: 4]>(outer).unwrap();
+        let a = a
+            .realize_in::<shape![Batch: Sym<'_, Batch>, Model: 4]>(outer)
+            .unwrap();
         scope(|inner| {
-            let b = b.realize_in::<shape![Batch: Sym<'_, Batch>, Model: 4]>(inner).unwrap();
+            let b = b
+                .realize_in::<shape![Batch: Sym<'_, Batch>, Model: 4]>(inner)
+                .unwrap();
             let _ = &a + &b;
         });
     });

@@ -9,12 +9,14 @@ axes!(Batch, Seq, Key, Model);
 
 type X<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Model: 64]>;
 type Keys<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Key: Sym<'id, Seq>, Model: 64]>;
-type Scores<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Key: Sym<'id, Seq>]>;
+type Scores<'id> =
+    Tensor<f32, shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Key: Sym<'id, Seq>]>;
 
 /// Single-head self-attention with a residual: `x + softmax(x·xᵀ/8)·x`.
 fn block<'id>(x: &X<'id>) -> (Scores<'id>, X<'id>) {
     let keys: Keys<'id> = x.as_view().rename::<Seq, Key>().to_owned();
-    let scores: Scores<'id> = x.matmul(&keys.as_view().align_to::<names![Batch, Model, Key]>()) / 8.0;
+    let scores: Scores<'id> =
+        x.matmul(&keys.as_view().align_to::<names![Batch, Model, Key]>()) / 8.0;
     let weights = scores.softmax::<Key>();
     let attended: X<'id> = weights.matmul(&keys); // contracts `Key`: one symbol on both sides
     let out = x + &attended; // residual: proven, the sizes are one symbol
