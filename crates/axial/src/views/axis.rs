@@ -325,10 +325,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     ///     "realize: axis `Batch` has size 2, but the type says 8"
     /// );
     /// ```
-    pub fn realize<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R>>
+    pub fn realize<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R>>
     where
         S: Realize<S2>,
-        S2: NoSymbols,
     {
         let mut wanted = GenericArray::<Option<usize>, S2::Rank>::default();
         S2::write_static_sizes(&mut wanted);

@@ -34,10 +34,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(y.strides().as_slice(), &[0, 1, 0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_expand<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R::ReadOnly>>
+    pub fn try_expand<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R::ReadOnly>>
     where
         S: ExpandTo<S2>,
-        S2: NoSymbols,
     {
         let layout = self.layout.expand(&target_sizes::<S2>())?;
         Ok(TensorBase::from_parts(self.data.freeze(), layout))
@@ -57,10 +56,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(y.strides().as_slice(), &[0, 20, 5, 1]);
     /// ```
     #[track_caller]
-    pub fn expand<S2: Shape>(self) -> TensorBase<T, S2, D, R::ReadOnly>
+    pub fn expand<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R::ReadOnly>
     where
         S: ExpandTo<S2>,
-        S2: NoSymbols,
     {
         or_panic(self.try_expand::<S2>())
     }
@@ -76,10 +74,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.broadcast_to::<shape![2, 3]>().strides().as_slice(), &[0, 1]);
     /// ```
     #[track_caller]
-    pub fn broadcast_to<S2: Shape>(self) -> TensorBase<T, S2, D, R::ReadOnly>
+    pub fn broadcast_to<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R::ReadOnly>
     where
         S: ExpandTo<S2>,
-        S2: NoSymbols,
     {
         self.expand::<S2>()
     }
@@ -154,12 +151,11 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         clippy::type_complexity,
         reason = "the output shape is spelled out for the docs"
     )]
-    pub fn try_split<A, Sub: Shape>(
+    pub fn try_split<A, Sub: Shape + NoSymbols>(
         self,
     ) -> Result<TensorBase<T, <S as Split<A, Sub>>::Output, D, R>>
     where
         S: Split<A, Sub>,
-        Sub: NoSymbols,
     {
         let layout = self.layout.unflatten(
             <S as axial_shape::HasAxis<A>>::POS as isize,
@@ -181,10 +177,11 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(y.strides().as_slice(), &[6, 3, 1]);
     /// ```
     #[track_caller]
-    pub fn split<A, Sub: Shape>(self) -> TensorBase<T, <S as Split<A, Sub>>::Output, D, R>
+    pub fn split<A, Sub: Shape + NoSymbols>(
+        self,
+    ) -> TensorBase<T, <S as Split<A, Sub>>::Output, D, R>
     where
         S: Split<A, Sub>,
-        Sub: NoSymbols,
     {
         or_panic(self.try_split::<A, Sub>())
     }
@@ -206,10 +203,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     ///     "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
     /// );
     /// ```
-    pub fn try_view<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R>>
+    pub fn try_view<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R>>
     where
         S: ReshapeTo<S2>,
-        S2: NoSymbols,
     {
         let layout = self.layout.view(&target_sizes::<S2>())?;
         Ok(self.relayout(layout))
@@ -226,10 +222,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.strides().as_slice(), &[4, 1]);
     /// ```
     #[track_caller]
-    pub fn view<S2: Shape>(self) -> TensorBase<T, S2, D, R>
+    pub fn view<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R>
     where
         S: ReshapeTo<S2>,
-        S2: NoSymbols,
     {
         or_panic(self.try_view::<S2>())
     }
@@ -252,10 +247,9 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(flat.to_vec(), vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_reshape<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R::MaybeCopy>>
+    pub fn try_reshape<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R::MaybeCopy>>
     where
         S: ReshapeTo<S2>,
-        S2: NoSymbols,
     {
         let sizes = target_sizes::<S2>();
         match self.layout.reshape_view(&sizes)? {
@@ -278,10 +272,9 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(grid.get([2, 1]), 9.0);
     /// ```
     #[track_caller]
-    pub fn reshape<S2: Shape>(self) -> TensorBase<T, S2, D, R::MaybeCopy>
+    pub fn reshape<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R::MaybeCopy>
     where
         S: ReshapeTo<S2>,
-        S2: NoSymbols,
     {
         or_panic(self.try_reshape::<S2>())
     }
