@@ -9,6 +9,20 @@ use axial::prelude::*;
 axes!(Batch, Seq, Key, Model, Out);
 
 type DynX = shape![Batch: Dyn, Seq: Dyn, Model: 3];
+/// `(Batch, Seq, Model)` over the symbols `Batch` and `Seq`.
+type Bsm3<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Model: 3]>;
+/// The same with 4 features.
+type Bsm4<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Model: 4]>;
+/// `(Batch, Model)` over the symbol `Batch`.
+type Bm3<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Model: 3]>;
+/// `(Batch: 2, Model: 3)`.
+type Static2x3 = shape![Batch: 2, Model: 3];
+/// `(Batch, Seq, Out)` over the symbols.
+type Projected<'id> = shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Out: 2];
+/// `(Batch, Model)` with `Batch` checked at each op.
+type DynBm2 = Tensor<f32, shape![Batch: Dyn, Model: 2]>;
+/// The same with 3 features.
+type DynBm3 = Tensor<f32, shape![Batch: Dyn, Model: 3]>;
 
 /// Deterministic values with both signs.
 fn values(n: usize, seed: usize) -> Vec<f32> {
@@ -47,13 +61,11 @@ fn realize_in_binds_then_checks() {
     let y = Tensor::<f32, DynX>::from_vec_dyn(values(30, 2), [2, 5]);
     let z = Tensor::<f32, DynX>::zeros_dyn([2, 6]);
     scope(|s| {
-        let x: Tensor<f32, shape![Batch: Sym<'_, Batch>, Seq: Sym<'_, Seq>, Model: 3]> =
-            x.as_view().to_owned().realize_in(s).unwrap();
+        let x: Bsm3<'_> = x.as_view().to_owned().realize_in(s).unwrap();
         assert_eq!((s.value::<Batch>(), s.value::<Seq>()), (Some(2), Some(5)));
         assert_eq!(x.sizes().as_slice(), &[2, 5, 3]);
         // A second tensor is checked against the bindings.
-        let y: Tensor<f32, shape![Batch: Sym<'_, Batch>, Seq: Sym<'_, Seq>, Model: 3]> =
-            y.as_view().to_owned().realize_in(s).unwrap();
+        let y: Bsm3<'_> = y.as_view().to_owned().realize_in(s).unwrap();
         let err = z
             .as_view()
             .realize_in::<shape![Batch: Sym<'_, Batch>, Seq: Sym<'_, Seq>, Model: 3]>(s)
@@ -150,7 +162,7 @@ fn static_sizes_realize_to_symbols() {
             err.to_string(),
             "realize: axis `Batch` has size 2, but the type says 3"
         );
-        let forgotten: Tensor<f32, shape![Batch: Dyn, Model: 3]> = x.into_dyn::<Batch>();
+        let forgotten: DynBm3 = x.into_dyn::<Batch>();
         assert_eq!(forgotten.sizes().as_slice(), &[2, 3]);
     });
 }
@@ -166,8 +178,7 @@ fn symbolic_tensors_broadcast() {
             .unwrap();
         // A missing axis and a size-1 axis broadcast against the symbol,
         // which the result keeps.
-        let shifted: Tensor<f32, shape![Batch: Sym<'_, Batch>, Seq: Sym<'_, Seq>, Model: 3]> =
-            &x + &bias;
+        let shifted: Bsm3<'_> = &x + &bias;
         let want: Vec<f32> = values(12, 3)
             .iter()
             .enumerate()
@@ -175,8 +186,7 @@ fn symbolic_tensors_broadcast() {
             .collect();
         assert_eq!(shifted.to_vec(), want);
         let mean = x.mean_keepdim::<Seq>();
-        let centred: Tensor<f32, shape![Batch: Sym<'_, Batch>, Seq: Sym<'_, Seq>, Model: 3]> =
-            &x - &mean;
+        let centred: Bsm3<'_> = &x - &mean;
         let v = values(12, 3);
         let mut want = Vec::new();
         for b in 0..2 {
@@ -207,10 +217,8 @@ fn symbolic_matmul_contracts_one_symbol() {
         // Scores over (Seq, Key): `Model` contracted; then the weighted sum
         // contracts `Key`, the symbol `Seq` on both sides.
         let scores = x.matmul(&keys.align_to::<names![Batch, Model, Key]>());
-        let mixed: Tensor<f32, shape![Batch: Sym<'_, Batch>, Seq: Sym<'_, Seq>, Model: 4]> =
-            scores.matmul(&x.as_view().rename::<Seq, Key>());
-        let projected: Tensor<f32, shape![Batch: Sym<'_, Batch>, Seq: Sym<'_, Seq>, Out: 2]> =
-            mixed.matmul(&w);
+        let mixed: Bsm4<'_> = scores.matmul(&x.as_view().rename::<Seq, Key>());
+        let projected: Tensor<f32, Projected<'_>> = mixed.matmul(&w);
         let (xv, wv) = (values(b * q * m, 5), values(8, 7));
         let at = |p: usize, i: usize, k: usize| xv[(p * q + i) * m + k];
         let mut want = Vec::new();
@@ -243,7 +251,7 @@ fn a_symbol_against_a_static_size_is_checked_at_run_time() {
         // The result has the static size; 3 does not broadcast with 2.
         let err = x
             .try_add(&two)
-            .map(|t: Tensor<f32, shape![Batch: 2, Model: 3]>| t)
+            .map(|t: Tensor<f32, Static2x3>| t)
             .unwrap_err();
         assert!(
             err.to_string().contains(
@@ -252,7 +260,7 @@ fn a_symbol_against_a_static_size_is_checked_at_run_time() {
             "{err}"
         );
         // Against 1 the symbol stays.
-        let kept: Tensor<f32, shape![Batch: Sym<'_, Batch>, Model: 3]> = &x + &one;
+        let kept: Bm3<'_> = &x + &one;
         assert_eq!(kept.to_vec(), vec![2.0; 9]);
     });
 }
@@ -268,9 +276,9 @@ fn a_symbol_against_dyn_gives_dyn() {
         let x = x
             .realize_in::<shape![Batch: Sym<'_, Batch>, Model: 2]>(s)
             .unwrap();
-        let sum: Tensor<f32, shape![Batch: Dyn, Model: 2]> = &x + &d;
+        let sum: DynBm2 = &x + &d;
         assert_eq!(sum.sizes().as_slice(), &[4, 2]);
-        let sum: Tensor<f32, shape![Batch: Dyn, Model: 2]> = &d + &x;
+        let sum: DynBm2 = &d + &x;
         assert_eq!(sum.to_vec(), vec![2.0; 8]);
         s.bind::<Seq>(2).unwrap();
         let y = Tensor::<f32, shape![Seq: Dyn, Model: 2]>::ones_dyn(2)
