@@ -26,7 +26,7 @@
 //!   checked `realize_in`, or an op whose inputs already carry the symbol.
 //!
 //! ```
-//! use axial_shape::{B1, Dyn, SizeEq, Sym, Truth, Unknown, axes};
+//! use axial_shape::{Dyn, SizeEq, Sym, Truth, axes};
 //! axes!(Batch, Seq);
 //! fn proof<'id>() -> (Option<bool>, Option<bool>, Option<bool>) {
 //!     (

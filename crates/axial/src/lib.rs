@@ -39,6 +39,11 @@
 //! names: `sum::<Height>()` on a tensor without that axis reads
 //! "tensor of shape `(Batch, Channels)` has no axis `Height`".
 //!
+//! Sizes known only at run time are `Dyn` (checked at each op) or symbols
+//! ([`Sym`], bound once in a [`scope`] and proven after, see [`symbolic`]):
+//! tensors of `[Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Model: 64]` add
+//! and multiply with the proof at compile time.
+//!
 //! einops patterns and NumPy-style slices are checked while the program
 //! compiles too ([`rearrange!`], [`reduce!`], [`repeat!`], [`einsum!`],
 //! [`s!`]): a pattern einops refuses, or a left side that does not name the
@@ -73,7 +78,7 @@ mod ragged;
 mod repr;
 mod slicing;
 mod sparse;
-mod symbolic;
+pub mod symbolic;
 mod tensor;
 mod views;
 

@@ -73,9 +73,14 @@
 //!    size, the result is the static size, checked at run time.
 //!
 //! What stays a run-time check: a symbol against a static size or `Dyn`
-//! (the op's usual check, and the `try_` twin's `Err`), and an in-place
-//! op whose operand's symbol is 1 where the result's is the same symbol or
-//! another.
+//! (the op's usual check, and the `try_` twin's `Err`). Two different
+//! symbols meeting anywhere (an op, an in-place op, `realize_in`) are a
+//! compile error. Names are identified as axis names are throughout axial,
+//! by a 64-bit hash of their spelling in the type checker; the table keys
+//! them by the spelling itself. Memory safety never rests on these proofs:
+//! the untyped core checks every layout, so a broken proof could only turn
+//! into an `Err` (a panic in the panicking twins), never into undefined
+//! behaviour.
 //!
 //! [`NoSymbols`]: axial_shape::NoSymbols
 
