@@ -198,7 +198,6 @@ impl<'id> Scope<'id> {
 
 impl std::fmt::Debug for Scope<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let _ = self.brand;
         f.debug_map().entries(self.table().iter().copied()).finish()
     }
 }
