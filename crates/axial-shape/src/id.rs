@@ -112,3 +112,7 @@ impl IdKind for Gone {
     type Taken = B1;
     type Anon = B0;
 }
+
+/// The identity of a declared (not anonymous, not taken) name.
+pub trait NamedId {}
+impl<Bits> NamedId for Named<Bits> {}

@@ -1,5 +1,6 @@
 #![forbid(unsafe_code)]
-//! Type-level shapes of axial: axis names, sizes (typenum numbers or [`Dyn`]),
+//! Type-level shapes of axial: axis names, sizes (typenum numbers, [`Dyn`] or
+//! symbols, [`Sym`]),
 //! shapes as type-level lists with no rank ceiling, and the traits that prove
 //! each view by name.
 //!
@@ -32,6 +33,7 @@ pub mod report;
 mod shape;
 mod size;
 pub mod slicing;
+pub mod symbol;
 
 pub use display::Flat;
 pub use einops::{Composed, Unnamed};
@@ -41,6 +43,7 @@ pub use name::{Anon, AxisName, Ellipsis, Item, Keep, New, SameName};
 pub use ops::*;
 pub use shape::{Ax, Cons, DisplayOf, Nil, Shape};
 pub use size::{Dyn, Size, SizeEq, SizeMul, SizeProd, SizesEqual, StaticSize};
+pub use symbol::{NoSymbols, NotSymbol, Sym, SymbolTag};
 
 pub use generic_array::{self, GenericArray};
 pub use typenum;
@@ -51,6 +54,7 @@ mod sealed {
     impl Sealed for crate::logic::B1 {}
     impl Sealed for crate::logic::Unknown {}
     impl Sealed for crate::size::Dyn {}
+    impl<Tag> Sealed for crate::symbol::Sym<'_, Tag> {}
     impl Sealed for typenum::UTerm {}
     impl<U, B> Sealed for typenum::UInt<U, B> {}
     impl Sealed for crate::shape::Nil {}

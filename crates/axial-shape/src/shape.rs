@@ -66,7 +66,7 @@ pub struct Cons<Head, Tail>(Marker<(Head, Tail)>);
     message = "`{Self}` is not a shape",
     note = "write shapes with `shape![Name: size, ...]`"
 )]
-pub trait Shape: 'static + crate::sealed::Sealed {
+pub trait Shape: crate::sealed::Sealed {
     /// The number of axes, as a typenum number.
     type Rank: ArrayLength;
     /// The names as a flat tuple, `(Batch, Channels)`: what messages print.
@@ -81,8 +81,12 @@ pub trait Shape: 'static + crate::sealed::Sealed {
     /// Writes each axis' name (`None` when anonymous) into `out`, outermost first.
     fn write_names(out: &mut [Option<&'static str>]);
 
-    /// Writes each axis' static size (`None` for `Dyn`) into `out`.
+    /// Writes each axis' static size (`None` for `Dyn` and symbols) into `out`.
     fn write_static_sizes(out: &mut [Option<usize>]);
+
+    /// Writes each axis' symbol name (`None` unless its size is a
+    /// [`Sym`](crate::Sym)) into `out`.
+    fn write_symbols(out: &mut [Option<&'static str>]);
 }
 
 impl Shape for Nil {
@@ -95,6 +99,8 @@ impl Shape for Nil {
     fn write_names(_: &mut [Option<&'static str>]) {}
 
     fn write_static_sizes(_: &mut [Option<usize>]) {}
+
+    fn write_symbols(_: &mut [Option<&'static str>]) {}
 }
 
 impl<N: AxisName, Sz: Size, T: Shape> Shape for Ax<N, Sz, T>
@@ -123,6 +129,13 @@ where
         if let Some((first, rest)) = out.split_first_mut() {
             *first = Sz::STATIC;
             T::write_static_sizes(rest);
+        }
+    }
+
+    fn write_symbols(out: &mut [Option<&'static str>]) {
+        if let Some((first, rest)) = out.split_first_mut() {
+            *first = Sz::SYMBOL;
+            T::write_symbols(rest);
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Axis sizes: a typenum unsigned number (known to the compiler) or [`Dyn`]
-//! (known at run time).
+//! Axis sizes: a typenum unsigned number (known to the compiler), [`Dyn`]
+//! (known at run time, checked at each op) or a [`Sym`](crate::Sym) (known
+//! at run time, bound once in a scope and proven after).
 
 use core::ops::Mul;
 
@@ -17,7 +18,8 @@ use crate::logic::{B0, B1, Truth, Unknown};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dyn;
 
-/// An axis size: a typenum unsigned number or [`Dyn`].
+/// An axis size: a typenum unsigned number, [`Dyn`] or a symbol
+/// ([`Sym`](crate::Sym)).
 ///
 /// ```
 /// use axial_shape::typenum::{Bit, U0, U3};
@@ -31,11 +33,13 @@ pub struct Dyn;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an axis size",
     label = "not a size",
-    note = "a size is an integer literal in `shape!`, `Dyn`, or a typenum number"
+    note = "a size is an integer literal in `shape!`, `Dyn`, a symbol `Sym<'id, Name>`, or a typenum number"
 )]
-pub trait Size: 'static + crate::sealed::Sealed {
+pub trait Size: crate::sealed::Sealed {
     /// The size when the compiler knows it.
     const STATIC: Option<usize>;
+    /// The symbol's name when the size is a [`Sym`](crate::Sym).
+    const SYMBOL: Option<&'static str> = None;
     /// `B1` for [`Dyn`], else `B0` (to count the `Dyn` axes of a shape).
     type IsDyn: Bit;
 }
@@ -133,12 +137,26 @@ pub trait SizeEq<B> {
 impl<B: Size> SizeEq<B> for Dyn {
     type Out = Unknown;
 }
-impl<A: StaticSize> SizeEq<Dyn> for A {
+// One impl header per kind of `Self` (no blanket `impl for A: StaticSize`),
+// so that a comparison with a symbol selects one impl and its error is the
+// leaf's message (see `symbol`).
+impl SizeEq<Dyn> for UTerm {
     type Out = Unknown;
 }
-impl<A: StaticSize + IsEqual<B>, B: StaticSize> SizeEq<B> for A
+impl<U, Bt> SizeEq<Dyn> for UInt<U, Bt> {
+    type Out = Unknown;
+}
+impl<B: StaticSize> SizeEq<B> for UTerm
 where
-    A::Output: Truth,
+    UTerm: IsEqual<B>,
+    <UTerm as IsEqual<B>>::Output: Truth,
 {
-    type Out = A::Output;
+    type Out = <UTerm as IsEqual<B>>::Output;
+}
+impl<U, Bt, B: StaticSize> SizeEq<B> for UInt<U, Bt>
+where
+    UInt<U, Bt>: IsEqual<B>,
+    <UInt<U, Bt> as IsEqual<B>>::Output: Truth,
+{
+    type Out = <UInt<U, Bt> as IsEqual<B>>::Output;
 }

@@ -39,6 +39,11 @@
 //! names: `sum::<Height>()` on a tensor without that axis reads
 //! "tensor of shape `(Batch, Channels)` has no axis `Height`".
 //!
+//! Sizes known only at run time are `Dyn` (checked at each op) or symbols
+//! ([`Sym`], bound once in a [`scope`] and proven after, see [`symbolic`]):
+//! tensors of `[Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Model: 64]` add
+//! and multiply with the proof at compile time.
+//!
 //! einops patterns and NumPy-style slices are checked while the program
 //! compiles too ([`rearrange!`], [`reduce!`], [`repeat!`], [`einsum!`],
 //! [`s!`]): a pattern einops refuses, or a left side that does not name the
@@ -73,13 +78,14 @@ mod ragged;
 mod repr;
 mod slicing;
 mod sparse;
+pub mod symbolic;
 mod tensor;
 mod views;
 
 pub use access::OneElementShape;
 pub use axial_core::{Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
-    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, Shape, Unnamed,
+    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, Shape, Sym, Unnamed,
 };
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;
@@ -106,6 +112,7 @@ pub use ragged::{
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;
 pub use sparse::{SparseCoo, SparseCsr};
+pub use symbolic::{Scope, scope};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
 };

@@ -8,8 +8,9 @@
 //! ```
 
 pub use crate::{
-    Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New, Tensor,
-    TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names, shape,
+    Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New, Sym,
+    Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names,
+    scope, shape,
 };
 #[cfg(feature = "cuda")]
 pub use crate::{Cuda, Stream};

@@ -32,6 +32,7 @@ use crate::views::or_panic;
 
 /// Checks run-time `sizes` against the static sizes of `S`.
 fn check_sizes<S: Shape>(op: &'static str, sizes: &[usize]) -> Result<()> {
+    crate::symbolic::refuse_symbols::<S>(op)?;
     let mut names = GenericArray::<Option<&str>, S::Rank>::default();
     S::write_names(&mut names);
     let mut want = GenericArray::<Option<usize>, S::Rank>::default();
@@ -52,6 +53,7 @@ fn check_sizes<S: Shape>(op: &'static str, sizes: &[usize]) -> Result<()> {
 
 /// The static sizes of `S`, or an error naming a `Dyn` axis.
 fn static_sizes<S: Shape>(op: &'static str) -> Result<Vec<usize>> {
+    crate::symbolic::refuse_symbols::<S>(op)?;
     let mut names = GenericArray::<Option<&str>, S::Rank>::default();
     S::write_names(&mut names);
     let mut sizes = GenericArray::<Option<usize>, S::Rank>::default();

@@ -6,7 +6,10 @@
 //! `unify_from_right`, §8): the result takes the name. Sizes must be equal or
 //! one of them 1; a `Dyn` size leaves that check to run time, and the result
 //! takes the static size when the other is `Dyn` and not 1 (the run time
-//! check makes them agree).
+//! check makes them agree). Two axes of one symbol ([`Sym`](crate::Sym))
+//! are proven equal and keep it; a symbol against a static size is checked
+//! at run time like `Dyn` and gives the static size (or the symbol, against
+//! 1); a symbol against `Dyn` gives `Dyn`.
 
 use typenum::{B0, B1, IsGreaterOrEqual, U1};
 
@@ -20,7 +23,7 @@ use crate::report::{
     BroadcastNames, BroadcastPlace, BroadcastSizes, InPlaceNames, InPlaceRank, InPlaceSize,
 };
 use crate::shape::{Ax, Nil, Shape};
-use crate::size::SizeEq;
+use crate::size::{Dyn, SizeEq};
 
 /// The shape of an elementwise op between `Self` and `S2`: the broadcast
 /// result, each pair of axes proven compatible.
@@ -243,9 +246,11 @@ impl<SA, SB, A, B, Left, Right> SizeOf<SA, SB, A, B, Left, Right> for (Unknown, 
 impl<SA, SB, A, B, Left, Right> SizeOf<SA, SB, A, B, Left, Right> for (Unknown, Unknown, B1) {
     type Out = SA;
 }
-/// Both `Dyn`.
+/// Neither side static, and not one symbol: at least one is `Dyn` (or both
+/// are), so the result is `Dyn` (a symbol against `Dyn` may be 1 and stretch,
+/// so the result cannot keep it).
 impl<SA, SB, A, B, Left, Right> SizeOf<SA, SB, A, B, Left, Right> for (Unknown, Unknown, Unknown) {
-    type Out = SA;
+    type Out = Dyn;
 }
 
 /// Each name once in the result: a name at different positions from the

@@ -8,10 +8,11 @@ use crate::logic::{Truth, Unknown};
 use crate::report::{AllStatic, Coordinates, SizePerDyn};
 use crate::shape::Shape;
 use crate::size::{Dyn, StaticSize};
+use crate::symbol::NoSymbols;
 
 use super::Disp;
 
-/// Every size of the shape is static.
+/// Every size of the shape is static (none is `Dyn` or a symbol).
 ///
 /// # Example
 /// ```
@@ -22,7 +23,7 @@ use super::Disp;
 /// ```
 pub trait StaticShape: Shape {}
 
-impl<S: Shape> StaticShape for S
+impl<S: Shape + NoSymbols> StaticShape for S
 where
     S::NumDyn: IsEqual<U0>,
     <S::NumDyn as IsEqual<U0>>::Output: AllStatic<Disp<S>>,
@@ -30,7 +31,8 @@ where
 }
 
 /// The run-time sizes of a shape's `Dyn` axes, in order: `()` when there are
-/// none, a `usize` for one, `[usize; N]` for `N`.
+/// none, a `usize` for one, `[usize; N]` for `N`. A shape with a symbolic
+/// size has none ([`NoSymbols`]): its tensors come from `realize_in`.
 ///
 /// ```
 /// use axial_shape::{DynSizes, axes, shape};
@@ -50,7 +52,7 @@ impl<S: StaticShape> DynSizes<S> for () {
     }
 }
 
-impl<S: Shape> DynSizes<S> for usize
+impl<S: Shape + NoSymbols> DynSizes<S> for usize
 where
     S::NumDyn: IsEqual<U1>,
     (<S::NumDyn as IsEqual<U1>>::Output, usize): CountFits<Disp<S>>,
@@ -60,7 +62,7 @@ where
     }
 }
 
-impl<S: Shape, const N: usize> DynSizes<S> for [usize; N]
+impl<S: Shape + NoSymbols, const N: usize> DynSizes<S> for [usize; N]
 where
     Const<N>: ToUInt,
     U<N>: IsEqual<S::NumDyn>,

@@ -137,6 +137,7 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
 
     /// `inner`, after checking its runtime sizes against the static ones of `S`.
     fn checked(inner: NestedTensor) -> Result<Self> {
+        crate::symbolic::refuse_symbols::<S>("nested")?;
         let mut sizes = vec![inner.batch_size(), 0];
         sizes.extend_from_slice(inner.rest_shape());
         let mut want = vec![None; S::RANK];

@@ -4,7 +4,9 @@
 use std::ops::{Bound, RangeBounds};
 
 use axial_core::{Device, Element, Error, Result};
-use axial_shape::{GenericArray, HasAxis, IntoDyn, Realize, SelectAt, Shape, Squeeze, Unsqueeze};
+use axial_shape::{
+    GenericArray, HasAxis, IntoDyn, NoSymbols, Realize, SelectAt, Shape, Squeeze, Unsqueeze,
+};
 
 use super::{or_panic, proven};
 use crate::repr::Data;
@@ -307,7 +309,8 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
 
     /// The same tensor seen as the shape `S2`, whose names are this tensor's:
     /// each `Dyn` size checked against `S2`'s static one (the boundary check
-    /// after which code is proven).
+    /// after which code is proven). To symbolic sizes, see
+    /// [`realize_in`](Self::realize_in).
     ///
     /// # Errors
     /// A run-time size differs from `S2`'s.
@@ -322,7 +325,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     ///     "realize: axis `Batch` has size 2, but the type says 8"
     /// );
     /// ```
-    pub fn realize<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R>>
+    pub fn realize<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R>>
     where
         S: Realize<S2>,
     {

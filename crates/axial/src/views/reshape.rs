@@ -4,7 +4,7 @@
 //! read-only [`TensorCow`](crate::TensorCow) for a view.
 
 use axial_core::{Backend, Device, Element, Layout, Result};
-use axial_shape::{ExpandTo, GenericArray, Merge, Merged, ReshapeTo, Shape, Split};
+use axial_shape::{ExpandTo, GenericArray, Merge, Merged, NoSymbols, ReshapeTo, Shape, Split};
 
 use super::or_panic;
 use crate::device::SameDevice;
@@ -12,7 +12,7 @@ use crate::repr::Data;
 use crate::tensor::TensorBase;
 
 /// The sizes of `S` for the core: static ones, and -1 (infer, or keep) for `Dyn`.
-fn target_sizes<S: Shape>() -> GenericArray<isize, S::Rank> {
+fn target_sizes<S: Shape + NoSymbols>() -> GenericArray<isize, S::Rank> {
     let mut sizes = GenericArray::<Option<usize>, S::Rank>::default();
     S::write_static_sizes(&mut sizes);
     sizes.iter().map(|s| s.map_or(-1, |n| n as isize)).collect()
@@ -34,7 +34,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(y.strides().as_slice(), &[0, 1, 0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_expand<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R::ReadOnly>>
+    pub fn try_expand<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R::ReadOnly>>
     where
         S: ExpandTo<S2>,
     {
@@ -56,7 +56,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(y.strides().as_slice(), &[0, 20, 5, 1]);
     /// ```
     #[track_caller]
-    pub fn expand<S2: Shape>(self) -> TensorBase<T, S2, D, R::ReadOnly>
+    pub fn expand<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R::ReadOnly>
     where
         S: ExpandTo<S2>,
     {
@@ -74,7 +74,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.broadcast_to::<shape![2, 3]>().strides().as_slice(), &[0, 1]);
     /// ```
     #[track_caller]
-    pub fn broadcast_to<S2: Shape>(self) -> TensorBase<T, S2, D, R::ReadOnly>
+    pub fn broadcast_to<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R::ReadOnly>
     where
         S: ExpandTo<S2>,
     {
@@ -151,7 +151,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         clippy::type_complexity,
         reason = "the output shape is spelled out for the docs"
     )]
-    pub fn try_split<A, Sub: Shape>(
+    pub fn try_split<A, Sub: Shape + NoSymbols>(
         self,
     ) -> Result<TensorBase<T, <S as Split<A, Sub>>::Output, D, R>>
     where
@@ -177,7 +177,9 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(y.strides().as_slice(), &[6, 3, 1]);
     /// ```
     #[track_caller]
-    pub fn split<A, Sub: Shape>(self) -> TensorBase<T, <S as Split<A, Sub>>::Output, D, R>
+    pub fn split<A, Sub: Shape + NoSymbols>(
+        self,
+    ) -> TensorBase<T, <S as Split<A, Sub>>::Output, D, R>
     where
         S: Split<A, Sub>,
     {
@@ -201,7 +203,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     ///     "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead."
     /// );
     /// ```
-    pub fn try_view<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R>>
+    pub fn try_view<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R>>
     where
         S: ReshapeTo<S2>,
     {
@@ -220,7 +222,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.strides().as_slice(), &[4, 1]);
     /// ```
     #[track_caller]
-    pub fn view<S2: Shape>(self) -> TensorBase<T, S2, D, R>
+    pub fn view<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R>
     where
         S: ReshapeTo<S2>,
     {
@@ -245,7 +247,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(flat.to_vec(), vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_reshape<S2: Shape>(self) -> Result<TensorBase<T, S2, D, R::MaybeCopy>>
+    pub fn try_reshape<S2: Shape + NoSymbols>(self) -> Result<TensorBase<T, S2, D, R::MaybeCopy>>
     where
         S: ReshapeTo<S2>,
     {
@@ -270,7 +272,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(grid.get([2, 1]), 9.0);
     /// ```
     #[track_caller]
-    pub fn reshape<S2: Shape>(self) -> TensorBase<T, S2, D, R::MaybeCopy>
+    pub fn reshape<S2: Shape + NoSymbols>(self) -> TensorBase<T, S2, D, R::MaybeCopy>
     where
         S: ReshapeTo<S2>,
     {

@@ -5,7 +5,7 @@
 //! to write through one.
 
 use axial_core::{Device, Element, Error, Result};
-use axial_shape::{Diagonal, GenericArray, HasAxis, RankIs, Shape, Unfold};
+use axial_shape::{Diagonal, GenericArray, HasAxis, NoSymbols, RankIs, Shape, Unfold};
 
 use super::{or_panic, proven};
 use crate::repr::{Broadcast, Data, DataMut};
@@ -32,7 +32,7 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert!(e.to_string().ends_with("requiring a storage size of 44 are out of bounds for storage of size 40"));
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn as_strided<S2: RankIs<N>, const N: usize>(
+    pub fn as_strided<S2: RankIs<N> + NoSymbols, const N: usize>(
         self,
         sizes: [usize; N],
         strides: [isize; N],
