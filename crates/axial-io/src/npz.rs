@@ -66,7 +66,22 @@ fn read(file: &FileBytes) -> Result<Npz> {
             }
             crate::npy::read_at(file, start, end)
         } else {
-            // A deflated member: its claimed size must be one deflate can reach.
+            // A deflated member: its compressed bytes must lie in the archive
+            // (the header's claim alone bounds nothing), and its claimed size
+            // must be one deflate can reach from them (at most 1032:1).
+            let available = member
+                .data_start()
+                .and_then(|start| bytes.len().checked_sub(start as usize))
+                .unwrap_or(0) as u64;
+            if member.compressed_size() > available {
+                return Err(Error::format(
+                    FORMAT,
+                    format!(
+                        "member {name} claims {} compressed bytes where the archive holds {available}",
+                        member.compressed_size()
+                    ),
+                ));
+            }
             if member.size() > member.compressed_size().saturating_mul(1032) + 1024 {
                 return Err(Error::format(
                     FORMAT,

@@ -192,3 +192,17 @@ fn written_arrays_read_back_in_every_dtype_and_order() {
         assert_eq!(file.tensor("b").unwrap().dtype(), DType::Bool);
     }
 }
+
+/// Found by the `npz` fuzz target: a 600-byte archive whose deflated member
+/// claims about 4 GiB of compressed bytes (and so, by the 1032:1 bound, could
+/// claim 4 TiB of output). The reader allocated the claimed size before
+/// reading; it now refuses a compressed size the archive does not hold.
+#[test]
+fn a_member_claiming_more_compressed_bytes_than_the_archive_holds_is_refused() {
+    let bytes = include_bytes!("data/npz_claims_4gb_compressed.npz");
+    let err = axial_io::npz::load_bytes(bytes).unwrap_err().to_string();
+    assert!(
+        err.contains("compressed bytes where the archive holds"),
+        "{err}"
+    );
+}
