@@ -295,3 +295,32 @@ fn written_files_read_back_with_every_dtype_layout_and_attribute() {
         Some("axial")
     );
 }
+
+/// Found by the `hdf5` fuzz target: a dataset whose dataspace sizes multiply
+/// past `usize::MAX`. Reading it panicked on the overflowing product (and
+/// would have wrapped in a release build); every read is now an `Ok` or an
+/// `Err`.
+#[test]
+fn a_dataspace_whose_sizes_overflow_is_an_error_not_a_panic() {
+    let file = hdf5::open_bytes(include_bytes!("data/hdf5_shape_product_overflows.h5"))
+        .expect("the superblock is valid");
+    let mut datasets = 0;
+    for path in file.walk().expect("the tree walks") {
+        let Ok(ds) = file.dataset(&path) else {
+            continue;
+        };
+        datasets += 1;
+        let _ = ds.read();
+        let all: Vec<Select> = ds
+            .shape()
+            .iter()
+            .map(|&n| Select::Range {
+                start: n / 3,
+                end: n,
+                step: 2,
+            })
+            .collect();
+        let _ = ds.read_slice(&all);
+    }
+    assert!(datasets > 0);
+}

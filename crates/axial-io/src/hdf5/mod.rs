@@ -644,7 +644,20 @@ impl Dataset {
                 }
             }
         }
-        let numel: usize = out_shape.iter().product();
+        // The file's dataspace can claim any sizes: their product is checked.
+        let numel = axial_core::layout::checked_numel("hdf5", &out_shape)?;
+        if numel
+            .checked_mul(dtype.size())
+            .is_none_or(|b| b > isize::MAX as usize)
+        {
+            return Err(Error::format(
+                FORMAT,
+                format!(
+                    "dataset `{}`: a selection of shape {out_shape:?} is too large",
+                    self.path
+                ),
+            ));
+        }
         let bytes = if numel == 0 {
             Vec::new()
         } else {
