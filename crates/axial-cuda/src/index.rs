@@ -9,7 +9,7 @@
 //! kills the whole context. Only when the flag is set are the indices
 //! copied back, to name the first bad one in the CPU device's words.
 
-use axial_core::op::{check_gather, check_index_dtype, check_index_select, checked_index};
+use axial_core::op::{check_gather, check_index_select, checked_index};
 use axial_core::plan::Plan;
 use axial_core::{DType, Input, Layout, Output, Result, Storage};
 
@@ -18,9 +18,9 @@ use crate::backend::{Operand, output, source, state_of};
 use crate::elementwise::{copy_operands, walk_kernel};
 use crate::launch::{arg, blocks_for, for_pieces, launch, size_name};
 
-/// An i64 index operand, or the CPU device's error for another dtype.
+/// The i64 index operand (its dtype checked by `check_index_select` or
+/// `check_gather`).
 fn index_operand(device: &Cuda, op: &'static str, index: &Input<'_, Cuda>) -> Result<Operand> {
-    check_index_dtype(op, index.dtype)?;
     source(device, op, index, DType::I64)
 }
 

@@ -5,13 +5,13 @@
 
 use super::access::{SendPtr, out_ptr, read_ptr};
 use super::copy::copy;
-use crate::op::{check_gather, check_index_dtype, check_index_select, checked_index};
+use crate::op::{check_gather, check_index_select, checked_index};
 use crate::plan::check_no_negative_strides;
 use crate::{Cpu, Input, Layout, Output, Result, with_dtype};
 
-/// The indices of a 1-D or N-D i64 input, in its layout's element order.
+/// The indices of a 1-D or N-D i64 input (its dtype checked by
+/// `check_index_select` or `check_gather`), in its layout's element order.
 fn indices(op: &'static str, index: &Input<'_, Cpu>) -> Result<Vec<i64>> {
-    check_index_dtype(op, index.dtype)?;
     let p = read_ptr::<i64>(op, index)?;
     let layout = &index.layout;
     let mut out = Vec::with_capacity(layout.numel());
