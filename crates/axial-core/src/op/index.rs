@@ -152,16 +152,11 @@ pub fn check_gather<D: Device>(
 /// );
 /// ```
 pub fn check_dim(op: &'static str, rank: usize, dim: usize) -> Result<()> {
-    let dims = rank.max(1);
-    if dim >= dims {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "Dimension out of range (expected to be in range of [{}, {}], but got {dim})",
-                -(dims as isize),
-                dims - 1
-            ),
-        ));
+    if dim >= rank.max(1) {
+        // `wrap_dim`'s words, with the op's name in front.
+        let dim = crate::layout::isize_of(dim);
+        let words = Error::DimOutOfRange { dim, rank }.to_string();
+        return Err(Error::invalid(op, words));
     }
     Ok(())
 }
