@@ -93,7 +93,7 @@ fn size_type(krate: &TokenStream, size: &SizeSpec) -> TokenStream {
         SizeSpec::Literal(lit) => {
             // Validated to fit in a u64.
             let n = lit.base10_parse::<u64>().unwrap_or_default();
-            unsigned(krate, n)
+            literal_size(krate, n)
         }
         SizeSpec::Type(ty) => match &**ty {
             Type::Path(path) if path.qself.is_none() && path.path.is_ident("Dyn") => {
@@ -102,6 +102,20 @@ fn size_type(krate: &TokenStream, size: &SizeSpec) -> TokenStream {
             other => other.to_token_stream(),
         },
     }
+}
+
+/// The largest size spelled `Sz<N>`; axial-shape's `SZ_MAX`, which its
+/// doctests check against what this writes.
+const SZ_MAX: u64 = 8191;
+
+/// The type of an axis size `n`: `Sz<n>`, which compile errors print as the
+/// number, up to `SZ_MAX`; the typenum number beyond it.
+pub(crate) fn literal_size(krate: &TokenStream, n: u64) -> TokenStream {
+    if n <= SZ_MAX {
+        let n = proc_macro2::Literal::u64_unsuffixed(n);
+        return quote!(#krate::__private::Sz<#n>);
+    }
+    built_bit_by_bit(krate, n)
 }
 
 /// The typenum type of `n`: typenum's own name up to `U1024` (a short path,
@@ -180,6 +194,11 @@ mod tests {
         assert_eq!(
             built_bit_by_bit(&k, 0).to_string().replace(' ', ""),
             "k::__private::UTerm"
+        );
+        assert_eq!(literal_size(&k, 64).to_string().replace(' ', ""), "k::__private::Sz<64>");
+        assert_eq!(
+            literal_size(&k, 8192).to_string().matches("UInt").count(),
+            14
         );
         // Far beyond typenum's own U1024.
         let big = unsigned(&k, 1 << 40).to_string();

@@ -42,7 +42,9 @@ pub use logic::{And, AndWith, B0, B1, Not, NotBit, Or, OrWith, Truth, Unknown};
 pub use name::{Anon, AxisName, Ellipsis, Item, Keep, New, SameName};
 pub use ops::*;
 pub use shape::{Ax, Cons, DisplayOf, Nil, Shape};
-pub use size::{Dyn, Size, SizeEq, SizeMul, SizeProd, SizesEqual, StaticSize};
+pub use size::{
+    Canon, Canonical, Dyn, SZ_MAX, Size, SizeEq, SizeMul, SizeProd, SizesEqual, StaticSize, Sz,
+};
 pub use symbol::{NoSymbols, NotSymbol, Sym, SymbolTag};
 
 pub use generic_array::{self, GenericArray};
@@ -57,6 +59,7 @@ mod sealed {
     impl<Tag> Sealed for crate::symbol::Sym<'_, Tag> {}
     impl Sealed for typenum::UTerm {}
     impl<U, B> Sealed for typenum::UInt<U, B> {}
+    impl<const N: usize> Sealed for crate::size::Sz<N> {}
     impl Sealed for crate::shape::Nil {}
     impl<N, S, T> Sealed for crate::shape::Ax<N, S, T> {}
 }
@@ -124,7 +127,7 @@ pub mod __private {
     pub use crate::id::{Named, Nd};
     pub use crate::name::{Anon, AxisName, Ellipsis, Keep, New};
     pub use crate::shape::{Ax, Cons, Nil};
-    pub use crate::size::Dyn;
+    pub use crate::size::{Dyn, Sz};
     pub use axial_macros::{axes as axes_impl, names as names_impl, shape as shape_impl};
     pub use typenum::{B0, B1, UInt, UTerm, consts};
 }

@@ -5,11 +5,11 @@ use core::marker::PhantomData;
 use core::ops::Add;
 
 use generic_array::ArrayLength;
-use typenum::{Add1, B1, U0, U1, Unsigned};
+use typenum::{Add1, B1, U0, Unsigned};
 
 use crate::display::Flat;
 use crate::name::AxisName;
-use crate::size::{Size, SizeMul, SizeProd};
+use crate::size::{Size, SizeMul, SizeProd, Sz};
 
 /// Holds type parameters without owning values of them (always `Send`,
 /// `Sync` and `'static` when they are).
@@ -23,7 +23,7 @@ pub(crate) type Marker<T> = PhantomData<fn() -> T>;
 /// axes!(Batch, Channels);
 /// type S = shape![Batch: Dyn, Channels: 3];
 /// assert_eq!(S::RANK, 2);
-/// let _: Option<Ax<Batch, Dyn, Ax<Channels, typenum::U3, Nil>>> = None::<S>;
+/// let _: Option<Ax<Batch, Dyn, Ax<Channels, axial_shape::Sz<3>, Nil>>> = None::<S>;
 /// ```
 pub struct Ax<Name, Sz, Tail>(Marker<(Name, Sz, Tail)>);
 
@@ -92,7 +92,7 @@ pub trait Shape: crate::sealed::Sealed {
 impl Shape for Nil {
     type Rank = U0;
     type Display = ();
-    type Numel = U1;
+    type Numel = Sz<1>;
     type NumDyn = U0;
     const RANK: usize = 0;
 

@@ -1,10 +1,61 @@
-//! Axis sizes: a typenum unsigned number (known to the compiler), [`Dyn`]
-//! (known at run time, checked at each op) or a [`Sym`](crate::Sym) (known
-//! at run time, bound once in a scope and proven after).
+//! Axis sizes: a number the compiler knows ([`Sz<N>`](Sz), or a typenum
+//! number past [`SZ_MAX`]), [`Dyn`] (known at run time, checked at each op)
+//! or a [`Sym`](crate::Sym) (known at run time, bound once in a scope and
+//! proven after).
+//!
+//! Why two spellings of a static size: a compile error prints a type as it
+//! is spelled, and typenum spells 64 `UInt<UInt<UInt<UInt<UInt<UInt<UInt<
+//! UTerm, B1>, B0>, B0>, B0>, B0>, B0>, B0>`. `Sz<64>` prints as `Sz<64>`, so
+//! a size mismatch at a function boundary reads `expected `64`, found `32``.
+//! Stable Rust cannot compute with const generics, so the proofs' arithmetic
+//! (products of merged axes, quotients of split ones, slice lengths, bounds
+//! checks) still runs in typenum: [`StaticSize::Number`] turns a `Sz<N>` into
+//! its typenum number through a generated table, and [`Canon`] turns each
+//! result back, so that every size a shape holds has one spelling and two
+//! shapes of equal sizes are one type. Numbers above [`SZ_MAX`] stay typenum
+//! numbers (a generated table has an end); `shape!` writes them so too.
 
 use core::ops::Mul;
 
 use typenum::{Bit, IsEqual, UInt, UTerm, Unsigned};
+
+/// A static axis size spelled as its number: what `shape![Model: 64]` writes
+/// for every size up to [`SZ_MAX`]. Compile errors print it as `Sz<64>`.
+///
+/// ```
+/// use axial_shape::{Shape, Size, Sz, axes, shape};
+/// axes!(Model);
+/// let _: Option<shape![Model: 64]> = None::<axial_shape::Ax<Model, Sz<64>, axial_shape::Nil>>;
+/// assert_eq!(<Sz<64> as Size>::STATIC, Some(64));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sz<const N: usize>;
+
+/// The typenum number of a `Sz<N>` (a generated table, `N <= SZ_MAX`).
+#[doc(hidden)]
+pub trait Spelled {
+    type Number;
+}
+
+/// The one spelling of a static size computed in typenum: `Sz<N>` up to
+/// [`SZ_MAX`], the typenum number itself above it.
+///
+/// ```
+/// use axial_shape::{Canon, Sz, SZ_MAX};
+/// use axial_shape::typenum::{Prod, U48, U64, U256};
+/// let _: Option<Canon<Prod<U48, U64>>> = None::<Sz<3072>>;
+/// assert_eq!(SZ_MAX, 8191);
+/// let _: Option<Canon<Prod<U256, U64>>> = None::<Prod<U256, U64>>;
+/// ```
+pub trait Canonical {
+    /// The spelling.
+    type Out;
+}
+
+/// The spelling of a static size computed in typenum (see [`Canonical`]).
+pub type Canon<U> = <U as Canonical>::Out;
+
+include!(concat!(env!("OUT_DIR"), "/size_tables.rs"));
 
 use crate::logic::{B0, B1, Truth, Unknown};
 
@@ -44,17 +95,20 @@ pub trait Size: crate::sealed::Sealed {
     type IsDyn: Bit;
 }
 
-/// A size the compiler knows (a typenum unsigned number).
+/// A size the compiler knows, with its typenum number for the proofs.
 ///
 /// ```
-/// use axial_shape::typenum::U28;
-/// use axial_shape::StaticSize;
+/// use axial_shape::typenum::{U28, Unsigned};
+/// use axial_shape::{StaticSize, Sz};
 /// fn known<Z: StaticSize>() -> usize {
-///     Z::USIZE
+///     <Z::Number as Unsigned>::USIZE
 /// }
-/// assert_eq!(known::<U28>(), 28);
+/// assert_eq!((known::<Sz<28>>(), known::<U28>()), (28, 28));
 /// ```
-pub trait StaticSize: Size + Unsigned {}
+pub trait StaticSize: Size {
+    /// The size as a typenum number.
+    type Number: Unsigned + Size;
+}
 
 impl Size for Dyn {
     const STATIC: Option<usize> = None;
@@ -68,8 +122,25 @@ impl<U: Unsigned + 'static, B: Bit + 'static> Size for UInt<U, B> {
     const STATIC: Option<usize> = Some(<Self as Unsigned>::USIZE);
     type IsDyn = B0;
 }
-impl StaticSize for UTerm {}
-impl<U: Unsigned + 'static, B: Bit + 'static> StaticSize for UInt<U, B> {}
+impl<const N: usize> Size for Sz<N>
+where
+    Sz<N>: Spelled,
+{
+    const STATIC: Option<usize> = Some(N);
+    type IsDyn = B0;
+}
+impl StaticSize for UTerm {
+    type Number = UTerm;
+}
+impl<U: Unsigned + 'static, B: Bit + 'static> StaticSize for UInt<U, B> {
+    type Number = Self;
+}
+impl<const N: usize> StaticSize for Sz<N>
+where
+    Sz<N>: Spelled<Number: Unsigned + Size>,
+{
+    type Number = <Sz<N> as Spelled>::Number;
+}
 
 /// The product of two sizes: static when both are, else [`Dyn`].
 ///
@@ -102,11 +173,11 @@ impl<B: Size> SizeMul<B> for Dyn {
 impl<A: StaticSize> SizeMul<Dyn> for A {
     type Out = Dyn;
 }
-impl<A: StaticSize + Mul<B>, B: StaticSize> SizeMul<B> for A
+impl<A: StaticSize, B: StaticSize> SizeMul<B> for A
 where
-    A::Output: Size,
+    A::Number: Mul<B::Number, Output: Canonical<Out: Size>>,
 {
-    type Out = A::Output;
+    type Out = Canon<<A::Number as Mul<B::Number>>::Output>;
 }
 
 /// Whether two sizes are equal: known when both are static, else [`Unknown`].
@@ -146,17 +217,25 @@ impl SizeEq<Dyn> for UTerm {
 impl<U, Bt> SizeEq<Dyn> for UInt<U, Bt> {
     type Out = Unknown;
 }
+impl<const N: usize> SizeEq<Dyn> for Sz<N> {
+    type Out = Unknown;
+}
 impl<B: StaticSize> SizeEq<B> for UTerm
 where
-    UTerm: IsEqual<B>,
-    <UTerm as IsEqual<B>>::Output: Truth,
+    UTerm: IsEqual<B::Number, Output: Truth>,
 {
-    type Out = <UTerm as IsEqual<B>>::Output;
+    type Out = <UTerm as IsEqual<B::Number>>::Output;
 }
 impl<U, Bt, B: StaticSize> SizeEq<B> for UInt<U, Bt>
 where
-    UInt<U, Bt>: IsEqual<B>,
-    <UInt<U, Bt> as IsEqual<B>>::Output: Truth,
+    UInt<U, Bt>: IsEqual<B::Number, Output: Truth>,
 {
-    type Out = <UInt<U, Bt> as IsEqual<B>>::Output;
+    type Out = <UInt<U, Bt> as IsEqual<B::Number>>::Output;
+}
+impl<const N: usize, B: StaticSize> SizeEq<B> for Sz<N>
+where
+    Sz<N>: StaticSize,
+    <Sz<N> as StaticSize>::Number: IsEqual<B::Number, Output: Truth>,
+{
+    type Out = <<Sz<N> as StaticSize>::Number as IsEqual<B::Number>>::Output;
 }

@@ -11,7 +11,7 @@ use typenum::{Diff, IsLess, IsLessOrEqual, Max, Maximum, Sum, U0, U1};
 
 use crate::logic::{Truth, Unknown};
 use crate::shape::{Ax, Marker, Nil, Shape};
-use crate::size::{Dyn, Size, StaticSize};
+use crate::size::{Canon, Canonical, Dyn, Size, StaticSize};
 
 /// An entry `..`: the axis as it is.
 ///
@@ -362,33 +362,30 @@ impl<B> Bounds<B> for Dyn {
 }
 impl<Sz: StaticSize> Bounds<Open> for Sz {
     type Start = U0;
-    type End = Sz;
+    type End = Sz::Number;
     type BoundInside = typenum::B1;
     type IndexInside = typenum::B1;
 }
 impl<Sz, K, const V: isize> Bounds<At<K, V>> for Sz
 where
     Sz: StaticSize,
-    K: IsLessOrEqual<Sz> + IsLess<Sz>,
-    <K as IsLessOrEqual<Sz>>::Output: Truth,
-    <K as IsLess<Sz>>::Output: Truth,
+    K: IsLessOrEqual<Sz::Number, Output: Truth> + IsLess<Sz::Number, Output: Truth>,
 {
     type Start = K;
     type End = K;
-    type BoundInside = <K as IsLessOrEqual<Sz>>::Output;
-    type IndexInside = <K as IsLess<Sz>>::Output;
+    type BoundInside = <K as IsLessOrEqual<Sz::Number>>::Output;
+    type IndexInside = <K as IsLess<Sz::Number>>::Output;
 }
 impl<Sz, K, const V: isize> Bounds<FromEnd<K, V>> for Sz
 where
-    Sz: StaticSize + Max<K>,
-    K: IsLessOrEqual<Sz>,
-    <K as IsLessOrEqual<Sz>>::Output: Truth,
-    Maximum<Sz, K>: Sub<K>,
+    Sz: StaticSize<Number: Max<K>>,
+    K: IsLessOrEqual<Sz::Number, Output: Truth>,
+    Maximum<Sz::Number, K>: Sub<K>,
 {
-    type Start = Diff<Maximum<Sz, K>, K>;
-    type End = Diff<Maximum<Sz, K>, K>;
-    type BoundInside = <K as IsLessOrEqual<Sz>>::Output;
-    type IndexInside = <K as IsLessOrEqual<Sz>>::Output;
+    type Start = Diff<Maximum<Sz::Number, K>, K>;
+    type End = Diff<Maximum<Sz::Number, K>, K>;
+    type BoundInside = <K as IsLessOrEqual<Sz::Number>>::Output;
+    type IndexInside = <K as IsLessOrEqual<Sz::Number>>::Output;
 }
 
 /// The length of `start..end` by `step` on an axis of this size:
@@ -418,9 +415,10 @@ where
     Diff<Maximum<End, Start>, Start>: Add<Step>,
     Sum<Diff<Maximum<End, Start>, Start>, Step>: Sub<U1>,
     Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1>: Div<Step>,
-    <Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1> as Div<Step>>::Output: Size,
+    <Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1> as Div<Step>>::Output:
+        Canonical<Out: Size>,
 {
-    type Length = <Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1> as Div<Step>>::Output;
+    type Length = Canon<<Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1> as Div<Step>>::Output>;
 }
 
 /// A literal index lies inside its axis (`-size <= i < size`).

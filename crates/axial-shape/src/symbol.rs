@@ -47,7 +47,7 @@ use crate::id::NamedId;
 use crate::logic::{B0, B1, Unknown};
 use crate::name::{AxisName, SameName};
 use crate::shape::{Ax, Nil};
-use crate::size::{Dyn, Size, SizeEq, SizeMul, StaticSize};
+use crate::size::{Dyn, Size, SizeEq, SizeMul, StaticSize, Sz};
 
 /// An invariant lifetime: `Brand<'a>` is a subtype of `Brand<'b>` only when
 /// `'a` and `'b` are one lifetime, so a brand never shrinks or grows into
@@ -182,6 +182,12 @@ impl<'id, Tag: SymbolTag> SizeEq<Sym<'id, Tag>> for UTerm {
 impl<'id, Tag: SymbolTag, U, Bt> SizeEq<Sym<'id, Tag>> for UInt<U, Bt> {
     type Out = Unknown;
 }
+impl<Tag: SymbolTag, const N: usize> SizeEq<Sz<N>> for Sym<'_, Tag> {
+    type Out = Unknown;
+}
+impl<'id, Tag: SymbolTag, const N: usize> SizeEq<Sym<'id, Tag>> for Sz<N> {
+    type Out = Unknown;
+}
 /// A symbol against `Dyn`: a run-time check.
 impl<Tag: SymbolTag> SizeEq<Dyn> for Sym<'_, Tag> {
     type Out = Unknown;
@@ -224,6 +230,7 @@ pub trait NotSymbol: Size {}
 impl NotSymbol for Dyn {}
 impl NotSymbol for UTerm {}
 impl<U: Unsigned + 'static, B: Bit + 'static> NotSymbol for UInt<U, B> {}
+impl<const N: usize> NotSymbol for Sz<N> where Sz<N>: Size {}
 
 /// Every symbol of the shape has the brand `'id` (its sizes are static,
 /// [`Dyn`], or symbols of the scope `'id`): what `realize_in` asks of its

@@ -9,7 +9,7 @@ use syn::Ident;
 
 use super::Kind;
 use super::validate::{Checked, Value};
-use crate::expand::unsigned;
+use crate::expand::literal_size;
 
 /// Types in `axial::__private`, spanned at the pattern.
 struct Types<'a> {
@@ -50,7 +50,7 @@ impl Types<'_> {
     /// The type of a size: a typenum number for a literal, `Dyn` otherwise.
     fn size(&self, value: &Value) -> TokenStream {
         match value {
-            Value::Literal(n) => unsigned(self.krate, *n),
+            Value::Literal(n) => literal_size(self.krate, *n),
             Value::Runtime(_) => {
                 let p = &self.p;
                 quote!(#p::Dyn)
@@ -59,7 +59,7 @@ impl Types<'_> {
     }
 
     fn literal_size(&self, n: usize) -> TokenStream {
-        unsigned(self.krate, n as u64)
+        literal_size(self.krate, n as u64)
     }
 
     /// `Unnamed<i>`.

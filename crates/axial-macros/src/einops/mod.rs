@@ -125,7 +125,7 @@ mod tests {
             quote!(x, "B (H P) 1 ... -> B H P ...", P = 2),
         );
         assert!(tokens.contains(
-            "k::__private::Around<k::__private::Cons<k::__private::Axis<B>,k::__private::Cons<k::__private::Group<k::__private::Cons<k::__private::Part<H,k::__private::Infer>,k::__private::Cons<k::__private::Part<P,k::__private::consts::U2>,k::__private::Nil>>,(H,P,)>,k::__private::Cons<k::__private::Unit,k::__private::Nil>>>,k::__private::Nil>"
+            "k::__private::Around<k::__private::Cons<k::__private::Axis<B>,k::__private::Cons<k::__private::Group<k::__private::Cons<k::__private::Part<H,k::__private::Infer>,k::__private::Cons<k::__private::Part<P,k::__private::Sz<2>>,k::__private::Nil>>,(H,P,)>,k::__private::Cons<k::__private::Unit,k::__private::Nil>>>,k::__private::Nil>"
         ));
         assert!(tokens.contains("(B,(H,P,),(),k::__private::Ellipsis,)"));
         assert!(tokens.contains("k::__private::rearrange_view::<"));
@@ -139,7 +139,7 @@ mod tests {
         let repeat = expansion(Kind::Repeat, quote!(x, "A -> A 3",));
         assert!(repeat.contains("k::__private::repeat_view::<"));
         assert!(repeat.contains(
-            "k::__private::OutNew<k::__private::Unnamed<1usize>,k::__private::consts::U3>"
+            "k::__private::OutNew<k::__private::Unnamed<1usize>,k::__private::Sz<3>>"
         ));
     }
 }

@@ -5,12 +5,12 @@
 
 use core::ops::{Div, Rem};
 
-use typenum::{IsEqual, U0, U1, UInt, UTerm, Unsigned};
+use typenum::{IsEqual, U0, UInt, UTerm};
 
 use super::report::{PatternDivides, PatternProduct};
 use crate::logic::{B0, B1, Truth, Unknown};
 use crate::shape::{Ax, Cons, Marker, Nil};
-use crate::size::{Dyn, Size, SizeEq, SizeMul, SizeProd, StaticSize};
+use crate::size::{Canon, Canonical, Dyn, Size, SizeEq, SizeMul, SizeProd, StaticSize, Sz};
 
 /// In a group: the axis `A` of the size `Given`, a typenum number, `Dyn`
 /// (given at run time), or [`Infer`].
@@ -105,7 +105,7 @@ pub trait Given {
     type Infers;
 }
 impl Given for Nil {
-    type Known = U1;
+    type Known = Sz<1>;
     type Infers = B0;
 }
 impl<A, G: GivenSize<T::Known, T::Infers>, T: Given> Given for Cons<Part<A, G>, T> {
@@ -152,6 +152,13 @@ where
     UInt<U, B>: SizeMul<K>,
 {
     type Known = SizeProd<UInt<U, B>, K>;
+    type Infers = I;
+}
+impl<const N: usize, K: Size, I> GivenSize<K, I> for Sz<N>
+where
+    Sz<N>: SizeMul<K>,
+{
+    type Known = SizeProd<Sz<N>, K>;
     type Infers = I;
 }
 
@@ -245,6 +252,9 @@ impl<Inferred> SizeOr<Inferred> for UTerm {
 impl<U, B, Inferred> SizeOr<Inferred> for UInt<U, B> {
     type Out = UInt<U, B>;
 }
+impl<const N: usize, Inferred> SizeOr<Inferred> for Sz<N> {
+    type Out = Sz<N>;
+}
 
 /// The quotient of two sizes and whether it is exact: static when both are,
 /// else `Dyn` (and the check is left to run time).
@@ -253,7 +263,7 @@ impl<U, B, Inferred> SizeOr<Inferred> for UInt<U, B> {
 /// use axial_shape::Truth;
 /// use axial_shape::einops::SizeDiv;
 /// use typenum::{U2, U3, U4, U6};
-/// assert_eq!(<<U6 as SizeDiv<U2>>::Quot as typenum::Unsigned>::USIZE, 3);
+/// assert_eq!(<<U6 as SizeDiv<U2>>::Quot as axial_shape::Size>::STATIC, Some(3));
 /// assert_eq!(<<U6 as SizeDiv<U4>>::Divides as Truth>::VALUE, Some(false));
 /// assert_eq!(<<axial_shape::Dyn as SizeDiv<U3>>::Divides as Truth>::VALUE, None);
 /// ```
@@ -273,12 +283,10 @@ impl<A: StaticSize> SizeDiv<Dyn> for A {
 }
 impl<A, B> SizeDiv<B> for A
 where
-    A: StaticSize + Div<B> + Rem<B>,
+    A: StaticSize<Number: Div<B::Number, Output: Canonical<Out: Size>> + Rem<B::Number>>,
     B: StaticSize,
-    <A as Div<B>>::Output: Size + Unsigned,
-    <A as Rem<B>>::Output: IsEqual<U0>,
-    <<A as Rem<B>>::Output as IsEqual<U0>>::Output: Truth,
+    <A::Number as Rem<B::Number>>::Output: IsEqual<U0, Output: Truth>,
 {
-    type Quot = <A as Div<B>>::Output;
-    type Divides = <<A as Rem<B>>::Output as IsEqual<U0>>::Output;
+    type Quot = Canon<<A::Number as Div<B::Number>>::Output>;
+    type Divides = <<A::Number as Rem<B::Number>>::Output as IsEqual<U0>>::Output;
 }

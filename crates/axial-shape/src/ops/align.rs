@@ -6,7 +6,6 @@
 //! found is either absent from the tensor or named twice, and the error says
 //! which. `...` becomes the axes never taken, in their order.
 
-use typenum::U1;
 
 use super::Disp;
 use crate::display::Flat;
@@ -16,7 +15,7 @@ use crate::logic::{B0, B1};
 use crate::name::{AxisName, Ellipsis, IsEllipsis, IsName, IsNew, Item, New, SameName, Taken};
 use crate::report::{AllNamed, AxisOf, Fresh, NamedOnce, PlainName};
 use crate::shape::{Ax, Cons, DisplayOf, Nil, Shape};
-use crate::size::Dyn;
+use crate::size::{Dyn, Sz};
 
 /// `align_to::<L>()`: the axes in the order of the names list `L`.
 ///
@@ -212,7 +211,7 @@ where
     <W as Contains<A>>::Out: Fresh<A, Disp>,
     R: AlignPass<LT, W, Disp, ListDisp>,
 {
-    type Out = Ax<A, U1, <R as AlignPass<LT, W, Disp, ListDisp>>::Out>;
+    type Out = Ax<A, Sz<1>, <R as AlignPass<LT, W, Disp, ListDisp>>::Out>;
     type Rest = <R as AlignPass<LT, W, Disp, ListDisp>>::Rest;
     type HasEllipsis = <R as AlignPass<LT, W, Disp, ListDisp>>::HasEllipsis;
 

@@ -11,7 +11,7 @@ use crate::logic::{B1, Truth, Unknown};
 use crate::name::AxisName;
 use crate::report::{Fresh, InRange, InsertPosition, SizeOne};
 use crate::shape::{Ax, Nil, Shape};
-use crate::size::{Dyn, Size, SizeEq, StaticSize};
+use crate::size::{Dyn, Size, SizeEq, StaticSize, Sz};
 
 /// The shape has an axis `A`: its position, size, and the shapes `select`
 /// (`A` removed) and `narrow` (`A`'s size made `Dyn`) give.
@@ -90,13 +90,11 @@ pub trait IndexBelow<const I: usize> {
 impl<const I: usize> IndexBelow<I> for Dyn {
     type Out = Unknown;
 }
-impl<Sz: StaticSize, const I: usize> IndexBelow<I> for Sz
+impl<Z: StaticSize, const I: usize> IndexBelow<I> for Z
 where
-    Const<I>: ToUInt,
-    U<I>: IsLess<Sz>,
-    <U<I> as IsLess<Sz>>::Output: Truth,
+    Sz<I>: StaticSize<Number: IsLess<Z::Number, Output: Truth>>,
 {
-    type Out = <U<I> as IsLess<Sz>>::Output;
+    type Out = <<Sz<I> as StaticSize>::Number as IsLess<Z::Number>>::Output;
 }
 
 /// `squeeze::<A>()`: `A` has size 1 (checked at run time when `Dyn`).
@@ -150,10 +148,10 @@ pub trait InsertAt<P, A> {
     type Out;
 }
 impl<S, A> InsertAt<UTerm, A> for S {
-    type Out = Ax<A, U1, S>;
+    type Out = Ax<A, Sz<1>, S>;
 }
 impl<P, B, A> InsertAt<UInt<P, B>, A> for Nil {
-    type Out = Ax<A, U1, Nil>;
+    type Out = Ax<A, Sz<1>, Nil>;
 }
 impl<N, Sz, T, P, B, A> InsertAt<UInt<P, B>, A> for Ax<N, Sz, T>
 where

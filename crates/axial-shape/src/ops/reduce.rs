@@ -1,7 +1,6 @@
 //! Reductions by name: the axes a reduction takes (one name or a names
 //! list), their positions, and the shapes with them removed or kept as size 1.
 
-use typenum::U1;
 
 use super::Disp;
 use crate::display::Flat;
@@ -187,5 +186,5 @@ impl<N, Sz, Rest, RestKept> ReduceNode<N, Sz, Rest, RestKept> for B0 {
 }
 impl<N, Sz, Rest, RestKept> ReduceNode<N, Sz, Rest, RestKept> for B1 {
     type Output = Rest;
-    type Kept = Ax<N, U1, RestKept>;
+    type Kept = Ax<N, crate::size::Sz<1>, RestKept>;
 }

@@ -1,7 +1,6 @@
 //! Element-count views: `reshape`/`view` to a shape, `merge` of adjacent axes,
 //! `split` of one axis.
 
-use typenum::U1;
 
 use super::{Disp, FAfter, FBefore, FName, FSize, HasAxis};
 use crate::display::Flat;
@@ -95,7 +94,7 @@ pub trait MergeRun<L, Disp, ListDisp> {
 }
 impl<S, Disp, ListDisp> MergeRun<Nil, Disp, ListDisp> for S {
     const LEN: usize = 0;
-    type Size = U1;
+    type Size = crate::size::Sz<1>;
     type Rest = S;
 }
 impl<H, LT, Disp, ListDisp> MergeRun<Cons<H, LT>, Disp, ListDisp> for Nil
@@ -103,7 +102,7 @@ where
     B0: Adjacent<ListDisp, Disp>,
 {
     const LEN: usize = 0;
-    type Size = U1;
+    type Size = crate::size::Sz<1>;
     type Rest = Nil;
 }
 impl<N: SameName<H>, Sz, T, H, LT, Disp, ListDisp> MergeRun<Cons<H, LT>, Disp, ListDisp>

@@ -7,7 +7,7 @@ use typenum::{Const, IsEqual, ToUInt, U, U0, U1};
 use crate::logic::{Truth, Unknown};
 use crate::report::{AllStatic, Coordinates, SizePerDyn};
 use crate::shape::Shape;
-use crate::size::{Dyn, StaticSize};
+use crate::size::{Dyn, StaticSize, Sz};
 use crate::symbol::NoSymbols;
 
 use super::Disp;
@@ -123,11 +123,9 @@ pub trait ExtentIs<const K: usize> {
 impl<const K: usize> ExtentIs<K> for Dyn {
     type Out = Unknown;
 }
-impl<Sz: StaticSize, const K: usize> ExtentIs<K> for Sz
+impl<Z: StaticSize, const K: usize> ExtentIs<K> for Z
 where
-    Const<K>: ToUInt,
-    U<K>: IsEqual<Sz>,
-    <U<K> as IsEqual<Sz>>::Output: Truth,
+    Sz<K>: StaticSize<Number: IsEqual<Z::Number, Output: Truth>>,
 {
-    type Out = <U<K> as IsEqual<Sz>>::Output;
+    type Out = <<Sz<K> as StaticSize>::Number as IsEqual<Z::Number>>::Output;
 }
