@@ -14,7 +14,7 @@ fn typenum(n: u64) -> String {
     if n == 0 {
         return "UTerm".to_owned();
     }
-    format!("UInt<{}, B{}>", typenum(n >> 1), n & 1)
+    format!("UInt<{}, typenum::B{}>", typenum(n >> 1), n & 1)
 }
 
 fn main() {

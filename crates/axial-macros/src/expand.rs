@@ -154,7 +154,11 @@ fn bit_type(krate: &TokenStream, one: bool) -> TokenStream {
 /// never recurses deeper than log2(width) levels.
 fn id_tree(krate: &TokenStream, hash: u64, width: u32) -> TokenStream {
     if width == 1 {
-        return bit_type(krate, hash & 1 == 1);
+        return if hash & 1 == 1 {
+            quote!(#krate::__private::True)
+        } else {
+            quote!(#krate::__private::False)
+        };
     }
     let half = width / 2;
     let left = id_tree(krate, hash, half);

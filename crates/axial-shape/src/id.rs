@@ -34,9 +34,9 @@ impl<A: TreeEq<B>, B> IdEq<Named<B>> for Named<A> {
 }
 impl<U: IsEqual<V>, V> IdEq<Pos<V>> for Pos<U>
 where
-    U::Output: Truth,
+    U::Output: crate::logic::Answer,
 {
-    type Out = U::Output;
+    type Out = crate::logic::TruthOf<U::Output>;
 }
 impl<A, V> IdEq<Pos<V>> for Named<A> {
     type Out = B0;

@@ -35,10 +35,12 @@ mod size;
 pub mod slicing;
 pub mod symbol;
 
-pub use display::Flat;
+pub use display::{Flat, FlatNames};
 pub use einops::{Composed, Unnamed};
 pub use find::{Append, Concat, Contains, Find, ItemName, Remove, Replace};
-pub use logic::{And, AndWith, B0, B1, Not, NotBit, Or, OrWith, Truth, Unknown};
+pub use logic::{
+    And, AndWith, Answer, B0, B1, False, Not, NotBit, Or, OrWith, True, Truth, TruthOf, Unknown,
+};
 pub use name::{Anon, AxisName, Ellipsis, Item, Keep, New, SameName};
 pub use ops::*;
 pub use shape::{Ax, Cons, DisplayOf, Nil, Shape};
@@ -52,8 +54,8 @@ pub use typenum;
 
 mod sealed {
     pub trait Sealed {}
-    impl Sealed for crate::logic::B0 {}
-    impl Sealed for crate::logic::B1 {}
+    impl Sealed for crate::logic::False {}
+    impl Sealed for crate::logic::True {}
     impl Sealed for crate::logic::Unknown {}
     impl Sealed for crate::size::Dyn {}
     impl<Tag> Sealed for crate::symbol::Sym<'_, Tag> {}
@@ -125,6 +127,7 @@ pub mod __private {
     }
 
     pub use crate::id::{Named, Nd};
+    pub use crate::logic::{False, True};
     pub use crate::name::{Anon, AxisName, Ellipsis, Keep, New};
     pub use crate::shape::{Ax, Cons, Nil};
     pub use crate::size::{Dyn, Sz};

@@ -1,7 +1,46 @@
-//! Type-level truth: typenum's [`B0`] (false) and [`B1`] (true), and
-//! [`Unknown`] for a fact that depends on a `Dyn` size and is checked at run time.
+//! Type-level truth: [`False`] and [`True`] (also named [`B0`] and [`B1`] in
+//! the proofs), and [`Unknown`] for a fact that depends on a `Dyn` size and
+//! is checked at run time.
+//!
+//! They are not typenum's bits, though typenum's comparisons produce those:
+//! a failed proof ends in "the trait ... is not implemented for `False`",
+//! and a compile error should not speak typenum ([`Answer`] turns its bits
+//! into these).
 
-pub use typenum::{B0, B1};
+/// A fact the compiler proved false.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct False;
+
+/// A fact the compiler proved true.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct True;
+
+/// [`False`], as the proofs name it.
+pub type B0 = False;
+
+/// [`True`], as the proofs name it.
+pub type B1 = True;
+
+/// A typenum bit (what typenum's comparisons answer) as a truth.
+///
+/// ```
+/// use axial_shape::{Answer, Truth};
+/// use axial_shape::typenum::{IsLess, U2, U3};
+/// assert_eq!(<<<U2 as IsLess<U3>>::Output as Answer>::Truth as Truth>::VALUE, Some(true));
+/// ```
+pub trait Answer {
+    /// [`True`] or [`False`].
+    type Truth: Truth;
+}
+impl Answer for typenum::B0 {
+    type Truth = False;
+}
+impl Answer for typenum::B1 {
+    type Truth = True;
+}
+
+/// The truth of a typenum bit.
+pub type TruthOf<X> = <X as Answer>::Truth;
 
 /// A fact that a `Dyn` size leaves open until run time.
 ///

@@ -511,14 +511,15 @@ pub trait ExpandRank<From, To> {}
 /// ```
 /// use axial_shape::report::AllStatic;
 /// use axial_shape::{Shape, StaticShape, axes, shape};
-/// use typenum::{Bit, IsEqual, U0};
+/// use axial_shape::{Answer, Truth, TruthOf};
+/// use typenum::{IsEqual, U0};
 /// axes!(Rows, Cols);
 /// fn all_static<S: Shape>() -> bool
 /// where
-///     S::NumDyn: IsEqual<U0>,
-///     <S::NumDyn as IsEqual<U0>>::Output: AllStatic<S::Display>,
+///     S::NumDyn: IsEqual<U0, Output: Answer>,
+///     TruthOf<<S::NumDyn as IsEqual<U0>>::Output>: AllStatic<S::Display>,
 /// {
-///     <<S::NumDyn as IsEqual<U0>>::Output as Bit>::BOOL
+///     <TruthOf<<S::NumDyn as IsEqual<U0>>::Output> as Truth>::VALUE == Some(true)
 /// }
 /// assert!(all_static::<shape![Rows: 2, Cols: 3]>());
 /// fn constructor<S: StaticShape>() {}
@@ -555,14 +556,15 @@ pub trait SizePerDyn<Disp> {}
 /// ```
 /// use axial_shape::report::Coordinates;
 /// use axial_shape::{RankIs, Shape, axes, shape};
-/// use typenum::{Bit, IsEqual, U2};
+/// use axial_shape::{Answer, Truth, TruthOf};
+/// use typenum::{IsEqual, U2};
 /// axes!(Rows, Cols);
 /// fn two_coordinates<S: Shape>() -> bool
 /// where
-///     U2: IsEqual<S::Rank>,
-///     <U2 as IsEqual<S::Rank>>::Output: Coordinates<2, S::Display>,
+///     U2: IsEqual<S::Rank, Output: Answer>,
+///     TruthOf<<U2 as IsEqual<S::Rank>>::Output>: Coordinates<2, S::Display>,
 /// {
-///     <<U2 as IsEqual<S::Rank>>::Output as Bit>::BOOL
+///     <TruthOf<<U2 as IsEqual<S::Rank>>::Output> as Truth>::VALUE == Some(true)
 /// }
 /// assert!(two_coordinates::<shape![Rows: 2, Cols: 3]>());
 /// fn index<S: RankIs<2>>() {}
@@ -607,15 +609,16 @@ holds_or_unknown!(OneElement<Disp>);
 /// ```
 /// use axial_shape::report::TwoAxes;
 /// use axial_shape::{Shape, axes, shape};
-/// use typenum::{Bit, IsEqual, U2};
+/// use axial_shape::{Answer, Truth, TruthOf};
+/// use typenum::{IsEqual, U2};
 /// axes!(Rows, Cols);
 /// struct Eye;
 /// fn matrix<S: Shape>() -> bool
 /// where
-///     S::Rank: IsEqual<U2>,
-///     <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+///     S::Rank: IsEqual<U2, Output: Answer>,
+///     TruthOf<<S::Rank as IsEqual<U2>>::Output>: TwoAxes<Eye, S::Display>,
 /// {
-///     <<S::Rank as IsEqual<U2>>::Output as Bit>::BOOL
+///     <TruthOf<<S::Rank as IsEqual<U2>>::Output> as Truth>::VALUE == Some(true)
 /// }
 /// assert!(matrix::<shape![Rows: 3, Cols: 3]>());
 /// ```

@@ -57,7 +57,7 @@ pub type Canon<U> = <U as Canonical>::Out;
 
 include!(concat!(env!("OUT_DIR"), "/size_tables.rs"));
 
-use crate::logic::{B0, B1, Truth, Unknown};
+use crate::logic::{Answer, Truth, TruthOf, Unknown};
 
 /// The size of an axis known only at run time.
 ///
@@ -93,6 +93,9 @@ pub trait Size: crate::sealed::Sealed {
     const SYMBOL: Option<&'static str> = None;
     /// `B1` for [`Dyn`], else `B0` (to count the `Dyn` axes of a shape).
     type IsDyn: Bit;
+    /// How an axis named `A` of this size prints in compile errors:
+    /// `[A; 64]` for `Sz<64>`, `(A, Dyn)`, `(A, Sym<'id, Tag>)`.
+    type Shown<A>;
 }
 
 /// A size the compiler knows, with its typenum number for the proofs.
@@ -112,22 +115,26 @@ pub trait StaticSize: Size {
 
 impl Size for Dyn {
     const STATIC: Option<usize> = None;
-    type IsDyn = B1;
+    type IsDyn = typenum::B1;
+    type Shown<A> = (A, Dyn);
 }
 impl Size for UTerm {
     const STATIC: Option<usize> = Some(0);
-    type IsDyn = B0;
+    type IsDyn = typenum::B0;
+    type Shown<A> = [A; 0];
 }
 impl<U: Unsigned + 'static, B: Bit + 'static> Size for UInt<U, B> {
     const STATIC: Option<usize> = Some(<Self as Unsigned>::USIZE);
-    type IsDyn = B0;
+    type IsDyn = typenum::B0;
+    type Shown<A> = (A, Self);
 }
 impl<const N: usize> Size for Sz<N>
 where
     Sz<N>: Spelled,
 {
     const STATIC: Option<usize> = Some(N);
-    type IsDyn = B0;
+    type IsDyn = typenum::B0;
+    type Shown<A> = [A; N];
 }
 impl StaticSize for UTerm {
     type Number = UTerm;
@@ -222,20 +229,20 @@ impl<const N: usize> SizeEq<Dyn> for Sz<N> {
 }
 impl<B: StaticSize> SizeEq<B> for UTerm
 where
-    UTerm: IsEqual<B::Number, Output: Truth>,
+    UTerm: IsEqual<B::Number, Output: Answer>,
 {
-    type Out = <UTerm as IsEqual<B::Number>>::Output;
+    type Out = TruthOf<<UTerm as IsEqual<B::Number>>::Output>;
 }
 impl<U, Bt, B: StaticSize> SizeEq<B> for UInt<U, Bt>
 where
-    UInt<U, Bt>: IsEqual<B::Number, Output: Truth>,
+    UInt<U, Bt>: IsEqual<B::Number, Output: Answer>,
 {
-    type Out = <UInt<U, Bt> as IsEqual<B::Number>>::Output;
+    type Out = TruthOf<<UInt<U, Bt> as IsEqual<B::Number>>::Output>;
 }
 impl<const N: usize, B: StaticSize> SizeEq<B> for Sz<N>
 where
     Sz<N>: StaticSize,
-    <Sz<N> as StaticSize>::Number: IsEqual<B::Number, Output: Truth>,
+    <Sz<N> as StaticSize>::Number: IsEqual<B::Number, Output: Answer>,
 {
-    type Out = <<Sz<N> as StaticSize>::Number as IsEqual<B::Number>>::Output;
+    type Out = TruthOf<<<Sz<N> as StaticSize>::Number as IsEqual<B::Number>>::Output>;
 }

@@ -9,7 +9,7 @@ use core::ops::{Add, Div, Sub};
 
 use typenum::{Diff, IsLess, IsLessOrEqual, Max, Maximum, Sum, U0, U1};
 
-use crate::logic::{Truth, Unknown};
+use crate::logic::{Answer, Truth, TruthOf, Unknown};
 use crate::shape::{Ax, Marker, Nil, Shape};
 use crate::size::{Canon, Canonical, Dyn, Size, StaticSize};
 
@@ -363,29 +363,29 @@ impl<B> Bounds<B> for Dyn {
 impl<Sz: StaticSize> Bounds<Open> for Sz {
     type Start = U0;
     type End = Sz::Number;
-    type BoundInside = typenum::B1;
-    type IndexInside = typenum::B1;
+    type BoundInside = crate::logic::True;
+    type IndexInside = crate::logic::True;
 }
 impl<Sz, K, const V: isize> Bounds<At<K, V>> for Sz
 where
     Sz: StaticSize,
-    K: IsLessOrEqual<Sz::Number, Output: Truth> + IsLess<Sz::Number, Output: Truth>,
+    K: IsLessOrEqual<Sz::Number, Output: Answer> + IsLess<Sz::Number, Output: Answer>,
 {
     type Start = K;
     type End = K;
-    type BoundInside = <K as IsLessOrEqual<Sz::Number>>::Output;
-    type IndexInside = <K as IsLess<Sz::Number>>::Output;
+    type BoundInside = TruthOf<<K as IsLessOrEqual<Sz::Number>>::Output>;
+    type IndexInside = TruthOf<<K as IsLess<Sz::Number>>::Output>;
 }
 impl<Sz, K, const V: isize> Bounds<FromEnd<K, V>> for Sz
 where
     Sz: StaticSize<Number: Max<K>>,
-    K: IsLessOrEqual<Sz::Number, Output: Truth>,
+    K: IsLessOrEqual<Sz::Number, Output: Answer>,
     Maximum<Sz::Number, K>: Sub<K>,
 {
     type Start = Diff<Maximum<Sz::Number, K>, K>;
     type End = Diff<Maximum<Sz::Number, K>, K>;
-    type BoundInside = <K as IsLessOrEqual<Sz::Number>>::Output;
-    type IndexInside = <K as IsLessOrEqual<Sz::Number>>::Output;
+    type BoundInside = TruthOf<<K as IsLessOrEqual<Sz::Number>>::Output>;
+    type IndexInside = TruthOf<<K as IsLessOrEqual<Sz::Number>>::Output>;
 }
 
 /// The length of `start..end` by `step` on an axis of this size:
@@ -443,7 +443,7 @@ where
     note = "a literal index on an axis of static size must lie inside it; an index known at run time is checked then"
 )]
 pub trait IndexInRange<const V: isize, A, Disp> {}
-impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for typenum::B1 {}
+impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for crate::logic::True {}
 impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for Unknown {}
 
 /// A literal bound of a range lies inside its axis (`-size <= b <= size`).
@@ -467,7 +467,7 @@ impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for Unknown {}
     note = "a literal bound on an axis of static size must lie inside it; a bound known at run time is clamped, as in PyTorch"
 )]
 pub trait BoundInRange<const V: isize, A, Disp> {}
-impl<const V: isize, A, Disp> BoundInRange<V, A, Disp> for typenum::B1 {}
+impl<const V: isize, A, Disp> BoundInRange<V, A, Disp> for crate::logic::True {}
 impl<const V: isize, A, Disp> BoundInRange<V, A, Disp> for Unknown {}
 
 /// Entries of `s!` past the last axis.

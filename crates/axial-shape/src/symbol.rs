@@ -44,7 +44,7 @@ use typenum::{Bit, UInt, UTerm, Unsigned};
 
 use crate::einops::SizeDiv;
 use crate::id::NamedId;
-use crate::logic::{B0, B1, Unknown};
+use crate::logic::{B1, Unknown};
 use crate::name::{AxisName, SameName};
 use crate::shape::{Ax, Nil};
 use crate::size::{Dyn, Size, SizeEq, SizeMul, StaticSize, Sz};
@@ -140,7 +140,8 @@ where
 impl<Tag: SymbolTag> Size for Sym<'_, Tag> {
     const STATIC: Option<usize> = None;
     const SYMBOL: Option<&'static str> = Some(Tag::TAG);
-    type IsDyn = B0;
+    type IsDyn = typenum::B0;
+    type Shown<A> = (A, Self);
 }
 
 /// A product with a symbol is known only at run time: `Dyn`.

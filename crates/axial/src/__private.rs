@@ -19,7 +19,7 @@ pub use axial_shape::einops::{
 };
 pub use axial_shape::slicing::{At, DynIndex, DynRange, FromEnd, Full, Index, Open, Range};
 pub use axial_shape::typenum::{B0, B1, UInt, UTerm, consts};
-pub use axial_shape::{Ax, Cons, Dyn, Ellipsis, Nil, Sz};
+pub use axial_shape::{Ax, Cons, Dyn, Ellipsis, False, Nil, Sz, True};
 
 /// The tensor of a `Result` (what the macros without `try_` give), panicking
 /// with the error's message at the caller.

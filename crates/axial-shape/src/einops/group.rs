@@ -8,7 +8,7 @@ use core::ops::{Div, Rem};
 use typenum::{IsEqual, U0, UInt, UTerm};
 
 use super::report::{PatternDivides, PatternProduct};
-use crate::logic::{B0, B1, Truth, Unknown};
+use crate::logic::{Answer, B0, B1, Truth, TruthOf, Unknown};
 use crate::shape::{Ax, Cons, Marker, Nil};
 use crate::size::{Canon, Canonical, Dyn, Size, SizeEq, SizeMul, SizeProd, StaticSize, Sz};
 
@@ -285,8 +285,8 @@ impl<A, B> SizeDiv<B> for A
 where
     A: StaticSize<Number: Div<B::Number, Output: Canonical<Out: Size>> + Rem<B::Number>>,
     B: StaticSize,
-    <A::Number as Rem<B::Number>>::Output: IsEqual<U0, Output: Truth>,
+    <A::Number as Rem<B::Number>>::Output: IsEqual<U0, Output: Answer>,
 {
     type Quot = Canon<<A::Number as Div<B::Number>>::Output>;
-    type Divides = <<A::Number as Rem<B::Number>>::Output as IsEqual<U0>>::Output;
+    type Divides = TruthOf<<<A::Number as Rem<B::Number>>::Output as IsEqual<U0>>::Output>;
 }

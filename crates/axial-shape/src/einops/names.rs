@@ -162,9 +162,9 @@ impl<L1: IdListEq<L2>, L2> IdEq<ComposedId<L2>> for ComposedId<L1> {
 }
 impl<U: IsEqual<V>, V> IdEq<UnnamedId<V>> for UnnamedId<U>
 where
-    U::Output: Truth,
+    U::Output: crate::logic::Answer,
 {
-    type Out = U::Output;
+    type Out = crate::logic::TruthOf<U::Output>;
 }
 
 /// Identities of different kinds are different names.

@@ -3,7 +3,7 @@
 //! axis named [`Composed`] of its parts (the product of their sizes).
 
 use super::names::Composed;
-use crate::display::Flat;
+use crate::display::{Flat, FlatNames};
 use crate::find::{Append, Concat, Find};
 use crate::shape::{Ax, Cons, DisplayOf, Marker, Nil, Shape};
 
@@ -222,7 +222,7 @@ impl<A, Sz, Empty> ComposedName<Empty> for Ax<A, Sz, Nil> {
 }
 impl<A, SA, B, SB, T, Empty> ComposedName<Empty> for Ax<A, SA, Ax<B, SB, T>>
 where
-    Self: Flat,
+    Self: FlatNames,
 {
-    type Out = Composed<DisplayOf<Self>>;
+    type Out = Composed<<Self as FlatNames>::Out>;
 }

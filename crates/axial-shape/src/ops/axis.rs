@@ -7,7 +7,7 @@ use typenum::{Const, IsLess, IsLessOrEqual, ToUInt, U, U1, UInt, UTerm};
 
 use super::{Disp, FAfter, FBefore, FName, FSize};
 use crate::find::{Append, Concat, Contains, Find};
-use crate::logic::{B1, Truth, Unknown};
+use crate::logic::{Answer, Truth, TruthOf, Unknown};
 use crate::name::AxisName;
 use crate::report::{Fresh, InRange, InsertPosition, SizeOne};
 use crate::shape::{Ax, Nil, Shape};
@@ -92,9 +92,9 @@ impl<const I: usize> IndexBelow<I> for Dyn {
 }
 impl<Z: StaticSize, const I: usize> IndexBelow<I> for Z
 where
-    Sz<I>: StaticSize<Number: IsLess<Z::Number, Output: Truth>>,
+    Sz<I>: StaticSize<Number: IsLess<Z::Number, Output: Answer>>,
 {
-    type Out = <<Sz<I> as StaticSize>::Number as IsLess<Z::Number>>::Output;
+    type Out = TruthOf<<<Sz<I> as StaticSize>::Number as IsLess<Z::Number>>::Output>;
 }
 
 /// `squeeze::<A>()`: `A` has size 1 (checked at run time when `Dyn`).
@@ -135,7 +135,8 @@ where
     <S as Contains<A>>::Out: Fresh<A, Disp<S>>,
     Const<AT>: ToUInt,
     U<AT>: IsLessOrEqual<S::Rank>,
-    <U<AT> as IsLessOrEqual<S::Rank>>::Output: InsertPosition<AT, Disp<S>>,
+    <U<AT> as IsLessOrEqual<S::Rank>>::Output: Answer,
+    TruthOf<<U<AT> as IsLessOrEqual<S::Rank>>::Output>: InsertPosition<AT, Disp<S>>,
     <S as InsertAt<U<AT>, A>>::Out: Shape,
 {
     type Output = <S as InsertAt<U<AT>, A>>::Out;
@@ -155,8 +156,8 @@ impl<P, B, A> InsertAt<UInt<P, B>, A> for Nil {
 }
 impl<N, Sz, T, P, B, A> InsertAt<UInt<P, B>, A> for Ax<N, Sz, T>
 where
-    UInt<P, B>: Sub<B1>,
-    T: InsertAt<<UInt<P, B> as Sub<B1>>::Output, A>,
+    UInt<P, B>: Sub<typenum::B1>,
+    T: InsertAt<<UInt<P, B> as Sub<typenum::B1>>::Output, A>,
 {
-    type Out = Ax<N, Sz, <T as InsertAt<<UInt<P, B> as Sub<B1>>::Output, A>>::Out>;
+    type Out = Ax<N, Sz, <T as InsertAt<<UInt<P, B> as Sub<typenum::B1>>::Output, A>>::Out>;
 }

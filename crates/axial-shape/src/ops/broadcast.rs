@@ -11,13 +11,13 @@
 //! at run time like `Dyn` and gives the static size (or the symbol, against
 //! 1); a symbol against `Dyn` gives `Dyn`.
 
-use typenum::{B0, B1, IsGreaterOrEqual, U1};
+use typenum::{IsGreaterOrEqual, U1};
 
 use super::Disp;
 use super::expand::Reverse;
 use crate::find::Contains;
 use crate::id::IdKind;
-use crate::logic::{Or, OrWith, Unknown};
+use crate::logic::{Answer, B0, B1, Or, OrWith, TruthOf, Unknown};
 use crate::name::{AxisName, SameName};
 use crate::report::{
     BroadcastNames, BroadcastPlace, BroadcastSizes, InPlaceNames, InPlaceRank, InPlaceSize,
@@ -82,7 +82,8 @@ impl<S2, S1: BroadcastWith<S2>> BroadcastOutput<S1> for S2 {
 /// Whether the left operand has at least as many axes: its anonymous names
 /// win when both sides of a pair are anonymous, so positional names stay
 /// those of the longer shape.
-type LeftLonger<S1, S2> = <<S1 as Shape>::Rank as IsGreaterOrEqual<<S2 as Shape>::Rank>>::Output;
+type LeftLonger<S1, S2> =
+    TruthOf<<<S1 as Shape>::Rank as IsGreaterOrEqual<<S2 as Shape>::Rank>>::Output>;
 
 type Zipped<S1, S2> = <<S1 as Reverse<Nil>>::Out as BroadcastZip<
     <S2 as Reverse<Nil>>::Out,
@@ -96,7 +97,7 @@ impl<S1, S2> BroadcastWith<S2> for S1
 where
     S1: Shape + Reverse<Nil>,
     S2: Shape + Reverse<Nil>,
-    S1::Rank: IsGreaterOrEqual<S2::Rank>,
+    S1::Rank: IsGreaterOrEqual<S2::Rank, Output: Answer>,
     <S1 as Reverse<Nil>>::Out:
         BroadcastZip<<S2 as Reverse<Nil>>::Out, LeftLonger<S1, S2>, Disp<S1>, Disp<S2>, Nil>,
     Zipped<S1, S2>: Shape + OncePerShape<Disp<S1>, Disp<S2>>,

@@ -4,7 +4,7 @@
 use generic_array::GenericArray;
 use typenum::{Const, IsEqual, ToUInt, U, U0, U1};
 
-use crate::logic::{Truth, Unknown};
+use crate::logic::{Answer, Truth, TruthOf, Unknown};
 use crate::report::{AllStatic, Coordinates, SizePerDyn};
 use crate::shape::Shape;
 use crate::size::{Dyn, StaticSize, Sz};
@@ -25,8 +25,8 @@ pub trait StaticShape: Shape {}
 
 impl<S: Shape + NoSymbols> StaticShape for S
 where
-    S::NumDyn: IsEqual<U0>,
-    <S::NumDyn as IsEqual<U0>>::Output: AllStatic<Disp<S>>,
+    S::NumDyn: IsEqual<U0, Output: Answer>,
+    TruthOf<<S::NumDyn as IsEqual<U0>>::Output>: AllStatic<Disp<S>>,
 {
 }
 
@@ -54,8 +54,8 @@ impl<S: StaticShape> DynSizes<S> for () {
 
 impl<S: Shape + NoSymbols> DynSizes<S> for usize
 where
-    S::NumDyn: IsEqual<U1>,
-    (<S::NumDyn as IsEqual<U1>>::Output, usize): CountFits<Disp<S>>,
+    S::NumDyn: IsEqual<U1, Output: Answer>,
+    (TruthOf<<S::NumDyn as IsEqual<U1>>::Output>, usize): CountFits<Disp<S>>,
 {
     fn sizes(self) -> GenericArray<usize, S::Rank> {
         fill::<S>(&[self])
@@ -65,8 +65,8 @@ where
 impl<S: Shape + NoSymbols, const N: usize> DynSizes<S> for [usize; N]
 where
     Const<N>: ToUInt,
-    U<N>: IsEqual<S::NumDyn>,
-    (<U<N> as IsEqual<S::NumDyn>>::Output, [usize; N]): CountFits<Disp<S>>,
+    U<N>: IsEqual<S::NumDyn, Output: Answer>,
+    (TruthOf<<U<N> as IsEqual<S::NumDyn>>::Output>, [usize; N]): CountFits<Disp<S>>,
 {
     fn sizes(self) -> GenericArray<usize, S::Rank> {
         fill::<S>(&self)
@@ -75,8 +75,8 @@ where
 
 /// As many sizes as `Dyn` axes (`Self`: whether so, and what was given).
 pub trait CountFits<Disp> {}
-impl<Given, Disp> CountFits<Disp> for (typenum::B1, Given) {}
-impl<Given: SizePerDyn<Disp>, Disp> CountFits<Disp> for (typenum::B0, Given) {}
+impl<Given, Disp> CountFits<Disp> for (crate::logic::True, Given) {}
+impl<Given: SizePerDyn<Disp>, Disp> CountFits<Disp> for (crate::logic::False, Given) {}
 
 /// The static sizes of `S`, with its `Dyn` ones from `dyns` in order.
 fn fill<S: Shape>(dyns: &[usize]) -> GenericArray<usize, S::Rank> {
@@ -103,8 +103,8 @@ pub trait RankIs<const N: usize>: Shape {}
 impl<S: Shape, const N: usize> RankIs<N> for S
 where
     Const<N>: ToUInt,
-    U<N>: IsEqual<S::Rank>,
-    <U<N> as IsEqual<S::Rank>>::Output: Coordinates<N, Disp<S>>,
+    U<N>: IsEqual<S::Rank, Output: Answer>,
+    TruthOf<<U<N> as IsEqual<S::Rank>>::Output>: Coordinates<N, Disp<S>>,
 {
 }
 
@@ -125,7 +125,7 @@ impl<const K: usize> ExtentIs<K> for Dyn {
 }
 impl<Z: StaticSize, const K: usize> ExtentIs<K> for Z
 where
-    Sz<K>: StaticSize<Number: IsEqual<Z::Number, Output: Truth>>,
+    Sz<K>: StaticSize<Number: IsEqual<Z::Number, Output: Answer>>,
 {
-    type Out = <<Sz<K> as StaticSize>::Number as IsEqual<Z::Number>>::Output;
+    type Out = TruthOf<<<Sz<K> as StaticSize>::Number as IsEqual<Z::Number>>::Output>;
 }

@@ -3,7 +3,7 @@
 use axial_core::layout::checked_numel;
 use axial_core::{Backend, Element, RawTensor, Result};
 use axial_shape::report::TwoAxes;
-use axial_shape::{Distinct, DynSizes, Shape, StaticShape};
+use axial_shape::{Answer, Distinct, DynSizes, Shape, StaticShape, TruthOf};
 use typenum::{IsEqual, U2};
 
 use crate::access::owned;
@@ -326,8 +326,8 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     pub fn eye() -> Self
     where
         S: StaticShape + Distinct,
-        S::Rank: IsEqual<U2>,
-        <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+        S::Rank: IsEqual<U2, Output: Answer>,
+        TruthOf<<S::Rank as IsEqual<U2>>::Output>: TwoAxes<Eye, S::Display>,
     {
         Self::eye_dyn(())
     }
@@ -347,8 +347,8 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     pub fn try_eye_dyn(sizes: impl DynSizes<S>) -> Result<Self>
     where
         S: Distinct,
-        S::Rank: IsEqual<U2>,
-        <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+        S::Rank: IsEqual<U2, Output: Answer>,
+        TruthOf<<S::Rank as IsEqual<U2>>::Output>: TwoAxes<Eye, S::Display>,
     {
         let sizes = sizes.sizes();
         let (n, m) = (sizes[0], sizes[1]);
@@ -369,8 +369,8 @@ impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     pub fn eye_dyn(sizes: impl DynSizes<S>) -> Self
     where
         S: Distinct,
-        S::Rank: IsEqual<U2>,
-        <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+        S::Rank: IsEqual<U2, Output: Answer>,
+        TruthOf<<S::Rank as IsEqual<U2>>::Output>: TwoAxes<Eye, S::Display>,
     {
         or_panic(Self::try_eye_dyn(sizes))
     }
