@@ -118,19 +118,6 @@ pub(crate) fn literal_size(krate: &TokenStream, n: u64) -> TokenStream {
     built_bit_by_bit(krate, n)
 }
 
-/// The typenum type of `n`: typenum's own name up to `U1024` (a short path,
-/// which keeps clippy's type-complexity score of users' types low), beyond it
-/// built bit by bit from the most significant (`UInt<UInt<UTerm, B1>, B0>`
-/// for 2), so any literal works.
-pub(crate) fn unsigned(krate: &TokenStream, n: u64) -> TokenStream {
-    let p = quote!(#krate::__private);
-    if n <= 1024 {
-        let name = quote::format_ident!("U{}", n);
-        return quote!(#p::consts::#name);
-    }
-    built_bit_by_bit(krate, n)
-}
-
 /// The typenum type of `n`, bit by bit.
 fn built_bit_by_bit(krate: &TokenStream, n: u64) -> TokenStream {
     let p = quote!(#krate::__private);
@@ -184,12 +171,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn literals_become_typenum_bit_by_bit() {
+    fn literals_become_sizes_then_typenum_bit_by_bit() {
         let k = quote!(k);
-        assert_eq!(
-            unsigned(&k, 28).to_string().replace(' ', ""),
-            "k::__private::consts::U28"
-        );
+        assert_eq!(literal_size(&k, 28).to_string().replace(' ', ""), "k::__private::Sz<28>");
+        assert_eq!(literal_size(&k, 8191).to_string().replace(' ', ""), "k::__private::Sz<8191>");
         let two = built_bit_by_bit(&k, 2).to_string().replace(' ', "");
         assert_eq!(
             two,
@@ -199,13 +184,9 @@ mod tests {
             built_bit_by_bit(&k, 0).to_string().replace(' ', ""),
             "k::__private::UTerm"
         );
-        assert_eq!(literal_size(&k, 64).to_string().replace(' ', ""), "k::__private::Sz<64>");
-        assert_eq!(
-            literal_size(&k, 8192).to_string().matches("UInt").count(),
-            14
-        );
-        // Far beyond typenum's own U1024.
-        let big = unsigned(&k, 1 << 40).to_string();
+        // Past `SZ_MAX`: typenum, with no upper limit.
+        assert_eq!(literal_size(&k, 8192).to_string().matches("UInt").count(), 14);
+        let big = literal_size(&k, 1 << 40).to_string();
         assert_eq!(big.matches("UInt").count(), 41);
     }
 

@@ -369,23 +369,25 @@ impl<Sz: StaticSize> Bounds<Open> for Sz {
 impl<Sz, K, const V: isize> Bounds<At<K, V>> for Sz
 where
     Sz: StaticSize,
-    K: IsLessOrEqual<Sz::Number, Output: Answer> + IsLess<Sz::Number, Output: Answer>,
+    K: StaticSize<
+            Number: IsLessOrEqual<Sz::Number, Output: Answer> + IsLess<Sz::Number, Output: Answer>,
+        >,
 {
-    type Start = K;
-    type End = K;
-    type BoundInside = TruthOf<<K as IsLessOrEqual<Sz::Number>>::Output>;
-    type IndexInside = TruthOf<<K as IsLess<Sz::Number>>::Output>;
+    type Start = K::Number;
+    type End = K::Number;
+    type BoundInside = TruthOf<<K::Number as IsLessOrEqual<Sz::Number>>::Output>;
+    type IndexInside = TruthOf<<K::Number as IsLess<Sz::Number>>::Output>;
 }
 impl<Sz, K, const V: isize> Bounds<FromEnd<K, V>> for Sz
 where
-    Sz: StaticSize<Number: Max<K>>,
-    K: IsLessOrEqual<Sz::Number, Output: Answer>,
-    Maximum<Sz::Number, K>: Sub<K>,
+    Sz: StaticSize<Number: Max<K::Number>>,
+    K: StaticSize<Number: IsLessOrEqual<Sz::Number, Output: Answer>>,
+    Maximum<Sz::Number, K::Number>: Sub<K::Number>,
 {
-    type Start = Diff<Maximum<Sz::Number, K>, K>;
-    type End = Diff<Maximum<Sz::Number, K>, K>;
-    type BoundInside = TruthOf<<K as IsLessOrEqual<Sz::Number>>::Output>;
-    type IndexInside = TruthOf<<K as IsLessOrEqual<Sz::Number>>::Output>;
+    type Start = Diff<Maximum<Sz::Number, K::Number>, K::Number>;
+    type End = Diff<Maximum<Sz::Number, K::Number>, K::Number>;
+    type BoundInside = TruthOf<<K::Number as IsLessOrEqual<Sz::Number>>::Output>;
+    type IndexInside = TruthOf<<K::Number as IsLessOrEqual<Sz::Number>>::Output>;
 }
 
 /// The length of `start..end` by `step` on an axis of this size:
@@ -408,17 +410,19 @@ pub trait RangeLength<Start, End, Step> {
 impl<Start, End, Step> RangeLength<Start, End, Step> for Dyn {
     type Length = Dyn;
 }
-impl<Sz: StaticSize, Start, End, Step> RangeLength<Start, End, Step> for Sz
+/// `(max(end, start) - start + step - 1) / step` in typenum.
+type Length<Start, End, P> = <Diff<Sum<Diff<Maximum<End, Start>, Start>, P>, U1> as Div<P>>::Output;
+
+impl<Sz: StaticSize, Start, End, Step: StaticSize> RangeLength<Start, End, Step> for Sz
 where
     End: Max<Start>,
     Maximum<End, Start>: Sub<Start>,
-    Diff<Maximum<End, Start>, Start>: Add<Step>,
-    Sum<Diff<Maximum<End, Start>, Start>, Step>: Sub<U1>,
-    Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1>: Div<Step>,
-    <Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1> as Div<Step>>::Output:
-        Canonical<Out: Size>,
+    Diff<Maximum<End, Start>, Start>: Add<Step::Number>,
+    Sum<Diff<Maximum<End, Start>, Start>, Step::Number>: Sub<U1>,
+    Diff<Sum<Diff<Maximum<End, Start>, Start>, Step::Number>, U1>: Div<Step::Number>,
+    Length<Start, End, Step::Number>: Canonical<Out: Size>,
 {
-    type Length = Canon<<Diff<Sum<Diff<Maximum<End, Start>, Start>, Step>, U1> as Div<Step>>::Output>;
+    type Length = Canon<Length<Start, End, Step::Number>>;
 }
 
 /// A literal index lies inside its axis (`-size <= i < size`).

@@ -1,6 +1,6 @@
 //! Element kinds the type system tells apart.
 
-use axial_core::Element;
+use crate::{Number, ResultTypes};
 use half::{bf16, f16};
 
 mod sealed {
@@ -8,7 +8,9 @@ mod sealed {
 }
 
 /// A floating-point element: `f16`, `bf16`, `f32`, `f64`. Ops that need
-/// fractions (`rand`, `randn`, `linspace`) exist only for these.
+/// fractions (`rand`, `randn`, `linspace`) exist only for these. It implies
+/// what arithmetic asks of a dtype (its sums and quotients are itself), so
+/// code generic over the dtype needs this one bound.
 ///
 /// # Example
 /// ```
@@ -21,7 +23,10 @@ mod sealed {
     label = "needs f16, bf16, f32 or f64",
     note = "convert first with `.cast::<f32>()`"
 )]
-pub trait Float: Element + sealed::Sealed {}
+pub trait Float:
+    Number + ResultTypes<Sum = Self, Quotient = Self> + sealed::Sealed
+{
+}
 
 macro_rules! float {
     ($($t:ty),*) => {$(

@@ -85,7 +85,8 @@ mod views;
 pub use access::OneElementShape;
 pub use axial_core::{Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
-    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, Shape, Sym, Sz, Unnamed,
+    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, OverAxis, Shape, Sym, Sz,
+    Unnamed,
 };
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;

@@ -8,7 +8,8 @@
 //! ```
 
 pub use crate::{
-    Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New, Sym,
+    Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New,
+    OverAxis, Sym,
     Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names,
     scope, shape,
 };

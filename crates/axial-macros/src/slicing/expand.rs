@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::validate::{Checked, Value};
-use crate::expand::unsigned;
+use crate::expand::literal_size;
 
 pub(crate) fn expand(krate: &TokenStream, entries: &[Checked]) -> TokenStream {
     let p = quote!(#krate::__private);
@@ -40,7 +40,7 @@ fn entry_type(krate: &TokenStream, entry: &Checked) -> TokenStream {
             ..
         } => match (literal_bound(krate, start), literal_bound(krate, end)) {
             (Some(start), Some(end)) => {
-                let step = unsigned(krate, step.unsigned_abs());
+                let step = literal_size(krate, step.unsigned_abs());
                 quote!(#p::Range<#start, #end, #step>)
             }
             _ => quote!(#p::DynRange),
@@ -59,10 +59,10 @@ fn literal_bound(krate: &TokenStream, bound: &Option<Value>) -> Option<TokenStre
     }
 }
 
-/// `At<K, v>` or `FromEnd<K, v>`, `K` being `|v|` as a typenum number.
+/// `At<K, v>` or `FromEnd<K, v>`, `K` being `|v|` as a size (`Sz<|v|>`).
 fn bound_type(krate: &TokenStream, v: i64) -> TokenStream {
     let p = quote!(#krate::__private);
-    let k = unsigned(krate, v.unsigned_abs());
+    let k = literal_size(krate, v.unsigned_abs());
     let v = proc_macro2::Literal::i64_unsuffixed(v);
     match v.to_string().starts_with('-') {
         true => quote!(#p::FromEnd<#k, { #v }>),

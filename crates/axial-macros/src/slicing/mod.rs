@@ -40,14 +40,14 @@ mod tests {
         let t = tokens(quote!(.., 1..3, -1, i, ..;2, a..));
         assert!(t.contains("k::__private::Cons<k::__private::Full,"));
         assert!(t.contains(
-            "k::__private::Range<k::__private::At<k::__private::consts::U1,1>,k::__private::At<k::__private::consts::U3,3>,k::__private::consts::U1>"
+            "k::__private::Range<k::__private::At<k::__private::Sz<1>,1>,k::__private::At<k::__private::Sz<3>,3>,k::__private::Sz<1>>"
         ));
         assert!(
-            t.contains("k::__private::Index<k::__private::FromEnd<k::__private::consts::U1,{-1}>>")
+            t.contains("k::__private::Index<k::__private::FromEnd<k::__private::Sz<1>,{-1}>>")
         );
         assert!(t.contains("k::__private::DynIndex"));
         assert!(t.contains(
-            "k::__private::Range<k::__private::Open,k::__private::Open,k::__private::consts::U2>"
+            "k::__private::Range<k::__private::Open,k::__private::Open,k::__private::Sz<2>>"
         ));
         assert!(t.contains("k::__private::DynRange"));
         assert!(t.contains("k::__private::Slices::<"));

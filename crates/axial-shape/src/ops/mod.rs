@@ -21,6 +21,7 @@
 mod align;
 mod axis;
 mod broadcast;
+mod bundle;
 mod distinct;
 mod expand;
 mod matmul;
@@ -36,6 +37,7 @@ mod two;
 pub use align::{AlignAs, AlignTo, Permute};
 pub use axis::{HasAxis, IntoDyn, SelectAt, Squeeze, Unsqueeze};
 pub use broadcast::{BroadcastOutput, BroadcastWith, Broadcasted, InPlace};
+pub use bundle::OverAxis;
 pub use distinct::Distinct;
 pub use expand::ExpandTo;
 pub use matmul::{MatMul, MatMulOut, MatMulOutput};
