@@ -40,11 +40,13 @@ fn one_generic_function_at_two_shapes_and_two_dtypes() {
     assert!(stds.iter().all(|s| (s - 1.0).abs() < 1e-12));
 }
 
+type Rows<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Features: 3]>;
+
 #[test]
 fn over_symbolic_sizes() {
     let input = Tensor::<f32, shape![Batch: Dyn, Features: 3]>::arange_dyn(7);
     let checked = scope(|s| -> axial::Result<Vec<f32>> {
-        let x: Tensor<f32, shape![Batch: Sym<'_, Batch>, Features: 3]> = input.to_owned().realize_in(s)?;
+        let x: Rows<'_> = input.to_owned().realize_in(s)?;
         Ok(standardize(&x).mean::<Batch>().to_vec())
     })
     .unwrap();

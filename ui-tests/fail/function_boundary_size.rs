@@ -4,7 +4,7 @@ use axial::prelude::*;
 axes!(Batch, Model);
 
 fn block(x: &Tensor<f32, shape![Batch: 4, Model: 64]>) -> f32 {
-    x.sum().item()
+    x.sum_all().item()
 }
 
 fn main() {

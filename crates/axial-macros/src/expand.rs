@@ -173,8 +173,14 @@ mod tests {
     #[test]
     fn literals_become_sizes_then_typenum_bit_by_bit() {
         let k = quote!(k);
-        assert_eq!(literal_size(&k, 28).to_string().replace(' ', ""), "k::__private::Sz<28>");
-        assert_eq!(literal_size(&k, 8191).to_string().replace(' ', ""), "k::__private::Sz<8191>");
+        assert_eq!(
+            literal_size(&k, 28).to_string().replace(' ', ""),
+            "k::__private::Sz<28>"
+        );
+        assert_eq!(
+            literal_size(&k, 8191).to_string().replace(' ', ""),
+            "k::__private::Sz<8191>"
+        );
         let two = built_bit_by_bit(&k, 2).to_string().replace(' ', "");
         assert_eq!(
             two,
@@ -185,7 +191,10 @@ mod tests {
             "k::__private::UTerm"
         );
         // Past `SZ_MAX`: typenum, with no upper limit.
-        assert_eq!(literal_size(&k, 8192).to_string().matches("UInt").count(), 14);
+        assert_eq!(
+            literal_size(&k, 8192).to_string().matches("UInt").count(),
+            14
+        );
         let big = literal_size(&k, 1 << 40).to_string();
         assert_eq!(big.matches("UInt").count(), 41);
     }

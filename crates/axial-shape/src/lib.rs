@@ -1,5 +1,5 @@
 #![forbid(unsafe_code)]
-//! Type-level shapes of axial: axis names, sizes (typenum numbers, [`Dyn`] or
+//! Type-level shapes of axial: axis names, sizes ([`Sz<N>`](Sz), [`Dyn`] or
 //! symbols, [`Sym`]),
 //! shapes as type-level lists with no rank ceiling, and the traits that prove
 //! each view by name.
@@ -68,9 +68,10 @@ mod sealed {
 
 /// The type of a shape: `Name: size` per axis, outermost first.
 ///
-/// A size is any integer literal (turned into a typenum number bit by bit, so
-/// there is no upper limit), `Dyn` for a size known at run time, or a type (a
-/// generic size parameter). An entry without a name is an anonymous axis,
+/// A size is any integer literal (written [`Sz<N>`](Sz) up to [`SZ_MAX`],
+/// which compile errors print as the number, and a typenum number bit by bit
+/// past it, so there is no upper limit), `Dyn` for a size known at run time,
+/// or a type (a symbol [`Sym`], a generic size parameter). An entry without a name is an anonymous axis,
 /// `Anon<position>`. A last entry `..S` appends the shape `S`.
 ///
 /// ```

@@ -370,8 +370,8 @@ impl<Sz, K, const V: isize> Bounds<At<K, V>> for Sz
 where
     Sz: StaticSize,
     K: StaticSize<
-            Number: IsLessOrEqual<Sz::Number, Output: Answer> + IsLess<Sz::Number, Output: Answer>,
-        >,
+        Number: IsLessOrEqual<Sz::Number, Output: Answer> + IsLess<Sz::Number, Output: Answer>,
+    >,
 {
     type Start = K::Number;
     type End = K::Number;

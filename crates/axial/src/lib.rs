@@ -69,6 +69,7 @@ mod device;
 mod display;
 mod einops;
 mod float;
+pub mod guide;
 mod meta;
 mod nested_array;
 mod ops;

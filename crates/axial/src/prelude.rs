@@ -9,9 +9,8 @@
 
 pub use crate::{
     Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New,
-    OverAxis, Sym,
-    Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16, f16, names,
-    scope, shape,
+    OverAxis, Sym, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16,
+    f16, names, scope, shape,
 };
 #[cfg(feature = "cuda")]
 pub use crate::{Cuda, Stream};

@@ -138,8 +138,10 @@ mod tests {
         assert!(merge.contains("k::__private::OutGroup<"));
         let repeat = expansion(Kind::Repeat, quote!(x, "A -> A 3",));
         assert!(repeat.contains("k::__private::repeat_view::<"));
-        assert!(repeat.contains(
-            "k::__private::OutNew<k::__private::Unnamed<1usize>,k::__private::Sz<3>>"
-        ));
+        assert!(
+            repeat.contains(
+                "k::__private::OutNew<k::__private::Unnamed<1usize>,k::__private::Sz<3>>"
+            )
+        );
     }
 }

@@ -42,9 +42,7 @@ mod tests {
         assert!(t.contains(
             "k::__private::Range<k::__private::At<k::__private::Sz<1>,1>,k::__private::At<k::__private::Sz<3>,3>,k::__private::Sz<1>>"
         ));
-        assert!(
-            t.contains("k::__private::Index<k::__private::FromEnd<k::__private::Sz<1>,{-1}>>")
-        );
+        assert!(t.contains("k::__private::Index<k::__private::FromEnd<k::__private::Sz<1>,{-1}>>"));
         assert!(t.contains("k::__private::DynIndex"));
         assert!(t.contains(
             "k::__private::Range<k::__private::Open,k::__private::Open,k::__private::Sz<2>>"

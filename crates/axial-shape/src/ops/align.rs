@@ -6,7 +6,6 @@
 //! found is either absent from the tensor or named twice, and the error says
 //! which. `...` becomes the axes never taken, in their order.
 
-
 use super::Disp;
 use crate::display::Flat;
 use crate::find::{Append, Concat, Contains};

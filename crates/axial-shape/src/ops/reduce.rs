@@ -1,7 +1,6 @@
 //! Reductions by name: the axes a reduction takes (one name or a names
 //! list), their positions, and the shapes with them removed or kept as size 1.
 
-
 use super::Disp;
 use crate::display::Flat;
 use crate::find::{Contains, Find};

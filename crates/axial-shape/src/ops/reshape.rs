@@ -1,7 +1,6 @@
 //! Element-count views: `reshape`/`view` to a shape, `merge` of adjacent axes,
 //! `split` of one axis.
 
-
 use super::{Disp, FAfter, FBefore, FName, FSize, HasAxis};
 use crate::display::Flat;
 use crate::find::{Append, Concat, Contains, Find};
