@@ -123,13 +123,14 @@
 //!
 //! ```text
 //! error[E0308]: mismatched types
-//!   |
-//!   |     let _ = block(&x);
-//!   |             ----- ^^ expected `64`, found `32`
-//!   = note: expected reference `&TensorBase<_, Ax<_, _, Ax<_, Sz<64>, _>>, _, _>`
-//!              found reference `&TensorBase<_, Ax<_, _, Ax<_, Sz<32>, _>>, _, _>`
+//!    |
+//! 12 |     let _ = block(&x);
+//!    |             ----- ^^ expected `64`, found `32`
+//!    = note: expected reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<64>, Nil>>, Cpu, Owned<Cpu>>`
+//!               found reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<32>, Nil>>, Cpu, Owned<Cpu>>`
 //! note: function defined here
-//!   | fn block(x: &Tensor<f32, shape![Batch: 4, Model: 64]>) -> f32 {
+//!    |
+//!  6 | fn block(x: &Tensor<f32, shape![Batch: 4, Model: 64]>) -> f32 {
 //! ```
 //!
 //! and a failed proof names the axes and shapes in the first line:
