@@ -17,9 +17,10 @@ use super::report::{
 use crate::display::Flat;
 use crate::find::{Append, Concat};
 use crate::id::{Gone, IdEq, IdKind, Named, Pos};
-use crate::logic::{B0, B1, Or, OrWith, Truth};
+use crate::logic::{B0, B1, False, Or, OrWith, True, Truth, Unknown};
 use crate::name::{AxisName, SameName};
 use crate::shape::{Ax, Cons, DisplayOf, Marker, Nil};
+use crate::size::Dyn;
 use crate::size::SizeEq;
 
 /// A dim of the left side: the tensor's axis `A` (an anonymous axis takes
@@ -195,20 +196,92 @@ impl<S, Pat, Disp> MatchDims<Nil, Pat, Disp> for S {
 
 impl<D, DT, Pat, Disp> MatchDims<Cons<D, DT>, Pat, Disp> for Nil
 where
-    Cons<D, DT>: PatternTooLong<Pat, Disp>,
+    Cons<D, DT>: PatternTooLong<Pat, Disp> + Unmatched,
 {
-    type Out = Nil;
+    type Out = <Cons<D, DT> as Unmatched>::Axes;
     type Rest = Nil;
 }
+
+/// The axes the dims of a left side past the tensor's last axis name, with
+/// `Dyn` sizes: what a pattern longer than its tensor matches, so that its
+/// one error is that it is too long (the output finds the axes it names).
+///
+/// ```
+/// use axial_shape::einops::{Axis, Unmatched};
+/// use axial_shape::{Cons, Nil, Shape, axes};
+/// axes!(H, W);
+/// type Axes = <Cons<Axis<H>, Cons<Axis<W>, Nil>> as Unmatched>::Axes;
+/// assert_eq!(<Axes as Shape>::RANK, 2);
+/// ```
+pub trait Unmatched {
+    /// The axes.
+    type Axes;
+}
+impl Unmatched for Nil {
+    type Axes = Nil;
+}
+impl<A, T: Unmatched> Unmatched for Cons<Axis<A>, T> {
+    type Axes = Ax<A, Dyn, T::Axes>;
+}
+impl<A, G, T: Unmatched> Unmatched for Cons<SizedAxis<A, G>, T> {
+    type Axes = Ax<A, Dyn, T::Axes>;
+}
+impl<A, G, T: Unmatched> Unmatched for Cons<Part<A, G>, T> {
+    type Axes = Ax<A, Dyn, T::Axes>;
+}
+impl<T: Unmatched> Unmatched for Cons<Unit, T> {
+    type Axes = T::Axes;
+}
+impl<Parts: Unmatched, GDisp, T: Unmatched> Unmatched for Cons<Group<Parts, GDisp>, T>
+where
+    Parts::Axes: Append<T::Axes>,
+{
+    type Axes = Concat<Parts::Axes, T::Axes>;
+}
+
+type Next<V, T, DT, Pat, Disp> = <V as Continue<T, DT, Pat, Disp>>::Out;
 
 impl<D, DT, N, Sz, T, Pat, Disp> MatchDims<Cons<D, DT>, Pat, Disp> for Ax<N, Sz, T>
 where
     D: MatchDim<N, Sz, Pat, Disp>,
-    T: MatchDims<DT, Pat, Disp>,
-    D::Out: Append<T::Out>,
+    D::Verdict: Continue<T, DT, Pat, Disp>,
+    D::Out: Append<Next<D::Verdict, T, DT, Pat, Disp>>,
 {
-    type Out = Concat<D::Out, T::Out>;
+    type Out = Concat<D::Out, Next<D::Verdict, T, DT, Pat, Disp>>;
+    type Rest = <D::Verdict as Continue<T, DT, Pat, Disp>>::Rest;
+}
+
+/// After one dim (`Self`: whether it matched its axis): a dim that matched,
+/// or whose check is left to run time, goes on with the rest; one that did
+/// not ends the walk, taking the rest unmatched ([`Unmatched`]), so that a
+/// mistake in one dim is one error, not one more for each dim after it.
+///
+/// ```
+/// use axial_shape::einops::{Axis, Continue};
+/// use axial_shape::{Cons, False, Nil, Shape, True, axes, shape};
+/// axes!(H, W);
+/// type Rest = Cons<Axis<W>, Nil>;
+/// type Matched = <True as Continue<shape![W: 3], Rest, (H, W), (H, W)>>::Out;
+/// type Unchecked = <False as Continue<shape![W: 3], Rest, (H, W), (H, W)>>::Out;
+/// assert_eq!((<Matched as Shape>::RANK, <Unchecked as Shape>::RANK), (1, 1));
+/// ```
+pub trait Continue<T, DT, Pat, Disp> {
+    /// The elementary axes of the rest.
+    type Out;
+    /// The tensor's axes after the dims.
+    type Rest;
+}
+impl<T: MatchDims<DT, Pat, Disp>, DT, Pat, Disp> Continue<T, DT, Pat, Disp> for True {
+    type Out = T::Out;
     type Rest = T::Rest;
+}
+impl<T: MatchDims<DT, Pat, Disp>, DT, Pat, Disp> Continue<T, DT, Pat, Disp> for Unknown {
+    type Out = T::Out;
+    type Rest = T::Rest;
+}
+impl<T: Skip<DT, Pat, Disp>, DT: Unmatched, Pat, Disp> Continue<T, DT, Pat, Disp> for False {
+    type Out = DT::Axes;
+    type Rest = T::Out;
 }
 
 /// One dim matched against the axis `N` of size `Sz`.
@@ -224,6 +297,8 @@ where
 pub trait MatchDim<N, Sz, Pat, Disp> {
     /// Its elementary axes.
     type Out;
+    /// Whether it matched the axis ([`Unknown`] when left to run time).
+    type Verdict;
 }
 
 /// Whether the axis `N` is the pattern's `A`: the same name, or an
@@ -238,6 +313,7 @@ where
     Names<N, A>: PatternAxis<A, N, Pat, Disp>,
 {
     type Out = Ax<A, Sz, Nil>;
+    type Verdict = Names<N, A>;
 }
 
 /// The given size when static (the run-time check makes the axis' `Dyn`
@@ -248,6 +324,7 @@ where
     <G as SizeEq<Sz>>::Out: PatternSize<N, Pat, Disp>,
 {
     type Out = Ax<A, <G as SizeOr<Sz>>::Out, Nil>;
+    type Verdict = <Axis<A> as MatchDim<N, Sz, Pat, Disp>>::Verdict;
 }
 
 impl<N, Sz: SizeEq<U1>, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Unit
@@ -255,6 +332,7 @@ where
     Sz::Out: PatternUnit<N, Pat, Disp>,
 {
     type Out = Nil;
+    type Verdict = Sz::Out;
 }
 
 /// A group splits the axis at its place when it names it (see
@@ -267,6 +345,7 @@ where
     Parts: Decompose<Sz, N, GDisp, Pat, Disp>,
 {
     type Out = Parts::Out;
+    type Verdict = <N::Id as GroupOn<Parts>>::Out;
 }
 
 /// Whether a group of the left side (its parts `Parts`) may split the axis

@@ -37,8 +37,8 @@ pub mod report;
 pub use einsum::{Agree, AgreeOn, EinsumOf, Operand, Operands, SameAxes, Widen};
 pub use group::{Decompose, Given, GivenSize, Infer, Part, Resolve, SizeDiv, SizeOr, Solve};
 pub use left::{
-    Around, Axis, Group, GroupOn, Lockstep, MatchDim, MatchDims, MatchLeft, OrParts, PartIds,
-    PartsName, Plain, SizedAxis, Skip, SplitBack, Unit,
+    Around, Axis, Continue, Group, GroupOn, Lockstep, MatchDim, MatchDims, MatchLeft, OrParts,
+    PartIds, PartsName, Plain, SizedAxis, Skip, SplitBack, Unit, Unmatched,
 };
 pub use names::{
     Composed, ComposedId, ComposedParts, IdCons, IdListEq, IdNil, Length, Spelling, ThenTails,
