@@ -19,7 +19,9 @@ use crate::logic::{B0, B1, Unknown};
 /// The answer is true, or unknown until run time.
 macro_rules! holds_or_unknown {
     ($trait:ident < $($p:ident),* > $(, const $c:ident)?) => {
+        #[diagnostic::do_not_recommend]
         impl<$(const $c: usize,)? $($p),*> $trait<$($c,)? $($p),*> for B1 {}
+        #[diagnostic::do_not_recommend]
         impl<$(const $c: usize,)? $($p),*> $trait<$($c,)? $($p),*> for Unknown {}
     };
 }
@@ -46,6 +48,7 @@ macro_rules! holds_or_unknown {
     note = "axis names must be unique; pick another name or `rename` the other axis first"
 )]
 pub trait Fresh<A, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<A, Disp> Fresh<A, Disp> for B0 {}
 
 /// A shape names each axis once (`Self` is whether the rest repeats `A`).
@@ -72,6 +75,7 @@ impl<A, Disp> Fresh<A, Disp> for B0 {}
     note = "axis names must be unique"
 )]
 pub trait Unique<A, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<A, Disp> Unique<A, Disp> for B0 {}
 
 /// `align_to` takes each axis once (`Self`: the name asked for again).
@@ -131,6 +135,7 @@ pub trait AxisOf<Disp> {}
     note = "name every axis, or add `...` for the rest in their order"
 )]
 pub trait AllNamed<List, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<List, Disp> AllNamed<List, Disp> for () {}
 
 /// `permute` is a permutation: names only (`Self`: the item that is not).
@@ -211,6 +216,7 @@ holds_or_unknown!(InRange<A, Disp>, const I);
     label = "position {AT} is past the last axis"
 )]
 pub trait InsertPosition<const AT: usize, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<const AT: usize, Disp> InsertPosition<AT, Disp> for B1 {}
 
 /// `squeeze` removes only an axis of size 1.
@@ -275,6 +281,7 @@ holds_or_unknown!(SplitFits<A, Disp, Into>);
     note = "`align_to` can bring them together first (a view), then `merge`"
 )]
 pub trait Adjacent<List, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<List, Disp> Adjacent<List, Disp> for B1 {}
 
 /// `t()` takes at most two axes (`Self`: the shape).
@@ -323,6 +330,7 @@ pub trait AtMostTwoAxes {}
     label = "the same axis twice"
 )]
 pub trait DifferentAxes<A, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<A, Disp> DifferentAxes<A, Disp> for B0 {}
 
 /// `transpose` takes two different axes.
@@ -348,6 +356,7 @@ impl<A, Disp> DifferentAxes<A, Disp> for B0 {}
     note = "swapping an axis with itself changes nothing; name the other axis"
 )]
 pub trait SwapDifferent<A, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<A, Disp> SwapDifferent<A, Disp> for B0 {}
 
 /// `refine_names` only names anonymous axes (`Self`: whether the names agree).
@@ -368,6 +377,7 @@ impl<A, Disp> SwapDifferent<A, Disp> for B0 {}
     note = "`refine_names` only names anonymous axes; use `rename::<Old, New>()` to change a name"
 )]
 pub trait Coerces<Had, Wanted, From, To> {}
+#[diagnostic::do_not_recommend]
 impl<Had, Wanted, From, To> Coerces<Had, Wanted, From, To> for B1 {}
 
 /// `refine_names` takes one name (or `_`) per axis (`Self`: the shorter side's rest).
@@ -406,6 +416,7 @@ pub trait OneNamePerAxis<From, To> {}
     note = "`realize` checks sizes; `rename` or `align_to` change names"
 )]
 pub trait RealizeNames<Had, Wanted, From, To> {}
+#[diagnostic::do_not_recommend]
 impl<Had, Wanted, From, To> RealizeNames<Had, Wanted, From, To> for B1 {}
 
 /// Realizing keeps the rank (`Self`: the axes one side has beyond the other).
@@ -469,6 +480,7 @@ holds_or_unknown!(RealizeSize<A, From, To>);
     note = "line the axes up first with `align_to` (a view)"
 )]
 pub trait ExpandNames<Had, Wanted, From, To> {}
+#[diagnostic::do_not_recommend]
 impl<Had, Wanted, From, To> ExpandNames<Had, Wanted, From, To> for B1 {}
 
 /// Broadcasting stretches only size-1 axes.
@@ -531,6 +543,7 @@ pub trait ExpandRank<From, To> {}
     note = "use the `_dyn` twin, giving one size per `Dyn` axis"
 )]
 pub trait AllStatic<Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Disp> AllStatic<Disp> for B1 {}
 
 /// One run-time size per `Dyn` axis (`Self`: what was given).
@@ -575,6 +588,7 @@ pub trait SizePerDyn<Disp> {}
     label = "one coordinate per axis is needed"
 )]
 pub trait Coordinates<const N: usize, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<const N: usize, Disp> Coordinates<N, Disp> for B1 {}
 
 /// A statically sized tensor holds one element.
@@ -627,6 +641,7 @@ holds_or_unknown!(OneElement<Disp>);
     label = "not two axes"
 )]
 pub trait TwoAxes<Op, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Op, Disp> TwoAxes<Op, Disp> for B1 {}
 
 /// A nested array has the nesting of the shape (`Self`: the array at the
@@ -749,6 +764,7 @@ pub trait BroadcastSizes<A, Left, Right> {}
     note = "line the axes up first with `align_as` or `align_to` (views)"
 )]
 pub trait BroadcastPlace<A, Left, Right> {}
+#[diagnostic::do_not_recommend]
 impl<A, Left, Right> BroadcastPlace<A, Left, Right> for B0 {}
 
 /// In place, the operand's axis has the output's name or none (`Self`:
@@ -769,6 +785,7 @@ impl<A, Left, Right> BroadcastPlace<A, Left, Right> for B0 {}
     note = "the result of an in-place op has self's names and sizes: use the op that returns a new tensor, or `align_as` first"
 )]
 pub trait InPlaceNames<A, B, Out, Operand> {}
+#[diagnostic::do_not_recommend]
 impl<A, B, Out, Operand> InPlaceNames<A, B, Out, Operand> for B1 {}
 
 /// In place, the operand's axis has the output's size or 1.
@@ -836,6 +853,7 @@ pub trait InPlaceRank<Out, Operand> {}
     label = "`{A}` named twice"
 )]
 pub trait ReducedOnce<A, List> {}
+#[diagnostic::do_not_recommend]
 impl<A, List> ReducedOnce<A, List> for B0 {}
 
 /// `matmul` contracts axes of one name, or an anonymous one (`Self`:
@@ -857,6 +875,7 @@ impl<A, List> ReducedOnce<A, List> for B0 {}
     note = "`matmul` contracts the last axis of the left operand with the second-to-last of the right; `align_to` or `rename` to line them up"
 )]
 pub trait ContractNames<A, B, Left, Right> {}
+#[diagnostic::do_not_recommend]
 impl<A, B, Left, Right> ContractNames<A, B, Left, Right> for B1 {}
 
 /// `matmul` contracts axes of one size.
@@ -908,6 +927,7 @@ holds_or_unknown!(ContractSizes<A, B, Left, Right>);
     note = "`rename::<Old, New>()` one of them first"
 )]
 pub trait MatMulNames<A, Left, Right> {}
+#[diagnostic::do_not_recommend]
 impl<A, Left, Right> MatMulNames<A, Left, Right> for B0 {}
 
 /// `matmul` needs an axis on each side (`Self`: the empty shape).

@@ -447,7 +447,9 @@ where
     note = "a literal index on an axis of static size must lie inside it; an index known at run time is checked then"
 )]
 pub trait IndexInRange<const V: isize, A, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for crate::logic::True {}
+#[diagnostic::do_not_recommend]
 impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for Unknown {}
 
 /// A literal bound of a range lies inside its axis (`-size <= b <= size`).
@@ -471,7 +473,9 @@ impl<const V: isize, A, Disp> IndexInRange<V, A, Disp> for Unknown {}
     note = "a literal bound on an axis of static size must lie inside it; a bound known at run time is clamped, as in PyTorch"
 )]
 pub trait BoundInRange<const V: isize, A, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<const V: isize, A, Disp> BoundInRange<V, A, Disp> for crate::logic::True {}
+#[diagnostic::do_not_recommend]
 impl<const V: isize, A, Disp> BoundInRange<V, A, Disp> for Unknown {}
 
 /// Entries of `s!` past the last axis.

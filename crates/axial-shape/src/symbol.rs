@@ -211,6 +211,7 @@ impl<Tag: SymbolTag> SizeEq<Dyn> for Sym<'_, Tag> {
     note = "a `{A}` size never stands where a `{B}` size is expected, even when their run-time values are equal; `into_dyn` forgets a size to check it at run time"
 )]
 pub trait SameSymbol<A, B> {}
+#[diagnostic::do_not_recommend]
 impl<A, B> SameSymbol<A, B> for B1 {}
 
 /// A size that is not a symbol (static or [`Dyn`]): what a freely chosen

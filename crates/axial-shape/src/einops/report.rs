@@ -27,6 +27,7 @@ use crate::logic::{B1, Unknown};
     note = "the left side `{Pat}` names the tensor's axes in order; `align_to` or `rename` first, or decompose with a group `(..)`"
 )]
 pub trait PatternAxis<Want, Have, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Want, Have, Pat, Disp> PatternAxis<Want, Have, Pat, Disp> for B1 {}
 
 /// The tensor has as many axes as the left side (`Self`: the pattern's dims left over).
@@ -71,6 +72,7 @@ pub trait PatternTooLong<Pat, Disp> {}
     note = "name every axis, or write `...` for the axes not named"
 )]
 pub trait PatternTooShort<Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Pat, Disp> PatternTooShort<Pat, Disp> for () {}
 
 /// A `1` or `()` on the left takes an axis of size 1.
@@ -92,7 +94,9 @@ impl<Pat, Disp> PatternTooShort<Pat, Disp> for () {}
     note = "the left side reads `{Pat}`"
 )]
 pub trait PatternUnit<Have, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Have, Pat, Disp> PatternUnit<Have, Pat, Disp> for B1 {}
+#[diagnostic::do_not_recommend]
 impl<Have, Pat, Disp> PatternUnit<Have, Pat, Disp> for Unknown {}
 
 /// A size given for an axis of the left side is its size.
@@ -118,7 +122,9 @@ impl<Have, Pat, Disp> PatternUnit<Have, Pat, Disp> for Unknown {}
     note = "the left side reads `{Pat}`"
 )]
 pub trait PatternSize<Have, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for B1 {}
+#[diagnostic::do_not_recommend]
 impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
 
 /// A group on the left names the axis it splits (`Self`: whether it does).
@@ -148,6 +154,7 @@ impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
     note = "a group that splits a named axis names it, and gives new names to its other parts: `({Have} ..)`; the left side reads `{Pat}`"
 )]
 pub trait PatternGroup<Have, Group, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Have, Group, Pat, Disp> PatternGroup<Have, Group, Pat, Disp> for B1 {}
 
 /// A group on the left whose sizes are all given multiplies to its axis' size.
@@ -173,7 +180,9 @@ impl<Have, Group, Pat, Disp> PatternGroup<Have, Group, Pat, Disp> for B1 {}
     note = "the left side reads `{Pat}`"
 )]
 pub trait PatternProduct<Have, Group, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Have, Group, Pat, Disp> PatternProduct<Have, Group, Pat, Disp> for B1 {}
+#[diagnostic::do_not_recommend]
 impl<Have, Group, Pat, Disp> PatternProduct<Have, Group, Pat, Disp> for Unknown {}
 
 /// A group on the left with one size to infer: the given sizes divide its axis' size.
@@ -199,7 +208,9 @@ impl<Have, Group, Pat, Disp> PatternProduct<Have, Group, Pat, Disp> for Unknown 
     note = "the left side reads `{Pat}`"
 )]
 pub trait PatternDivides<Have, Group, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Have, Group, Pat, Disp> PatternDivides<Have, Group, Pat, Disp> for B1 {}
+#[diagnostic::do_not_recommend]
 impl<Have, Group, Pat, Disp> PatternDivides<Have, Group, Pat, Disp> for Unknown {}
 
 /// After matching, each axis has one name (`Self`: whether `A` comes again).
@@ -224,6 +235,7 @@ impl<Have, Group, Pat, Disp> PatternDivides<Have, Group, Pat, Disp> for Unknown 
     note = "the left side reads `{Pat}`; pick another name"
 )]
 pub trait PatternOnce<A, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<A, Pat, Disp> PatternOnce<A, Pat, Disp> for crate::logic::B0 {}
 
 /// The operands of `einsum!` agree on the size of a shared axis (`Left`:
@@ -250,7 +262,9 @@ impl<A, Pat, Disp> PatternOnce<A, Pat, Disp> for crate::logic::B0 {}
     label = "`{A}` has another size in `{Right}`"
 )]
 pub trait EinsumSize<A, Left, Right> {}
+#[diagnostic::do_not_recommend]
 impl<A, Left, Right> EinsumSize<A, Left, Right> for B1 {}
+#[diagnostic::do_not_recommend]
 impl<A, Left, Right> EinsumSize<A, Left, Right> for Unknown {}
 
 /// The `...` of `einsum!` operands stand for the same axes where both stand
@@ -276,4 +290,5 @@ impl<A, Left, Right> EinsumSize<A, Left, Right> for Unknown {}
     note = "by name, the axes `...` stands for are one set: align the operands first"
 )]
 pub trait EinsumEllipsis<Before, Disp> {}
+#[diagnostic::do_not_recommend]
 impl<Before, Disp> EinsumEllipsis<Before, Disp> for B1 {}
