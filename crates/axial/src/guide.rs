@@ -113,7 +113,29 @@
 //! assert!((probabilities::<Rows, _>(&x).sum::<Rows>().get([2]) - 1.0).abs() < 1e-6);
 //! ```
 //!
-//! ## 5. Reading the compile errors
+//! ## 5. Generic over the device: one bound
+//!
+//! A tensor's device is its third type parameter (`Cpu` by default);
+//! [`Backend`](crate::Backend) is what every op asks of it, so code that
+//! runs on the CPU and on a GPU (`Cuda`, with the `cuda` feature) alike
+//! takes that bound, and tensors of two devices never meet in an op.
+//!
+//! ```
+//! use axial::prelude::*;
+//! use axial::Backend;
+//! axes!(Token, Model);
+//!
+//! type Hidden<D> = Tensor<f32, shape![Token: 3, Model: 4], D>;
+//!
+//! fn gelu_residual<D: Backend>(x: &Hidden<D>) -> Hidden<D> {
+//!     x + &x.gelu()
+//! }
+//!
+//! let y = gelu_residual(&Hidden::<Cpu>::ones());
+//! assert!((y.get([0, 0]) - 1.841_344_7).abs() < 1e-6);
+//! ```
+//!
+//! ## 6. Reading the compile errors
 //!
 //! Every shape in a message prints with its names and sizes, one entry per
 //! axis: `[Model; 64]` for a static size, `(Seq, Dyn)` for a run-time one,

@@ -84,7 +84,7 @@ mod tensor;
 mod views;
 
 pub use access::OneElementShape;
-pub use axial_core::{Bool, Cpu, DType, Device, Element, Error, Generator, Result};
+pub use axial_core::{Backend, Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
     self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, OverAxis, Shape, Sym, Sz,
     Unnamed,
