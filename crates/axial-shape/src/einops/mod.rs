@@ -52,6 +52,7 @@ pub use output::{
 use report::PatternOnce;
 
 use crate::find::{Append, Concat, Contains};
+use crate::logic::{And, AndWith, False, Not, NotBit, True};
 use crate::ops::Distinct;
 use crate::shape::{Ax, Nil, Shape};
 
@@ -98,7 +99,9 @@ where
     Elementary<S, Left, Pat>: Append<News>,
     Known<S, Left, News, Pat>: OnceEach<Pat, Disp<S>>,
     Out: Build<Known<S, Left, News, Pat>, EllipsisOf<S, Left, Pat>>,
-    <Out as Build<Known<S, Left, News, Pat>, EllipsisOf<S, Left, Pat>>>::Out: Distinct,
+    <Out as Build<Known<S, Left, News, Pat>, EllipsisOf<S, Left, Pat>>>::Out: Shape,
+    <Known<S, Left, News, Pat> as OnceEach<Pat, Disp<S>>>::Verdict:
+        DistinctIfOnce<<Out as Build<Known<S, Left, News, Pat>, EllipsisOf<S, Left, Pat>>>::Out>,
 {
     type Output = <Out as Build<Known<S, Left, News, Pat>, EllipsisOf<S, Left, Pat>>>::Out;
 }
@@ -114,9 +117,34 @@ where
 /// // "B ... -> ..." on (B, H, W): B, then the axes of `...`
 /// once_each::<shape![B: 2, H: 3, W: 4], (B, axial_shape::Ellipsis), (B, H, W)>();
 /// ```
-pub trait OnceEach<Pat, Disp> {}
-impl<Pat, Disp> OnceEach<Pat, Disp> for Nil {}
-impl<N, Sz, T: Contains<N> + OnceEach<Pat, Disp>, Pat, Disp> OnceEach<Pat, Disp> for Ax<N, Sz, T> where
-    T::Out: PatternOnce<N, Pat, Disp>
-{
+pub trait OnceEach<Pat, Disp> {
+    /// `True` when they do (else the error is this trait's, and the output
+    /// is not checked again: [`DistinctIfOnce`]).
+    type Verdict;
 }
+impl<Pat, Disp> OnceEach<Pat, Disp> for Nil {
+    type Verdict = True;
+}
+impl<N, Sz, T: Contains<N> + OnceEach<Pat, Disp>, Pat, Disp> OnceEach<Pat, Disp> for Ax<N, Sz, T>
+where
+    T::Out: PatternOnce<N, Pat, Disp> + NotBit,
+    Not<T::Out>: AndWith<T::Verdict>,
+{
+    type Verdict = And<Not<T::Out>, T::Verdict>;
+}
+
+/// The output names each axis once, when the elementary axes do (`Self`);
+/// when they do not, that is the one error ([`OnceEach`]) and the output,
+/// which repeats the same name, is not reported again.
+///
+/// ```
+/// use axial_shape::einops::DistinctIfOnce;
+/// use axial_shape::{Ax, False, Nil, Sz, True, axes, shape};
+/// axes!(B, C);
+/// fn checked<V: DistinctIfOnce<Out>, Out>() {}
+/// checked::<True, shape![B: 2, C: 3]>();
+/// checked::<False, Ax<B, Sz<2>, Ax<B, Sz<3>, Nil>>>();
+/// ```
+pub trait DistinctIfOnce<Out> {}
+impl<Out: Distinct> DistinctIfOnce<Out> for True {}
+impl<Out> DistinctIfOnce<Out> for False {}
