@@ -20,13 +20,14 @@ use crate::views::or_panic;
 /// use axial::Eye;
 /// use axial_shape::Shape;
 /// use axial_shape::report::TwoAxes;
-/// use typenum::{Bit, IsEqual, U2};
+/// use axial_shape::{Answer, Truth, TruthOf};
+/// use typenum::{IsEqual, U2};
 /// fn is_matrix<S: Shape>() -> bool
 /// where
-///     S::Rank: IsEqual<U2>,
-///     <S::Rank as IsEqual<U2>>::Output: TwoAxes<Eye, S::Display>,
+///     S::Rank: IsEqual<U2, Output: Answer>,
+///     TruthOf<<S::Rank as IsEqual<U2>>::Output>: TwoAxes<Eye, S::Display>,
 /// {
-///     <<S::Rank as IsEqual<U2>>::Output as Bit>::BOOL
+///     <TruthOf<<S::Rank as IsEqual<U2>>::Output> as Truth>::VALUE == Some(true)
 /// }
 /// assert!(is_matrix::<shape![2, 3]>());
 /// assert_eq!(Tensor::<f32, shape![2, 2]>::eye().to_vec(), [1.0, 0.0, 0.0, 1.0]);
