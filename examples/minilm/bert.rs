@@ -19,6 +19,7 @@ use std::path::Path;
 
 use axial::Shape;
 use axial::prelude::*;
+use axial::shape::{TransposeT, TransposedT};
 use axial_io::{TensorMap, safetensors};
 
 axes!(
@@ -68,6 +69,24 @@ impl<W: Shape, B: Shape> Linear<W, B> {
     }
 }
 
+impl<W: TransposeT, B: Shape> Linear<W, B>
+where
+    <W as TransposedT>::Output: TransposeT + TransposedT<Output = W>,
+{
+    /// A product's layer, its weight laid out `[In, Out]` in memory (one
+    /// transposed copy, made here) and still typed `[Out, In]`: `linear`
+    /// reads it as `Wᵀ` row by row, the layout the matrix product packs
+    /// without transposing it on every call (measured at MiniLM's shapes:
+    /// the products 1.1–1.6× faster than over the file's `[Out, In]` rows).
+    fn load_for_products(file: &safetensors::SafeTensors, name: &str) -> Result<Self> {
+        let Linear { weight, bias } = Self::load(file, name)?;
+        Ok(Linear {
+            weight: weight.t().contiguous().t(),
+            bias,
+        })
+    }
+}
+
 /// A projection of the hidden states into the heads' space.
 type Projection = Linear<shape![Inner: 384, Model: 384], shape![Inner: 384]>;
 /// A layer norm's weight and bias over `Model`.
@@ -108,13 +127,13 @@ impl Block {
     fn load(file: &safetensors::SafeTensors, p: &str) -> Result<Self> {
         let linear = |name: &str| format!("{p}.{name}");
         Ok(Block {
-            query: Linear::load(file, &linear("attention.self.query"))?,
-            key: Linear::load(file, &linear("attention.self.key"))?,
-            value: Linear::load(file, &linear("attention.self.value"))?,
-            attention_out: Linear::load(file, &linear("attention.output.dense"))?,
+            query: Linear::load_for_products(file, &linear("attention.self.query"))?,
+            key: Linear::load_for_products(file, &linear("attention.self.key"))?,
+            value: Linear::load_for_products(file, &linear("attention.self.value"))?,
+            attention_out: Linear::load_for_products(file, &linear("attention.output.dense"))?,
             attention_norm: Linear::load(file, &linear("attention.output.LayerNorm"))?,
-            up: Linear::load(file, &linear("intermediate.dense"))?,
-            down: Linear::load(file, &linear("output.dense"))?,
+            up: Linear::load_for_products(file, &linear("intermediate.dense"))?,
+            down: Linear::load_for_products(file, &linear("output.dense"))?,
             out_norm: Linear::load(file, &linear("output.LayerNorm"))?,
         })
     }
@@ -122,19 +141,24 @@ impl Block {
     /// The block over `x`, keys where `padded` is true left out of the
     /// attention.
     pub(crate) fn forward(&self, x: &Hidden, padded: &Padded) -> Result<Hidden> {
-        // [Batch, Seq, Inner] -> [Batch, Heads, Seq, Head]
+        // [Batch, Seq, Inner] -> [Batch, Seq, Heads, Head], a view.
         let heads = |l: &Projection| -> Result<_> {
             let t = x.try_linear(&l.weight, Some(l.bias.as_view()))?;
-            let t = t.try_split::<Inner, shape![Heads: 12, Head: 32]>()?;
-            Ok(t.align_to::<names![Batch, Heads, Seq, Head]>()
-                .try_contiguous()?
-                .try_to_owned()?)
+            Ok(t.try_split::<Inner, shape![Heads: 12, Head: 32]>()?)
         };
-        let mut query = heads(&self.query)?;
+        // The products read the queries and values in place; the keys are
+        // copied once, laid out `[Head, Key]` per head: the product packs
+        // its right operand fastest from rows.
+        let mut query = heads(&self.query)?.align_to::<names![Batch, Heads, Seq, Head]>();
         query.try_mul_(1.0 / 32f32.sqrt())?;
-        let key = heads(&self.key)?.rename::<Seq, Key>();
-        let value = heads(&self.value)?.rename::<Seq, Key>();
-        let scores = query.try_matmul(&key.as_view().transpose::<Key, Head>())?;
+        let key_t = heads(&self.key)?
+            .rename::<Seq, Key>()
+            .align_to::<names![Batch, Heads, Head, Key]>()
+            .try_contiguous()?;
+        let value = heads(&self.value)?
+            .rename::<Seq, Key>()
+            .align_to::<names![Batch, Heads, Key, Head]>();
+        let scores = query.try_matmul(&key_t)?;
         let scores = scores.try_masked_fill(padded, f32::NEG_INFINITY)?;
         let probs = scores.try_softmax::<Key>()?;
         let context = probs.try_matmul(&value)?; // [Batch, Heads, Seq, Head]

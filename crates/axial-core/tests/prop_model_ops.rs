@@ -316,6 +316,32 @@ fn softmax_of_nan_and_all_minus_infinity_slices_is_nan() {
 }
 
 #[test]
+fn softmax_over_columns_whose_maximum_grows_from_minus_infinity() {
+    // Down each column the running maximum starts at −∞ (rescaling a sum
+    // still 0), grows, and meets a +∞ (a NaN column, as PyTorch).
+    let inf = f32::INFINITY;
+    let data = vec![
+        -inf, -inf, 1.0, -inf, 2.0, 5.0, -inf, 3.0, 3.0, inf, -inf, 0.5,
+    ];
+    let x = RawTensor::from_vec(data.clone(), &[4, 3]).unwrap();
+    let xs: Vec<f64> = data.iter().map(|&v| v as f64).collect();
+    for log in [false, true] {
+        let got = if log {
+            x.view().log_softmax(0)
+        } else {
+            x.view().softmax(0)
+        };
+        let got = f64s(&got.unwrap());
+        let want = naive_softmax(&xs, &[4, 3], 0, log);
+        for (g, w) in got.iter().zip(&want) {
+            let same =
+                (g.is_nan() && w.is_nan()) || g == w || (g - w).abs() <= 1e-6 * w.abs().max(1.0);
+            assert!(same, "{got:?} vs {want:?}");
+        }
+    }
+}
+
+#[test]
 fn softmax_of_long_rows_and_wide_columns() {
     // Rows longer than a vector and a thread's share; columns wider than a vector.
     let n = 3 * 4096 + 5;

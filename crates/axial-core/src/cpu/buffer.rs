@@ -3,7 +3,7 @@
 //!
 //! A new block from the system is zero pages the kernel maps on first touch;
 //! writing a 64 MB output into one costs more in faults than the arithmetic.
-//! Freed blocks of 1 MiB and more are kept (up to [`POOL_BYTES`] in all) and
+//! Freed blocks of 256 KiB and more are kept (up to [`POOL_BYTES`] in all) and
 //! reused for the next request of a close size. Their bytes are stale but
 //! initialised, so handing them out as "unspecified contents" is sound.
 //!
@@ -41,8 +41,10 @@ pub const EXTERNAL_ALIGN: usize = 8;
 #[repr(C, align(64))]
 struct AlignedBlock([u8; ALIGN]);
 
-/// Smallest block the pool keeps.
-pub(crate) const POOL_MIN_BYTES: usize = 1 << 20;
+/// Smallest block the pool keeps: a model's activations (a few hundred
+/// KiB at small batches) come back from it without the zeroing a fresh
+/// allocation pays.
+pub(crate) const POOL_MIN_BYTES: usize = 256 << 10;
 /// Most bytes the pool holds at once.
 pub(crate) const POOL_BYTES: usize = 1 << 30;
 

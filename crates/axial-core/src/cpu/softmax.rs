@@ -4,14 +4,16 @@
 //! cache between them.
 //!
 //! Operands are contiguous and of one dtype (f32 or f64; the core converts
-//! the others). A slice along the last dim is a unit-stride row; along
-//! another dim, the elements of the dims after it are contiguous, and
-//! vectors run along them, each lane its own slice.
+//! the others). A slice along the last dim is a unit-stride row. Along
+//! another dim, the elements of the dims after it are contiguous: a chunk
+//! of up to [`CHUNK`] adjacent slices is walked row by row (each row a
+//! contiguous run), its maximum and sum found in one pass with the sum
+//! rescaled whenever the maximum grows, then written in a second.
 
 use rayon::prelude::*;
 
 use super::access::{SendPtr, out_ptr, read_ptr};
-use super::simd::{Isa, WithIsa, dispatch};
+use super::simd::{Isa, PREFETCH_AHEAD, WithIsa, dispatch, prefetch};
 use super::strided::PARALLEL_THRESHOLD;
 use super::vmath::exp;
 use crate::{Cpu, DType, Error, Input, Output, Result};
@@ -39,6 +41,9 @@ pub(crate) fn softmax(
             name,
             "the kernel takes contiguous operands of one dtype",
         ));
+    }
+    if shape.contains(&0) {
+        return Ok(());
     }
     let len = shape.get(dim).copied().unwrap_or(1);
     let inner: usize = shape.iter().skip(dim + 1).product();
@@ -87,35 +92,50 @@ struct Slices {
 }
 
 impl Slices {
-    /// Units of `outer` handed to a thread at a time: about the parallel
-    /// threshold's worth of elements.
-    fn grain(&self) -> usize {
-        (PARALLEL_THRESHOLD / (self.len * self.inner).max(1)).max(1)
-    }
-
     /// # Safety
     /// `src` and `dst` hold `outer·len·inner` f32 each, and do not overlap.
     unsafe fn run_f32(self, src: SendPtr<f32>, dst: SendPtr<f32>) {
-        let each = |o: usize| {
-            let at = o * self.len * self.inner;
-            // SAFETY: slice `o` lies within both buffers.
+        // Along the last dim a task is a row; along another, a chunk of
+        // adjacent slices of one `[len, inner]` block.
+        let width = if self.inner == 1 {
+            1
+        } else {
+            self.chunk_width()
+        };
+        let chunks = self.inner.div_ceil(width);
+        let each = |task: usize| {
+            let (o, c) = (task / chunks, task % chunks);
+            let at = o * self.len * self.inner + c * width;
+            // SAFETY: slice `o` (columns `c·width..` of it) lies within both
+            // buffers.
             let (s, d) = unsafe { (src.get().add(at).cast_const(), dst.get().add(at)) };
             dispatch(Slice {
                 src: s,
                 dst: d,
                 len: self.len,
                 inner: self.inner,
+                width: width.min(self.inner - c * width),
                 log: self.log,
             });
         };
-        self.spread(each);
+        let size = self.len * width;
+        self.spread(self.outer * chunks, size, each);
+    }
+
+    /// Slices of a column chunk: as wide as [`CHUNK`] allows (each row of a
+    /// chunk is one contiguous run, long enough for the prefetchers), but
+    /// narrower when that leaves threads idle; a multiple of 16 lanes.
+    fn chunk_width(&self) -> usize {
+        let threads = rayon::current_num_threads();
+        let wanted = threads.div_ceil(self.outer).max(self.inner.div_ceil(CHUNK));
+        self.inner.div_ceil(wanted).next_multiple_of(16).min(CHUNK)
     }
 
     /// # Safety
     /// As [`Slices::run_f32`], for f64.
     unsafe fn run_f64(self, src: SendPtr<f64>, dst: SendPtr<f64>) {
         let (len, inner, log) = (self.len, self.inner, self.log);
-        self.spread(|o| {
+        self.spread(self.outer, len * inner, |o| {
             for i in 0..inner {
                 let at = o * len * inner + i;
                 // SAFETY: element `at + j·inner` is in both buffers for j < len.
@@ -124,47 +144,49 @@ impl Slices {
         });
     }
 
-    /// `f(o)` for every `o < outer`, on several threads when there is work.
-    fn spread(&self, f: impl Fn(usize) + Sync + Send) {
+    /// `f(t)` for every task `t < tasks` of `size` elements each, on several
+    /// threads when there is work (about the parallel threshold's worth of
+    /// elements handed to a thread at a time).
+    fn spread(&self, tasks: usize, size: usize, f: impl Fn(usize) + Sync + Send) {
         let total = self.outer * self.len * self.inner;
         if total < PARALLEL_THRESHOLD || rayon::current_num_threads() == 1 {
-            (0..self.outer).for_each(f);
+            (0..tasks).for_each(f);
         } else {
-            (0..self.outer)
+            (0..tasks)
                 .into_par_iter()
-                .with_min_len(self.grain())
+                .with_min_len((PARALLEL_THRESHOLD / size.max(1)).max(1))
                 .for_each(f);
         }
     }
 }
 
-/// One `[len, inner]` slice of f32.
+/// Adjacent slices reduced together: a unit-stride row of `len` when
+/// `inner` is 1, else the `width` columns at `src`/`dst` of a `[len, inner]`
+/// block.
 struct Slice {
     src: *const f32,
     dst: *mut f32,
     len: usize,
     inner: usize,
+    width: usize,
     log: bool,
 }
+
+/// The most slices of a column chunk: their running maxima and sums
+/// (16 KiB) stay in L1.
+const CHUNK: usize = 2048;
 
 impl WithIsa for Slice {
     type Output = ();
 
     #[inline(always)]
     fn run<I: Isa>(self, isa: I) {
-        let n = I::LANES;
-        let mut i = 0;
-        // SAFETY: `src`/`dst` hold `len·inner` elements (`run_f32`), and
-        // every access of both loops is below that.
+        // SAFETY: `src`/`dst` reach the slices' elements (`run_f32`).
         unsafe {
             if self.inner == 1 {
                 row(isa, self.src, self.dst, self.len, self.log);
-                return;
-            }
-            while i < self.inner {
-                let lanes = n.min(self.inner - i);
-                columns(isa, &self, i, lanes);
-                i += n;
+            } else {
+                columns(isa, &self);
             }
         }
     }
@@ -215,6 +237,7 @@ unsafe fn row<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, log: b
         let mut m = isa.splat(f32::NEG_INFINITY);
         let mut j = 0;
         while j + n <= len {
+            prefetch(src.wrapping_add(j + PREFETCH_AHEAD));
             m = isa.max(isa.load(src.add(j)), m);
             j += n;
         }
@@ -282,45 +305,85 @@ fn tail_mask<I: Isa>(isa: I, lanes: usize) -> I::F {
     unsafe { isa.load_part(ones.as_ptr(), lanes) }
 }
 
-/// `lanes` adjacent slices of a `[len, inner]` block, starting at column `i`.
+/// The `width ≤ CHUNK` slices of a column chunk. The first pass keeps, per
+/// slice, the maximum `m` so far and `Σ exp(x − m)`, rescaling the sum by
+/// `exp(m_old − m_new)` when the maximum grows; the second writes
+/// `exp(x − m)/sum` (or `x − m − ln sum`). A NaN makes its sum NaN for good,
+/// and an all −∞ slice leaves a zero sum: both give NaN, as PyTorch.
 ///
 /// # Safety
-/// As [`Slice`]'s `run`: columns `i..i + lanes` are below `inner`.
+/// Elements `j·inner + l`, `j < len`, `l < width`, are readable at `src` and
+/// writable at `dst`.
 #[inline(always)]
-unsafe fn columns<I: Isa>(isa: I, s: &Slice, i: usize, lanes: usize) {
-    let (src, dst, len, inner) = (s.src, s.dst, s.len, s.inner);
-    // SAFETY: element (j, i + l) for j < len, l < lanes is in the slice.
+unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
+    let (n, width, inner) = (I::LANES, s.width, s.inner);
+    let mut max = [f32::NEG_INFINITY; CHUNK];
+    let mut sum = [0f32; CHUNK];
+    let minus_inf = isa.splat(f32::NEG_INFINITY);
+    let zero = isa.splat(0.0);
+    // SAFETY: every access is below `len·inner` at `src`/`dst` and below
+    // `width ≤ CHUNK` in the arrays (the caller's contract).
     unsafe {
-        let at = |j: usize| j * inner + i;
-        let mut m = isa.splat(f32::NEG_INFINITY);
-        let mut nan = isa.splat(0.0);
-        for j in 0..len {
-            let x = load(isa, src.add(at(j)), lanes);
-            nan = isa.select(isa.is_nan(x), x, nan);
-            m = isa.max(x, m);
-        }
-        // A NaN anywhere in a slice makes the whole slice NaN.
-        m = isa.add(m, isa.mul(nan, isa.splat(0.0)));
-        let mut sum = isa.splat(0.0);
-        for j in 0..len {
-            let x = load(isa, src.add(at(j)), lanes);
-            let e = exp(isa, isa.sub(x, m));
-            sum = isa.add(sum, e);
-            if !s.log {
-                store(isa, dst.add(at(j)), lanes, e);
+        for j in 0..s.len {
+            let row = s.src.add(j * inner);
+            let mut l = 0;
+            while l < width {
+                let lanes = n.min(width - l);
+                // The same columns of the next row: a chunk's row is
+                // short, and the hardware prefetcher stops at its end.
+                prefetch(row.wrapping_add(l + inner));
+                let x = load(isa, row.add(l), lanes);
+                let m_old = load(isa, max.as_ptr().add(l), lanes);
+                let t = load(isa, sum.as_ptr().add(l), lanes);
+                // exp(−∞ − −∞) would be NaN: a −∞ maximum counts as 0, and
+                // a sum still 0 is not rescaled.
+                let grows = isa.lt(m_old, x);
+                let t = if isa.any(grows) {
+                    let m = isa.max(x, m_old);
+                    let unseen = isa.eq(m_old, minus_inf);
+                    let base = isa.select(isa.eq(m, minus_inf), zero, m);
+                    let rescale = isa.select(unseen, zero, exp(isa, isa.sub(m_old, m)));
+                    store(isa, max.as_mut_ptr().add(l), lanes, m);
+                    isa.fma(t, rescale, exp(isa, isa.sub(x, base)))
+                } else {
+                    // The maximum holds (the usual case after a few rows).
+                    let base = isa.select(isa.eq(m_old, minus_inf), zero, m_old);
+                    isa.add(t, exp(isa, isa.sub(x, base)))
+                };
+                store(isa, sum.as_mut_ptr().add(l), lanes, t);
+                l += n;
             }
         }
-        if s.log {
-            let shift = isa.add(m, super::vmath::log_lanes(isa, sum));
-            for j in 0..len {
-                let x = load(isa, src.add(at(j)), lanes);
-                store(isa, dst.add(at(j)), lanes, isa.sub(x, shift));
-            }
-        } else {
-            let r = isa.div(isa.splat(1.0), sum);
-            for j in 0..len {
-                let e = load(isa, dst.add(at(j)), lanes);
-                store(isa, dst.add(at(j)), lanes, isa.mul(e, r));
+        // Per slice: the factor (softmax) or the shift (log_softmax).
+        let mut l = 0;
+        while l < width {
+            let lanes = n.min(width - l);
+            let m = load(isa, max.as_ptr().add(l), lanes);
+            let t = load(isa, sum.as_ptr().add(l), lanes);
+            let v = if s.log {
+                isa.add(m, super::vmath::log_lanes(isa, t))
+            } else {
+                isa.div(isa.splat(1.0), t)
+            };
+            store(isa, sum.as_mut_ptr().add(l), lanes, v);
+            l += n;
+        }
+        for j in 0..s.len {
+            let (from, to) = (s.src.add(j * inner), s.dst.add(j * inner));
+            let mut l = 0;
+            while l < width {
+                let lanes = n.min(width - l);
+                prefetch(from.wrapping_add(l + inner));
+                let x = load(isa, from.add(l), lanes);
+                let v = load(isa, sum.as_ptr().add(l), lanes);
+                let y = if s.log {
+                    isa.sub(x, v)
+                } else {
+                    let m = load(isa, max.as_ptr().add(l), lanes);
+                    isa.mul(exp(isa, isa.sub(x, m)), v)
+                };
+                store(isa, to.add(l), lanes, y);
+                l += n;
             }
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! Below |z| = 1, `erf(z) = z·P(z²)`; above, `erfc(z) = t·exp(G(t) − z²)`
 //! with `t = 1/(1 + z/2)` (the form of Numerical Recipes' `erfcc`, fitted
-//! afresh to f64 accuracy), so that `1 − erf` of a large argument keeps its
+//! afresh to 4·10⁻⁹, well within what the f32 result can show), so that `1 − erf` of a large argument keeps its
 //! digits: GELU's left tail `x·½·erfc(−x/√2)` stays accurate down to the
 //! smallest subnormal instead of rounding to 0 at x ≈ −5.
 

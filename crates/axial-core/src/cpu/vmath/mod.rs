@@ -21,7 +21,7 @@ mod trig;
 
 pub(crate) use explog::{exp, log as log_lanes};
 
-use super::simd::{Isa, WithIsa, dispatch};
+use super::simd::{Isa, PREFETCH_AHEAD, WithIsa, dispatch, prefetch};
 use crate::UnaryOp;
 
 /// The unary ops with a vectorised f32 kernel.
@@ -125,6 +125,7 @@ macro_rules! each {
         let n = I::LANES;
         let mut i = 0;
         while i + n <= $len {
+            prefetch($src.wrapping_add(i + PREFETCH_AHEAD));
             let $x = $isa.load($src.add(i));
             $isa.store($dst.add(i), $f);
             i += n;
