@@ -382,11 +382,30 @@ pub(crate) unsafe fn map3<A: Copy, B: Copy, C: Copy, O: Copy>(
             let a = pa.get().add(oa).cast_const();
             let b = pb.get().add(ob).cast_const();
             let c = pc.get().add(oc).cast_const();
-            if (so, sa, sb, sc) == (1, 1, 1, 1) {
-                unit_store(o, len, stream, move |i| f(*a.add(i), *b.add(i), *c.add(i)));
-            } else {
-                for i in 0..len as isize {
-                    *o.offset(i * so) = f(*a.offset(i * sa), *b.offset(i * sb), *c.offset(i * sc));
+            // Unit-stride runs, one operand possibly a broadcast scalar (a
+            // `masked_fill`'s value, a `where` against a constant): read
+            // once, so that the loop vectorises.
+            match (so, sa, sb, sc) {
+                (1, 1, 1, 1) => {
+                    unit_store(o, len, stream, move |i| f(*a.add(i), *b.add(i), *c.add(i)))
+                }
+                (1, 0, 1, 1) if len > 0 => {
+                    let a = *a;
+                    unit_store(o, len, stream, move |i| f(a, *b.add(i), *c.add(i)))
+                }
+                (1, 1, 0, 1) if len > 0 => {
+                    let b = *b;
+                    unit_store(o, len, stream, move |i| f(*a.add(i), b, *c.add(i)))
+                }
+                (1, 1, 1, 0) if len > 0 => {
+                    let c = *c;
+                    unit_store(o, len, stream, move |i| f(*a.add(i), *b.add(i), c))
+                }
+                _ => {
+                    for i in 0..len as isize {
+                        *o.offset(i * so) =
+                            f(*a.offset(i * sa), *b.offset(i * sb), *c.offset(i * sc));
+                    }
                 }
             }
         }
