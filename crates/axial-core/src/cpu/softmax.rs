@@ -10,10 +10,13 @@
 //! contiguous run), its maximum and sum found in one pass with the sum
 //! rescaled whenever the maximum grows, then written in a second.
 
+use std::mem::MaybeUninit;
+
 use rayon::prelude::*;
 
 use super::access::{SendPtr, out_ptr, read_ptr};
 use super::simd::{Isa, PREFETCH_AHEAD, WithIsa, dispatch, prefetch};
+use super::stream::{fence, stream_unfenced, worth_streaming_bytes};
 use super::strided::PARALLEL_THRESHOLD;
 use super::vmath::exp;
 use crate::{Cpu, DType, Error, Input, Output, Result};
@@ -97,6 +100,8 @@ impl Slices {
     unsafe fn run_f32(self, src: SendPtr<f32>, dst: SendPtr<f32>) {
         // Along the last dim a task is a row; along another, a chunk of
         // adjacent slices of one `[len, inner]` block.
+        let bytes = (self.outer * self.len * self.inner).saturating_mul(4);
+        let stream = self.inner == 1 && worth_streaming_bytes(bytes);
         let width = if self.inner == 1 {
             1
         } else {
@@ -116,6 +121,7 @@ impl Slices {
                 inner: self.inner,
                 width: width.min(self.inner - c * width),
                 log: self.log,
+                stream,
             });
         };
         let size = self.len * width;
@@ -170,7 +176,14 @@ struct Slice {
     inner: usize,
     width: usize,
     log: bool,
+    /// The output is larger than the caches: rows are computed in a
+    /// scratch row and streamed out of it.
+    stream: bool,
 }
+
+/// Elements of the scratch row of a streamed output (32 KiB); longer rows
+/// are written in place.
+const SCRATCH: usize = 8192;
 
 /// The most slices of a column chunk: their running maxima and sums
 /// (16 KiB) stay in L1.
@@ -184,7 +197,7 @@ impl WithIsa for Slice {
         // SAFETY: `src`/`dst` reach the slices' elements (`run_f32`).
         unsafe {
             if self.inner == 1 {
-                row(isa, self.src, self.dst, self.len, self.log);
+                row(isa, self.src, self.dst, self.len, self.log, self.stream);
             } else {
                 columns(isa, &self);
             }
@@ -224,12 +237,35 @@ unsafe fn store<I: Isa>(isa: I, p: *mut f32, lanes: usize, v: I::F) {
     }
 }
 
-/// One unit-stride row of `len`.
+/// One unit-stride row of `len`; with `stream`, computed in a scratch row
+/// (in L1) and streamed from it to `dst`: the output's lines are then
+/// written without being read first, and the three passes stay in cache.
 ///
 /// # Safety
-/// `src` is readable and `dst` writable for `len` f32.
+/// `src` is readable and `dst` writable for `len` f32; they do not overlap.
 #[inline(always)]
-unsafe fn row<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, log: bool) {
+unsafe fn row<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, log: bool, stream: bool) {
+    // SAFETY: the caller's contract; the scratch row holds `len` f32, all
+    // written by `row_into` before the copy reads them.
+    unsafe {
+        if stream && len <= SCRATCH {
+            let mut scratch = [const { MaybeUninit::<f32>::uninit() }; SCRATCH];
+            let out = scratch.as_mut_ptr().cast::<f32>();
+            row_into(isa, src, out, len, log);
+            stream_unfenced(out.cast_const().cast(), dst.cast(), len * 4);
+            fence();
+        } else {
+            row_into(isa, src, dst, len, log);
+        }
+    }
+}
+
+/// One unit-stride row of `len` from `src` into `dst`.
+///
+/// # Safety
+/// `src` is readable and `dst` writable for `len` f32; they do not overlap.
+#[inline(always)]
+unsafe fn row_into<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, log: bool) {
     let n = I::LANES;
     // SAFETY: every access is below `len` (the caller's contract).
     unsafe {

@@ -21,7 +21,13 @@ pub(crate) const STREAM_MIN_RUN: usize = 4096;
 /// True when `plan`'s writes of `O` are better streamed past the caches: a
 /// walk without aliasing whose output is larger than them.
 pub(crate) fn worth_streaming<O, const N: usize>(plan: &Plan<N>) -> bool {
-    plan.is_disjoint() && plan.numel().saturating_mul(size_of::<O>()) >= STREAM_MIN_TOTAL
+    plan.is_disjoint() && worth_streaming_bytes(plan.numel().saturating_mul(size_of::<O>()))
+}
+
+/// True when an output of `bytes`, written once and not overlapping its
+/// inputs, is better streamed past the caches.
+pub(crate) fn worth_streaming_bytes(bytes: usize) -> bool {
+    bytes >= STREAM_MIN_TOTAL
 }
 
 /// Copies `len` bytes from `src` to `dst`, streaming when `stream` is set and
