@@ -345,18 +345,27 @@ fn softmax_over_columns_whose_maximum_grows_from_minus_infinity() {
 fn softmax_of_an_output_larger_than_the_caches() {
     // 16 MiB of rows: computed in a scratch row and streamed out of it.
     let (rows, n) = (1024, 4096);
-    let mut data: Vec<f32> = (0..rows * n).map(|i| ((i * 37) % 101) as f32 * 0.1).collect();
+    let mut data: Vec<f32> = (0..rows * n)
+        .map(|i| ((i * 37) % 101) as f32 * 0.1)
+        .collect();
     data[5 * n + 7] = f32::NAN;
     let x = RawTensor::from_vec(data.clone(), &[rows, n]).unwrap();
     for log in [false, true] {
-        let got = if log { x.view().log_softmax(1) } else { x.view().softmax(1) };
+        let got = if log {
+            x.view().log_softmax(1)
+        } else {
+            x.view().softmax(1)
+        };
         let got = got.unwrap().to_vec::<f32>().unwrap();
         assert!(got[5 * n..6 * n].iter().all(|v| v.is_nan()));
         for r in [0, 6, 511, rows - 1] {
             let xs: Vec<f64> = data[r * n..(r + 1) * n].iter().map(|&v| v as f64).collect();
             let want = naive_softmax(&xs, &[n], 0, log);
             for (g, w) in got[r * n..(r + 1) * n].iter().zip(&want) {
-                assert!((*g as f64 - w).abs() <= 1e-6 * w.abs().max(1e-3), "row {r}: {g} vs {w}");
+                assert!(
+                    (*g as f64 - w).abs() <= 1e-6 * w.abs().max(1e-3),
+                    "row {r}: {g} vs {w}"
+                );
             }
         }
     }

@@ -294,6 +294,9 @@ unsafe fn row_into<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, l
         let mut j = 0;
         while j < len {
             let lanes = n.min(len - j);
+            // The next row (of a tensor of rows) comes in while this one
+            // is computed from cache.
+            prefetch(src.wrapping_add(len + j));
             let e = exp(isa, isa.sub(load(isa, src.add(j), lanes), mv));
             let e = if lanes == n {
                 e
