@@ -356,13 +356,24 @@ fn tail_mask<I: Isa>(isa: I, lanes: usize) -> I::F {
 #[inline(always)]
 unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
     let (n, width, inner) = (I::LANES, s.width, s.inner);
-    let mut max = [f32::NEG_INFINITY; CHUNK];
-    let mut sum = [0f32; CHUNK];
+    // Only the first `width` entries are set and read (a narrow chunk does
+    // not pay for initialising all of them).
+    let mut maxima = [const { MaybeUninit::<f32>::uninit() }; CHUNK];
+    let mut sums = [const { MaybeUninit::<f32>::uninit() }; CHUNK];
+    let (max, sum) = (
+        maxima.as_mut_ptr().cast::<f32>(),
+        sums.as_mut_ptr().cast::<f32>(),
+    );
     let minus_inf = isa.splat(f32::NEG_INFINITY);
     let zero = isa.splat(0.0);
     // SAFETY: every access is below `len·inner` at `src`/`dst` and below
-    // `width ≤ CHUNK` in the arrays (the caller's contract).
+    // `width ≤ CHUNK` in the arrays (the caller's contract), whose first
+    // `width` entries are written before anything reads them.
     unsafe {
+        for l in 0..width {
+            max.add(l).write(f32::NEG_INFINITY);
+            sum.add(l).write(0.0);
+        }
         for j in 0..s.len {
             let row = s.src.add(j * inner);
             let mut l = 0;
@@ -372,8 +383,8 @@ unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
                 // short, and the hardware prefetcher stops at its end.
                 prefetch(row.wrapping_add(l + inner));
                 let x = load(isa, row.add(l), lanes);
-                let m_old = load(isa, max.as_ptr().add(l), lanes);
-                let t = load(isa, sum.as_ptr().add(l), lanes);
+                let m_old = load(isa, max.add(l), lanes);
+                let t = load(isa, sum.add(l), lanes);
                 // exp(−∞ − −∞) would be NaN: a −∞ maximum counts as 0, and
                 // a sum still 0 is not rescaled.
                 let grows = isa.lt(m_old, x);
@@ -382,14 +393,14 @@ unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
                     let unseen = isa.eq(m_old, minus_inf);
                     let base = isa.select(isa.eq(m, minus_inf), zero, m);
                     let rescale = isa.select(unseen, zero, exp(isa, isa.sub(m_old, m)));
-                    store(isa, max.as_mut_ptr().add(l), lanes, m);
+                    store(isa, max.add(l), lanes, m);
                     isa.fma(t, rescale, exp(isa, isa.sub(x, base)))
                 } else {
                     // The maximum holds (the usual case after a few rows).
                     let base = isa.select(isa.eq(m_old, minus_inf), zero, m_old);
                     isa.add(t, exp(isa, isa.sub(x, base)))
                 };
-                store(isa, sum.as_mut_ptr().add(l), lanes, t);
+                store(isa, sum.add(l), lanes, t);
                 l += n;
             }
         }
@@ -397,14 +408,14 @@ unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
         let mut l = 0;
         while l < width {
             let lanes = n.min(width - l);
-            let m = load(isa, max.as_ptr().add(l), lanes);
-            let t = load(isa, sum.as_ptr().add(l), lanes);
+            let m = load(isa, max.add(l), lanes);
+            let t = load(isa, sum.add(l), lanes);
             let v = if s.log {
                 isa.add(m, super::vmath::log_lanes(isa, t))
             } else {
                 isa.div(isa.splat(1.0), t)
             };
-            store(isa, sum.as_mut_ptr().add(l), lanes, v);
+            store(isa, sum.add(l), lanes, v);
             l += n;
         }
         for j in 0..s.len {
@@ -414,11 +425,11 @@ unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
                 let lanes = n.min(width - l);
                 prefetch(from.wrapping_add(l + inner));
                 let x = load(isa, from.add(l), lanes);
-                let v = load(isa, sum.as_ptr().add(l), lanes);
+                let v = load(isa, sum.add(l), lanes);
                 let y = if s.log {
                     isa.sub(x, v)
                 } else {
-                    let m = load(isa, max.as_ptr().add(l), lanes);
+                    let m = load(isa, max.add(l), lanes);
                     isa.mul(exp(isa, isa.sub(x, m)), v)
                 };
                 store(isa, to.add(l), lanes, y);
