@@ -36,6 +36,32 @@ pub(crate) fn exp<I: Isa>(isa: I, x: I::F) -> I::F {
     isa.select(isa.is_nan(x), x, e)
 }
 
+/// `eʸ` for `y ≤ 0` as `(hi + lo)·2ⁿ`, returned as `(hi, lo, n)` with `hi`
+/// in [0.7, 1.42]: about 30 bits where [`exp`] rounds to 24, for the f32-lane
+/// functions built on it (`tanh`, `sigmoid`, `silu`), whose last steps would
+/// otherwise add that rounding to their own. `y` is clamped at −120, where
+/// `2ⁿ` is far below f32's smallest subnormal; NaN is not handled.
+///
+/// The reduction `r = y − n·ln 2` is exact (ln 2's high part has 17
+/// significant bits, so `n·hi` is, and `r` is small), its one rounding is
+/// the low part's; `eʳ − 1 = r + r²·P(r)` is summed without losing the
+/// rounding of that sum (Fast2Sum), and so is `1 + (eʳ − 1)`.
+#[inline(always)]
+pub(crate) fn exp_parts<I: Isa>(isa: I, y: I::F) -> (I::F, I::F, I::F) {
+    let c = isa.max(y, isa.splat(-120.0));
+    let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
+    let r = isa.fma(n, isa.splat(-LN2_HI_17), c);
+    let r = isa.fma(n, isa.splat(-LN2_LO_17), r);
+    let t = isa.mul(isa.mul(r, r), horner(isa, r, &EXP_F32));
+    // eʳ − 1 = qh + ql exactly (|r| ≥ |t|), then 1 + qh = hi + (lo − ql).
+    let qh = isa.add(r, t);
+    let ql = isa.sub(t, isa.sub(qh, r));
+    let one = isa.splat(1.0);
+    let hi = isa.add(one, qh);
+    let lo = isa.add(isa.add(isa.sub(one, hi), qh), ql);
+    (hi, lo, n)
+}
+
 /// `ln x` in f32 lanes, within an ulp: −∞ at ±0, NaN below 0 and for NaN,
 /// ∞ at ∞; subnormals are scaled up first.
 #[inline(always)]

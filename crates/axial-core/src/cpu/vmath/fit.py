@@ -51,3 +51,6 @@ sinq = lambda z: (mp.sin(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > TINY else -mp.
 cosq = lambda z: (mp.cos(mp.sqrt(z)) - 1 + z / 2) / z**2 if z > TINY else mp.mpf(1) / 24
 fit("SIN", sinq, 0, q, 3, "f64")
 fit("COS", cosq, 0, q, 3, "f64")
+# tanh a = a + a^3 T(a^2) on [0, 0.55], the f32-lane tanh's small arguments
+tanhq = lambda z: (mp.tanh(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > TINY else -mp.mpf(1) / 3
+fit("TANH_SMALL", tanhq, 0, mp.mpf(0.55) ** 2, 4, "f32")

@@ -1,61 +1,105 @@
-//! `tanh`, `sigmoid`, `silu` and the tanh-form GELU of f32, computed in f64
-//! lanes from `exp` of a non-positive argument (so nothing overflows), each
-//! rounded once to f32 at the end.
+//! `tanh`, `sigmoid`, `silu` and the tanh-form GELU of f32, from `exp` of a
+//! non-positive argument (so nothing overflows), each rounded once to f32
+//! at the end. `tanh`, `sigmoid` and `silu` compute in f32 lanes, twice as
+//! many as f64's, carrying the rounding errors of their few critical steps
+//! (`exp_parts`, Fast2Sum, a division's residual); the tanh-form GELU
+//! computes in f64 lanes.
 
-use super::explog::exp_d;
+use super::coeffs::TANH_SMALL;
+use super::explog::{exp_d, exp_parts};
+use super::horner;
 use crate::cpu::simd::Isa;
 
-/// Below this |x|, `tanh` by its series (`1 − e⁻²ˣ` would cancel).
-const TANH_SERIES: f64 = 0.0625;
+/// Below this |x|, `tanh` by its odd polynomial (`1 − e⁻²ˣ` would cancel).
+const TANH_SMALL_BELOW: f32 = 0.55;
 
-#[inline(always)]
-fn tanh_d<I: Isa>(isa: I, x: I::D) -> I::D {
-    let a = isa.abs_d(x);
-    let t = exp_d(isa, isa.mul_d(a, isa.splat_d(-2.0)));
-    let one = isa.splat_d(1.0);
-    let big = isa.mul_d(isa.sub_d(one, t), isa.recip_d(isa.add_d(one, t)));
-    // a − a³/3 + 2a⁵/15 − 17a⁷/315
-    let z = isa.mul_d(a, a);
-    let p = isa.fma_d(z, isa.splat_d(-17.0 / 315.0), isa.splat_d(2.0 / 15.0));
-    let p = isa.fma_d(z, p, isa.splat_d(-1.0 / 3.0));
-    let small = isa.fma_d(isa.mul_d(a, z), p, a);
-    isa.select_d(isa.lt_d(a, isa.splat_d(TANH_SERIES)), small, big)
-}
-
-/// `tanh x` in f32 lanes (through f64), within an ulp.
+/// `tanh x` in f32 lanes, within an ulp: `a + a³·T(a²)` below |x| = 0.55,
+/// else `1 − 2t/(1 + t)` with `t = e⁻²ᵃ` from [`exp_parts`], the quotient
+/// and the difference carried with their rounding errors (Fast2Sum and a
+/// residual) and rounded once at the end.
 #[inline(always)]
 pub(crate) fn tanh<I: Isa>(isa: I, x: I::F) -> I::F {
-    let (lo, hi) = isa.widen(x);
-    let v = isa.copysign(isa.narrow(tanh_d(isa, lo), tanh_d(isa, hi)), x);
-    isa.select(isa.is_nan(x), x, v)
+    let a = isa.abs(x);
+    let z = isa.mul(a, a);
+    let small = isa.fma(a, isa.mul(z, horner(isa, z, &TANH_SMALL)), a);
+    let v = if isa.any(isa.le(isa.splat(TANH_SMALL_BELOW), a)) {
+        let big = tanh_large(isa, a);
+        isa.select(isa.lt(a, isa.splat(TANH_SMALL_BELOW)), small, big)
+    } else {
+        small
+    };
+    isa.select(isa.is_nan(x), x, isa.copysign(v, x))
 }
 
-/// `sigmoid(x)`: `1/(1+e)` or `e/(1+e)` with `e = exp(−|x|)`.
+/// `tanh a` for `a ≥ 0.55` (and ∞): `1 − u`, `u = 2t/(1 + t)` ≤ ½.
 #[inline(always)]
-fn sigmoid_d<I: Isa>(isa: I, x: I::D) -> I::D {
-    let e = exp_d(isa, isa.sub_d(isa.splat_d(0.0), isa.abs_d(x)));
-    let q = isa.recip_d(isa.add_d(isa.splat_d(1.0), e));
-    isa.select_d(isa.lt_d(x, isa.splat_d(0.0)), isa.mul_d(e, q), q)
+fn tanh_large<I: Isa>(isa: I, a: I::F) -> I::F {
+    let (hi, lo, n) = exp_parts(isa, isa.mul(a, isa.splat(-2.0)));
+    let (t, tl) = (isa.scale(hi, n), isa.scale(lo, n));
+    let (dh, dl) = one_plus(isa, t, tl);
+    let (uh, ul) = quotient(isa, (isa.add(t, t), isa.add(tl, tl)), (dh, dl));
+    // 1 − uh exactly as s + e (Fast2Sum: 1 ≥ uh), then the low parts.
+    let one = isa.splat(1.0);
+    let s = isa.sub(one, uh);
+    let e = isa.sub(isa.sub(one, s), uh);
+    isa.add(s, isa.sub(e, ul))
 }
 
-/// `1/(1+e⁻ˣ)` in f32 lanes (through f64), within an ulp, subnormal
-/// results included.
+/// `1 + (h + l)` for `0 ≤ h ≤ 1` as `hi + lo` (Fast2Sum).
+#[inline(always)]
+fn one_plus<I: Isa>(isa: I, h: I::F, l: I::F) -> (I::F, I::F) {
+    let one = isa.splat(1.0);
+    let hi = isa.add(one, h);
+    (hi, isa.add(isa.add(isa.sub(one, hi), h), l))
+}
+
+/// `(nh + nl)/(dh + dl)` as `qh + ql`, about 40 bits: `qh = nh·(1/dh)`,
+/// and the residual `nh − qh·dh` (exact in a fused multiply-add) with the
+/// low parts, divided by `dh`. One division.
+#[inline(always)]
+fn quotient<I: Isa>(isa: I, (nh, nl): (I::F, I::F), (dh, dl): (I::F, I::F)) -> (I::F, I::F) {
+    let rec = isa.div(isa.splat(1.0), dh);
+    let qh = isa.mul(nh, rec);
+    let res = isa.fma(isa.sub(isa.splat(0.0), qh), dh, nh);
+    let res = isa.fma(isa.sub(isa.splat(0.0), qh), dl, isa.add(res, nl));
+    (qh, isa.mul(res, rec))
+}
+
+/// `sigmoid(x)` as `(hi, lo)` without its last rounding: `1/(1 + e)` for
+/// `x ≥ 0` and `e/(1 + e)` below, `e = e^−|x|` from [`exp_parts`]. Below
+/// x ≈ −87 the result is subnormal: `e/(1 + e)` is then formed unscaled
+/// and scaled once, so it is rounded once.
+#[inline(always)]
+fn sigmoid_parts<I: Isa>(isa: I, x: I::F) -> (I::F, I::F, I::F) {
+    let (eh, el, n) = exp_parts(isa, isa.sub(isa.splat(0.0), isa.abs(x)));
+    let (dh, dl) = one_plus(isa, isa.scale(eh, n), isa.scale(el, n));
+    let one = isa.splat(1.0);
+    let neg = isa.lt(x, isa.splat(0.0));
+    // Numerator 1, or e unscaled (the quotient is scaled by 2ⁿ after).
+    let nh = isa.select(neg, eh, one);
+    let nl = isa.select(neg, el, isa.splat(0.0));
+    let (qh, ql) = quotient(isa, (nh, nl), (dh, dl));
+    (qh, ql, isa.select(neg, n, isa.splat(0.0)))
+}
+
+/// `1/(1+e⁻ˣ)` in f32 lanes, within an ulp, subnormal results included.
 #[inline(always)]
 pub(crate) fn sigmoid<I: Isa>(isa: I, x: I::F) -> I::F {
-    let (lo, hi) = isa.widen(x);
-    let v = isa.narrow(sigmoid_d(isa, lo), sigmoid_d(isa, hi));
+    let (qh, ql, n) = sigmoid_parts(isa, x);
+    let v = isa.scale(isa.add(qh, ql), n);
     isa.select(isa.is_nan(x), x, v)
 }
 
-/// `x·sigmoid(x)` in f32 lanes (through f64), within an ulp; −∞ gives NaN
-/// (PyTorch's `x/(1+e⁻ˣ)` is −∞/∞ there).
+/// `x·sigmoid(x)` in f32 lanes, within an ulp; −∞ gives NaN (PyTorch's
+/// `x/(1+e⁻ˣ)` is −∞/∞ there).
 #[inline(always)]
 pub(crate) fn silu<I: Isa>(isa: I, x: I::F) -> I::F {
-    let (lo, hi) = isa.widen(x);
-    let v = isa.narrow(
-        isa.mul_d(lo, sigmoid_d(isa, lo)),
-        isa.mul_d(hi, sigmoid_d(isa, hi)),
-    );
+    let (qh, ql, n) = sigmoid_parts(isa, x);
+    // Below −120 the result is −0: `x` is clamped there as `e` is (a huge
+    // `x` times the clamped `e` would not underflow).
+    let xc = isa.max(x, isa.splat(-120.0));
+    let v = isa.scale(isa.fma(xc, qh, isa.mul(xc, ql)), n);
+    let v = isa.select(isa.eq(x, isa.splat(f32::INFINITY)), x, v);
     let bad = isa.or_m(isa.is_nan(x), isa.eq(x, isa.splat(f32::NEG_INFINITY)));
     isa.select(bad, isa.splat(f32::NAN), v)
 }
