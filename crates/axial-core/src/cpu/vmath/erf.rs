@@ -1,14 +1,17 @@
-//! `erf` and the exact GELU of f32, computed in f64 lanes.
+//! `erf` of f32 in f32 lanes (see [`erf`]), and the exact GELU, computed
+//! in f64 lanes.
 //!
-//! Below |z| = 1, `erf(z) = z·P(z²)`; above, `erfc(z) = t·exp(G(t) − z²)`
+//! GELU's left tail `x·Φ(x) = x·½·erfc(−x/√2)` needs `erfc` to within a
+//! fraction of an ulp *relative* to its tiny value, down to the smallest
+//! subnormal result; f64 lanes give that directly. Below |z| = 1
+//! (`z = x/√2`), `erf(z) = z·P(z²)`; above, `erfc(z) = t·exp(G(t) − z²)`
 //! with `t = 1/(1 + z/2)` (the form of Numerical Recipes' `erfcc`, fitted
-//! afresh to 4·10⁻⁹, well within what the f32 result can show), so that `1 − erf` of a large argument keeps its
-//! digits: GELU's left tail `x·½·erfc(−x/√2)` stays accurate down to the
-//! smallest subnormal instead of rounding to 0 at x ≈ −5.
+//! afresh to 4·10⁻⁹, well within what the f32 result can show), so that
+//! the tail stays accurate instead of rounding to 0 at x ≈ −5.
 
-use super::coeffs::{ERF_SMALL, ERFC};
-use super::explog::exp_d;
-use super::horner_d;
+use super::coeffs::{ERF_C0, ERF_C1, ERF_F32_SMALL, ERF_SMALL, ERFC, ERFC_LOG_F32};
+use super::explog::{exp_d, exp_parts_df, pow2};
+use super::{horner, horner_d};
 use crate::cpu::simd::Isa;
 
 /// `erf(z)` for |z| < 1.
@@ -26,26 +29,47 @@ fn erfc_large<I: Isa>(isa: I, a: I::D, a2: I::D) -> I::D {
     isa.mul_d(t, exp_d(isa, isa.sub_d(g, a2)))
 }
 
-#[inline(always)]
-fn erf_d<I: Isa>(isa: I, x: I::D) -> I::D {
-    let a = isa.abs_d(x);
-    let small = erf_small(isa, x);
-    let near = isa.lt_d(a, isa.splat_d(1.0));
-    if !isa.any_d(isa.le_d(isa.splat_d(1.0), a)) {
-        return small;
-    }
-    let one_minus = isa.sub_d(isa.splat_d(1.0), erfc_large(isa, a, isa.mul_d(x, x)));
-    let neg = isa.lt_d(x, isa.splat_d(0.0));
-    let large = isa.select_d(neg, isa.sub_d(isa.splat_d(0.0), one_minus), one_minus);
-    isa.select_d(near, small, large)
-}
-
-/// `erf x` in f32 lanes (through f64), within an ulp.
+/// `erf x` in f32 lanes, within an ulp. With `a = min(|x|, 4)` (past 4,
+/// erf is 1 in f32) and `z = a²` exactly as `zh + zl`:
+/// - below 1, `erf a = a·(c0 + c1·z + z²·P(z))`, with `c0` and `c1` as
+///   pairs of f32, `c1·zh` exact (a fused multiply-add gives its error) and
+///   `c0 + c1·zh` by Fast2Sum, so that only the small `z²·P` term rounds;
+/// - from 1, `erf a = 1 − e^(−z + R(a))`, `R = ln erfc + a²` a polynomial,
+///   the exponent taken as a pair by [`exp_parts_df`] and `1 − erfc` by
+///   Fast2Sum (erfc ≤ 0.16 there, so its relative error counts less).
 #[inline(always)]
 pub(crate) fn erf<I: Isa>(isa: I, x: I::F) -> I::F {
-    let (lo, hi) = isa.widen(x);
-    let v = isa.narrow(erf_d(isa, lo), erf_d(isa, hi));
-    isa.select(isa.is_nan(x), x, v)
+    let zero = isa.splat(0.0);
+    let one = isa.splat(1.0);
+    let a = isa.min(isa.abs(x), isa.splat(4.0));
+    let zh = isa.mul(a, a);
+    let zl = isa.fma(a, a, isa.sub(zero, zh));
+    let (c0, c1) = (
+        (isa.splat(ERF_C0[0]), isa.splat(ERF_C0[1])),
+        isa.splat(ERF_C1[0]),
+    );
+    let ph = isa.mul(zh, c1);
+    let pe = isa.fma(zh, c1, isa.sub(zero, ph));
+    let p2 = horner(isa, zh, &ERF_F32_SMALL);
+    let rest = isa.fma(zh, isa.fma(zh, p2, isa.splat(ERF_C1[1])), isa.mul(zl, c1));
+    let s = isa.add(c0.0, ph);
+    let e = isa.add(isa.sub(c0.0, s), ph);
+    let tail = isa.add(isa.add(e, pe), isa.add(rest, c0.1));
+    let small = isa.fma(a, s, isa.mul(a, tail));
+    let v = if isa.any(isa.le(one, a)) {
+        let r = horner(isa, isa.sub(a, isa.splat(2.5)), &ERFC_LOG_F32);
+        let (hi, lo, n) = exp_parts_df(isa, isa.sub(zero, zh), isa.sub(r, zl));
+        let p = pow2(isa, n);
+        let (ch, cl) = (isa.mul(hi, p), isa.mul(lo, p));
+        // 1 − ch exactly as s + e (Fast2Sum), then the low parts.
+        let s = isa.sub(one, ch);
+        let e = isa.sub(isa.sub(one, s), ch);
+        let large = isa.add(s, isa.sub(e, cl));
+        isa.select(isa.lt(a, one), small, large)
+    } else {
+        small
+    };
+    isa.select(isa.is_nan(x), x, isa.copysign(v, x))
 }
 
 #[inline(always)]

@@ -38,9 +38,10 @@ pub(crate) fn exp<I: Isa>(isa: I, x: I::F) -> I::F {
 
 /// `eʸ` for `y ≤ 0` as `(hi + lo)·2ⁿ`, returned as `(hi, lo, n)` with `hi`
 /// in [0.7, 1.42]: about 30 bits where [`exp`] rounds to 24, for the f32-lane
-/// functions built on it (`tanh`, `sigmoid`, `silu`), whose last steps would
-/// otherwise add that rounding to their own. `y` is clamped at −120, where
-/// `2ⁿ` is far below f32's smallest subnormal; NaN is not handled.
+/// functions built on it (`tanh`, `sigmoid`, `silu`, `erf`), whose last
+/// steps would otherwise add that rounding to their own. `y` is clamped at
+/// −120, where `2ⁿ` is far below f32's smallest subnormal; NaN is not
+/// handled.
 ///
 /// The reduction `r = y − n·ln 2` is exact (ln 2's high part has 17
 /// significant bits, so `n·hi` is, and `r` is small), its one rounding is
@@ -51,7 +52,27 @@ pub(crate) fn exp_parts<I: Isa>(isa: I, y: I::F) -> (I::F, I::F, I::F) {
     let c = isa.max(y, isa.splat(-120.0));
     let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
     let r = isa.fma(n, isa.splat(-LN2_HI_17), c);
-    let r = isa.fma(n, isa.splat(-LN2_LO_17), r);
+    exp_reduced(isa, isa.fma(n, isa.splat(-LN2_LO_17), r), n)
+}
+
+/// [`exp_parts`] of `yh + yl` for `yh + yl ≤ 0`, `yl` not necessarily
+/// small: the sum is split exactly (TwoSum) into its rounded value, which
+/// the reduction takes exactly, and the rest, added to the reduced
+/// argument.
+#[inline(always)]
+pub(crate) fn exp_parts_df<I: Isa>(isa: I, yh: I::F, yl: I::F) -> (I::F, I::F, I::F) {
+    let s = isa.add(yh, yl);
+    let bb = isa.sub(s, yh);
+    let sl = isa.add(isa.sub(yh, isa.sub(s, bb)), isa.sub(yl, bb));
+    let c = isa.max(s, isa.splat(-120.0));
+    let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
+    let r = isa.add(isa.fma(n, isa.splat(-LN2_HI_17), c), sl);
+    exp_reduced(isa, isa.fma(n, isa.splat(-LN2_LO_17), r), n)
+}
+
+/// `eʳ` for |r| ≤ ln 2/2 as `(hi, lo, n)`, `eʳ·2ⁿ` being wanted.
+#[inline(always)]
+fn exp_reduced<I: Isa>(isa: I, r: I::F, n: I::F) -> (I::F, I::F, I::F) {
     let t = isa.mul(isa.mul(r, r), horner(isa, r, &EXP_F32));
     // eʳ − 1 = qh + ql exactly (|r| ≥ |t|), then 1 + qh = hi + (lo − ql).
     let qh = isa.add(r, t);
@@ -60,6 +81,15 @@ pub(crate) fn exp_parts<I: Isa>(isa: I, y: I::F) -> (I::F, I::F, I::F) {
     let hi = isa.add(one, qh);
     let lo = isa.add(isa.add(isa.sub(one, hi), qh), ql);
     (hi, lo, n)
+}
+
+/// `2ⁿ` for integral `n` in [−126, 127], from its bits: `n + 127` is
+/// brought into the low mantissa bits by adding 1.5·2²³ and shifted into
+/// the exponent field (the bits above it leave the word).
+#[inline(always)]
+pub(crate) fn pow2<I: Isa>(isa: I, n: I::F) -> I::F {
+    let biased = isa.add(n, isa.splat(12_582_912.0 + 127.0));
+    isa.f_from_bits(isa.shl23(isa.to_bits(biased)))
 }
 
 /// `ln x` in f32 lanes, within an ulp: −∞ at ±0, NaN below 0 and for NaN,

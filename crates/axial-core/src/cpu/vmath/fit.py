@@ -54,3 +54,18 @@ fit("COS", cosq, 0, q, 3, "f64")
 # tanh a = a + a^3 T(a^2) on [0, 0.55], the f32-lane tanh's small arguments
 tanhq = lambda z: (mp.tanh(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > TINY else -mp.mpf(1) / 3
 fit("TANH_SMALL", tanhq, 0, mp.mpf(0.55) ** 2, 4, "f32")
+# the f32-lane sin and cos (|x| < 64): the same quotients in f32
+fit("SIN_F32", sinq, 0, q, 3, "f32")
+fit("COS_F32", cosq, 0, q, 3, "f32")
+# the f32-lane erf: erf(a)/a = c0 + c1 z + z^2 P(z) below a = 1 (z = a^2,
+# c0 = 2/sqrt(pi) and c1 = -c0/3 as f32 pairs hi + lo), and above,
+# erfc(a) = exp(-a^2 + R(a)) with R = ln erfc(a) + a^2 in d = a - 2.5 on [1, 4]
+c0 = 2 / mp.sqrt(mp.pi)
+for name, v in (("ERF_C0", c0), ("ERF_C1", -c0 / 3)):
+    hi = np.float32(float(v))
+    lo = np.float32(float(v - mp.mpf(float(hi))))
+    print(f"pub(super) const {name}: [f32; 2] = [{str(hi)}, {str(lo)}];")
+erf2 = lambda z: (mp.erf(mp.sqrt(z)) / mp.sqrt(z) - c0 + c0 * z / 3) / z**2 if z > mp.mpf(10) ** -8 else c0 / 10
+fit("ERF_F32_SMALL", erf2, 0, 1, 5, "f32")
+erfc_log = lambda d: mp.log(mp.erfc(d + mp.mpf(2.5))) + (d + mp.mpf(2.5)) ** 2
+fit("ERFC_LOG_F32", erfc_log, -mp.mpf(1.5), mp.mpf(1.5), 9, "f32")

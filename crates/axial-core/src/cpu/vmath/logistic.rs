@@ -6,7 +6,7 @@
 //! computes in f64 lanes.
 
 use super::coeffs::TANH_SMALL;
-use super::explog::{exp_d, exp_parts};
+use super::explog::{exp_d, exp_parts, pow2};
 use super::horner;
 use crate::cpu::simd::Isa;
 
@@ -34,8 +34,11 @@ pub(crate) fn tanh<I: Isa>(isa: I, x: I::F) -> I::F {
 /// `tanh a` for `a ≥ 0.55` (and ∞): `1 − u`, `u = 2t/(1 + t)` ≤ ½.
 #[inline(always)]
 fn tanh_large<I: Isa>(isa: I, a: I::F) -> I::F {
+    // Past |x| = 10 the result is 1 (t < 2⁻⁵⁷): the clamp keeps 2ⁿ normal.
+    let a = isa.min(a, isa.splat(10.0));
     let (hi, lo, n) = exp_parts(isa, isa.mul(a, isa.splat(-2.0)));
-    let (t, tl) = (isa.scale(hi, n), isa.scale(lo, n));
+    let p = pow2(isa, n);
+    let (t, tl) = (isa.mul(hi, p), isa.mul(lo, p));
     let (dh, dl) = one_plus(isa, t, tl);
     let (uh, ul) = quotient(isa, (isa.add(t, t), isa.add(tl, tl)), (dh, dl));
     // 1 − uh exactly as s + e (Fast2Sum: 1 ≥ uh), then the low parts.
@@ -65,28 +68,52 @@ fn quotient<I: Isa>(isa: I, (nh, nl): (I::F, I::F), (dh, dl): (I::F, I::F)) -> (
     (qh, isa.mul(res, rec))
 }
 
-/// `sigmoid(x)` as `(hi, lo)` without its last rounding: `1/(1 + e)` for
-/// `x ≥ 0` and `e/(1 + e)` below, `e = e^−|x|` from [`exp_parts`]. Below
-/// x ≈ −87 the result is subnormal: `e/(1 + e)` is then formed unscaled
-/// and scaled once, so it is rounded once.
+/// Below this `x`, `sigmoid` (and `silu`) of a vector goes the way that
+/// keeps subnormal results exact: `2ⁿ` through [`Isa::scale`].
+const SUBNORMAL_BELOW: f32 = -87.0;
+
+/// `sigmoid(x)` as `(qh + ql)·m`: `1/(1 + e)` for `x ≥ 0` and `e/(1 + e)`
+/// below, `e = e^−|x|` from [`exp_parts`], with `m` the power of two that
+/// scales `e`'s unscaled numerator (1 for `x ≥ 0`), applied by the caller
+/// so that the result is rounded once. With `SUBNORMAL`, `m` is returned
+/// as the exponent `n` for [`Isa::scale`] (subnormal results round once
+/// there); without, `x ≥ −87` and `m = 2ⁿ` is built from its bits.
 #[inline(always)]
-fn sigmoid_parts<I: Isa>(isa: I, x: I::F) -> (I::F, I::F, I::F) {
-    let (eh, el, n) = exp_parts(isa, isa.sub(isa.splat(0.0), isa.abs(x)));
-    let (dh, dl) = one_plus(isa, isa.scale(eh, n), isa.scale(el, n));
+fn sigmoid_parts<I: Isa, const SUBNORMAL: bool>(isa: I, x: I::F) -> (I::F, I::F, I::F) {
+    let a = isa.abs(x);
+    let a = if SUBNORMAL {
+        a
+    } else {
+        isa.min(a, isa.splat(87.0))
+    };
+    let (eh, el, n) = exp_parts(isa, isa.sub(isa.splat(0.0), a));
     let one = isa.splat(1.0);
+    let (e, e_lo, m) = if SUBNORMAL {
+        (isa.scale(eh, n), isa.scale(el, n), n)
+    } else {
+        let p = pow2(isa, n);
+        (isa.mul(eh, p), isa.mul(el, p), p)
+    };
+    let (dh, dl) = one_plus(isa, e, e_lo);
     let neg = isa.lt(x, isa.splat(0.0));
     // Numerator 1, or e unscaled (the quotient is scaled by 2ⁿ after).
     let nh = isa.select(neg, eh, one);
     let nl = isa.select(neg, el, isa.splat(0.0));
     let (qh, ql) = quotient(isa, (nh, nl), (dh, dl));
-    (qh, ql, isa.select(neg, n, isa.splat(0.0)))
+    let unit = if SUBNORMAL { isa.splat(0.0) } else { one };
+    (qh, ql, isa.select(neg, m, unit))
 }
 
 /// `1/(1+e⁻ˣ)` in f32 lanes, within an ulp, subnormal results included.
 #[inline(always)]
 pub(crate) fn sigmoid<I: Isa>(isa: I, x: I::F) -> I::F {
-    let (qh, ql, n) = sigmoid_parts(isa, x);
-    let v = isa.scale(isa.add(qh, ql), n);
+    let v = if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
+        let (qh, ql, n) = sigmoid_parts::<I, true>(isa, x);
+        isa.scale(isa.add(qh, ql), n)
+    } else {
+        let (qh, ql, m) = sigmoid_parts::<I, false>(isa, x);
+        isa.mul(isa.add(qh, ql), m)
+    };
     isa.select(isa.is_nan(x), x, v)
 }
 
@@ -94,11 +121,16 @@ pub(crate) fn sigmoid<I: Isa>(isa: I, x: I::F) -> I::F {
 /// `x/(1+e⁻ˣ)` is −∞/∞ there).
 #[inline(always)]
 pub(crate) fn silu<I: Isa>(isa: I, x: I::F) -> I::F {
-    let (qh, ql, n) = sigmoid_parts(isa, x);
-    // Below −120 the result is −0: `x` is clamped there as `e` is (a huge
-    // `x` times the clamped `e` would not underflow).
-    let xc = isa.max(x, isa.splat(-120.0));
-    let v = isa.scale(isa.fma(xc, qh, isa.mul(xc, ql)), n);
+    let v = if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
+        let (qh, ql, n) = sigmoid_parts::<I, true>(isa, x);
+        // Below −120 the result is −0: `x` is clamped there as `e` is (a
+        // huge `x` times the clamped `e` would not underflow).
+        let xc = isa.max(x, isa.splat(-120.0));
+        isa.scale(isa.fma(xc, qh, isa.mul(xc, ql)), n)
+    } else {
+        let (qh, ql, m) = sigmoid_parts::<I, false>(isa, x);
+        isa.mul(isa.fma(x, qh, isa.mul(x, ql)), m)
+    };
     let v = isa.select(isa.eq(x, isa.splat(f32::INFINITY)), x, v);
     let bad = isa.or_m(isa.is_nan(x), isa.eq(x, isa.splat(f32::NEG_INFINITY)));
     isa.select(bad, isa.splat(f32::NAN), v)

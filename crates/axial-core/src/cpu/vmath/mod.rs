@@ -4,10 +4,15 @@
 //! Each is within one ulp of the exact value (an f64 reference) over the
 //! whole f32 range, subnormals and the edges of overflow included; the
 //! test `vmath_ulp` in this module sweeps them. `exp` and `log` compute in
-//! f32; the functions built from several steps (`tanh`, `sigmoid`, `silu`,
-//! `erf`, both GELUs, `sin`, `cos`, `pow`) compute in f64 lanes and round
-//! once, which is what keeps them within the ulp. f16 and bf16 go through
-//! f32 lanes (see [`apply`]).
+//! f32. `tanh`, `sigmoid`, `silu`, `erf`, and `sin` and `cos` below
+//! |x| = 64, compute in f32 lanes too, carrying the rounding errors of
+//! their few critical steps as pairs `hi + lo` (`explog::exp_parts`,
+//! Fast2Sum, TwoSum) and rounding once at the end. Both GELUs, `pow`, and
+//! `sin`/`cos` of large arguments compute in f64 lanes (half as many per
+//! vector) and round once: the exact GELU's left tail needs its `erfc`
+//! to a fraction of an ulp relative to a tiny value, which f32 pairs would
+//! only reach at f64's cost. f16 and bf16 go through f32 lanes (see
+//! [`apply`]).
 //!
 //! The polynomials are fitted by `fit.py` beside this file (`coeffs.rs`).
 

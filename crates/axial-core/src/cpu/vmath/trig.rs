@@ -1,14 +1,33 @@
-//! `sin` and `cos` of f32, computed in f64 lanes.
+//! `sin` and `cos` of f32: in f32 lanes for |x| < 64, the common case,
+//! else (or when a lane lies within 2⁻⁸ of a non-zero multiple of π/2)
+//! the whole vector in f64 lanes.
 //!
+//! The f32 path reduces with π/2 in three parts (`x − k·P1` exact, the
+//! next step's rounding kept by TwoSum), so the reduced argument is a pair
+//! `rh + rl`; the kernels take `rl` into account to first order and round
+//! once at the end.
+//!
+//! The f64 path:
 //! The argument is reduced by multiples of π/2: `x = k·π/2 + r`, |r| ≤ π/4,
 //! with π/2 in two f64 parts and fused multiply-adds, exact enough for
 //! |x| ≤ 2²⁰. Larger arguments (rare) are reduced lane by lane with the bits
 //! of 2/π (Payne and Hanek's method) in integer arithmetic. Then one of the
 //! two polynomials, by the quadrant `k mod 4`.
 
-use super::coeffs::{COS, SIN};
-use super::{horner_d, patch};
+use super::coeffs::{COS, COS_F32, SIN, SIN_F32};
+use super::{horner, horner_d, patch};
 use crate::cpu::simd::Isa;
+
+/// π/2 in three f32 parts, the first two of 18 significant bits, so that
+/// `k·P1` and `k·P2` are exact for |k| < 64.
+const PIO2_1: f32 = 1.570_793_2;
+const PIO2_2: f32 = 3.174_936_9e-6;
+const PIO2_3: f32 = 2.563_344e-12;
+/// The f32-lane path takes |x| below this (|k| ≤ 41).
+const F32_BELOW: f32 = 64.0;
+/// ... and, away from 0, a reduced argument of at least this size: nearer
+/// a multiple of π/2 the reduction's last rounding would show.
+const F32_MIN_R: f32 = 1.0 / 256.0;
 
 const PIO2_HI: f64 = std::f64::consts::FRAC_PI_2;
 const PIO2_LO: f64 = 6.123_233_995_736_766e-17;
@@ -116,8 +135,68 @@ fn bits_of_two_over_pi(start: i32, len: u32) -> u128 {
     out
 }
 
+/// `sin x` or `cos x` in f32 lanes, and the lanes this path cannot take
+/// (|x| ≥ 64, NaN, or a reduced argument under 2⁻⁸ away from 0).
+#[inline(always)]
+fn sin_cos_f32<I: Isa>(isa: I, x: I::F, which: Which) -> (I::F, I::MF) {
+    let one = isa.splat(1.0);
+    let k = isa.round(isa.mul(x, isa.splat(std::f32::consts::FRAC_2_PI)));
+    let r1 = isa.fma(k, isa.splat(-PIO2_1), x);
+    let p2 = isa.mul(k, isa.splat(-PIO2_2));
+    // r1 + p2 = s + e2 exactly (TwoSum), then the third part.
+    let s = isa.add(r1, p2);
+    let bb = isa.sub(s, r1);
+    let e2 = isa.add(isa.sub(r1, isa.sub(s, bb)), isa.sub(p2, bb));
+    let c = isa.fma(k, isa.splat(-PIO2_3), e2);
+    let rh = isa.add(s, c);
+    let rl = isa.sub(c, isa.sub(rh, s));
+    // sin(rh + rl) = rh + rh³·S(rh²) + rl·(1 − rh²/2)
+    let z = isa.mul(rh, rh);
+    let sl = isa.mul(rl, isa.fma(z, isa.splat(-0.5), one));
+    let sin = isa.add(rh, isa.fma(isa.mul(rh, z), horner(isa, z, &SIN_F32), sl));
+    // cos(rh + rl) = 1 − (rh² + 2·rh·rl)/2 + rh⁴·C(rh²), `1 − rh²/2` by Fast2Sum
+    let zl = isa.fma(rh, rh, isa.sub(isa.splat(0.0), z));
+    let zl = isa.fma(isa.add(rh, rh), rl, zl);
+    let h = isa.mul(z, isa.splat(0.5));
+    let w = isa.sub(one, h);
+    let e = isa.sub(isa.sub(one, w), h);
+    let tail = isa.fma(
+        isa.mul(z, z),
+        horner(isa, z, &COS_F32),
+        isa.fma(zl, isa.splat(-0.5), e),
+    );
+    let cos = isa.add(w, tail);
+    // The quadrant q = (k, or k + 1 for cos) mod 4.
+    let k = if which == Which::Cos {
+        isa.add(k, one)
+    } else {
+        k
+    };
+    let floor4 = isa.round(isa.fma(k, isa.splat(0.25), isa.splat(-0.375)));
+    let q = isa.fma(floor4, isa.splat(-4.0), k);
+    let upper = isa.le(isa.splat(2.0), q);
+    let q2 = isa.select(upper, isa.sub(q, isa.splat(2.0)), q);
+    let v = isa.select(isa.eq(q2, one), cos, sin);
+    let v = isa.select(upper, isa.sub(isa.splat(0.0), v), v);
+    let k0 = if which == Which::Cos {
+        isa.sub(k, one)
+    } else {
+        k
+    };
+    let near = isa.lt(
+        isa.abs(rh),
+        isa.mul(isa.min(isa.abs(k0), one), isa.splat(F32_MIN_R)),
+    );
+    let out = isa.or_m(isa.le(isa.splat(F32_BELOW), isa.abs(x)), isa.is_nan(x));
+    (v, isa.or_m(near, out))
+}
+
 #[inline(always)]
 fn sin_cos<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
+    let (v, hard) = sin_cos_f32(isa, x, which);
+    if !isa.any(hard) {
+        return v;
+    }
     let (lo, hi) = isa.widen(x);
     let v = isa.narrow(half(isa, lo, which), half(isa, hi, which));
     // Huge, infinite and NaN lanes.
@@ -135,13 +214,13 @@ fn sin_cos<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
     )
 }
 
-/// `sin x` in f32 lanes (through f64), within an ulp for every finite `x`.
+/// `sin x` in f32 lanes, within an ulp for every finite `x`.
 #[inline(always)]
 pub(crate) fn sin<I: Isa>(isa: I, x: I::F) -> I::F {
     sin_cos(isa, x, Which::Sin)
 }
 
-/// `cos x` in f32 lanes (through f64), within an ulp for every finite `x`.
+/// `cos x` in f32 lanes, within an ulp for every finite `x`.
 #[inline(always)]
 pub(crate) fn cos<I: Isa>(isa: I, x: I::F) -> I::F {
     sin_cos(isa, x, Which::Cos)
