@@ -55,7 +55,14 @@ pub(crate) fn erf<I: Isa>(isa: I, x: I::F) -> I::F {
     let s = isa.add(c0.0, ph);
     let e = isa.add(isa.sub(c0.0, s), ph);
     let tail = isa.add(isa.add(e, pe), isa.add(rest, c0.1));
-    let small = isa.fma(a, s, isa.mul(a, tail));
+    // Formed at 2³² times its size, so that `a·tail` of a tiny `a` keeps its
+    // digits instead of underflowing, then scaled back (exactly, or with
+    // the one rounding of a subnormal result).
+    let a32 = isa.mul(a, isa.splat(4_294_967_296.0));
+    let small = isa.mul(
+        isa.fma(a32, s, isa.mul(a32, tail)),
+        isa.splat(1.0 / 4_294_967_296.0),
+    );
     let v = if isa.any(isa.le(one, a)) {
         let r = horner(isa, isa.sub(a, isa.splat(2.5)), &ERFC_LOG_F32);
         let (hi, lo, n) = exp_parts_df(isa, isa.sub(zero, zh), isa.sub(r, zl));

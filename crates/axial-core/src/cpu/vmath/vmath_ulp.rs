@@ -205,3 +205,28 @@ fn exhaustive() {
         assert!(max.0 <= 1.0);
     }
 }
+
+/// The functions computed in f32 lanes (pairs `hi + lo` in their critical
+/// steps) on every 2⁷th f32 bit pattern, with every instruction set:
+/// `cargo test -p axial-core --release --lib dense -- --ignored`.
+#[test]
+#[ignore = "2²⁵ inputs per function and instruction set: a minute in release"]
+fn f32_lane_functions_on_a_dense_sweep() {
+    let inputs: Vec<f32> = (0..1u64 << 25)
+        .map(|i| f32::from_bits((i << 7) as u32 | 0x35))
+        .collect();
+    for level in available() {
+        for op in [
+            VecOp::Tanh,
+            VecOp::Sigmoid,
+            VecOp::Silu,
+            VecOp::Erf,
+            VecOp::Sin,
+            VecOp::Cos,
+        ] {
+            let (e, x, y) = worst(level, op, &inputs);
+            println!("{op:?} on {level:?}: max {e:.4} ulp at {x:e} (got {y:e})");
+            assert!(e <= 1.0, "{op:?} on {level:?}: {e} ulp at {x:e}");
+        }
+    }
+}
