@@ -77,7 +77,7 @@ pub(super) const TANH_SMALL: [f32; 5] = [
 pub(super) const SIN_F32: [f32; 4] = [2.7249926e-06, -0.00019840087, 0.008333332, -0.16666667];
 /// Fit error 2.34e-12 on [0, 0.61685].
 pub(super) const COS_F32: [f32; 4] = [-2.730096e-07, 2.48006e-05, -0.0013888888, 0.041666668];
-pub(super) const ERF_C0: [f32; 2] = [1.1283792, -5.8635383e-08];
+pub(super) const ERF_C0: [f32; 2] = [std::f32::consts::FRAC_2_SQRT_PI, -5.8635383e-08];
 pub(super) const ERF_C1: [f32; 2] = [-0.37612638, -1.0257194e-08];
 /// Fit error 5.96e-10 on [0, 1].
 pub(super) const ERF_F32_SMALL: [f32; 6] = [
