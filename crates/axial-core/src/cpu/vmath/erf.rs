@@ -11,7 +11,8 @@
 
 use super::coeffs::{ERF_C0, ERF_C1, ERF_F32_SMALL, ERF_SMALL, ERFC, ERFC_LOG_F32};
 use super::explog::{exp_d, exp_parts_df, pow2};
-use super::{horner, horner_d};
+use super::logistic::one_minus;
+use super::{fast_two_sum, horner, horner_d};
 use crate::cpu::simd::Isa;
 
 /// `erf(z)` for |z| < 1.
@@ -52,8 +53,7 @@ pub(crate) fn erf<I: Isa>(isa: I, x: I::F) -> I::F {
     let pe = isa.fma(zh, c1, isa.sub(zero, ph));
     let p2 = horner(isa, zh, &ERF_F32_SMALL);
     let rest = isa.fma(zh, isa.fma(zh, p2, isa.splat(ERF_C1[1])), isa.mul(zl, c1));
-    let s = isa.add(c0.0, ph);
-    let e = isa.add(isa.sub(c0.0, s), ph);
+    let (s, e) = fast_two_sum(isa, c0.0, ph);
     let tail = isa.add(isa.add(e, pe), isa.add(rest, c0.1));
     // Formed at 2³² times its size, so that `a·tail` of a tiny `a` keeps its
     // digits instead of underflowing, then scaled back (exactly, or with
@@ -68,10 +68,7 @@ pub(crate) fn erf<I: Isa>(isa: I, x: I::F) -> I::F {
         let (hi, lo, n) = exp_parts_df(isa, isa.sub(zero, zh), isa.sub(r, zl));
         let p = pow2(isa, n);
         let (ch, cl) = (isa.mul(hi, p), isa.mul(lo, p));
-        // 1 − ch exactly as s + e (Fast2Sum), then the low parts.
-        let s = isa.sub(one, ch);
-        let e = isa.sub(isa.sub(one, s), ch);
-        let large = isa.add(s, isa.sub(e, cl));
+        let large = one_minus(isa, ch, cl);
         isa.select(isa.lt(a, one), small, large)
     } else {
         small

@@ -8,7 +8,7 @@
 //! `ln(1+f) = 2·atanh(s)`, `s = f/(2+f)`, as in fdlibm.
 
 use super::coeffs::{EXP_F32, EXP_F64, LOG_F32, LOG_F64};
-use super::{horner, horner_d};
+use super::{fast_two_sum, horner, horner_d, two_sum};
 use crate::cpu::simd::Isa;
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
@@ -61,9 +61,7 @@ pub(crate) fn exp_parts<I: Isa>(isa: I, y: I::F) -> (I::F, I::F, I::F) {
 /// argument.
 #[inline(always)]
 pub(crate) fn exp_parts_df<I: Isa>(isa: I, yh: I::F, yl: I::F) -> (I::F, I::F, I::F) {
-    let s = isa.add(yh, yl);
-    let bb = isa.sub(s, yh);
-    let sl = isa.add(isa.sub(yh, isa.sub(s, bb)), isa.sub(yl, bb));
+    let (s, sl) = two_sum(isa, yh, yl);
     let c = isa.max(s, isa.splat(-120.0));
     let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
     let r = isa.add(isa.fma(n, isa.splat(-LN2_HI_17), c), sl);
@@ -75,12 +73,9 @@ pub(crate) fn exp_parts_df<I: Isa>(isa: I, yh: I::F, yl: I::F) -> (I::F, I::F, I
 fn exp_reduced<I: Isa>(isa: I, r: I::F, n: I::F) -> (I::F, I::F, I::F) {
     let t = isa.mul(isa.mul(r, r), horner(isa, r, &EXP_F32));
     // eʳ − 1 = qh + ql exactly (|r| ≥ |t|), then 1 + qh = hi + (lo − ql).
-    let qh = isa.add(r, t);
-    let ql = isa.sub(t, isa.sub(qh, r));
-    let one = isa.splat(1.0);
-    let hi = isa.add(one, qh);
-    let lo = isa.add(isa.add(isa.sub(one, hi), qh), ql);
-    (hi, lo, n)
+    let (qh, ql) = fast_two_sum(isa, r, t);
+    let (hi, lo) = fast_two_sum(isa, isa.splat(1.0), qh);
+    (hi, isa.add(lo, ql), n)
 }
 
 /// `2ⁿ` for integral `n` in [−126, 127], from its bits: `n + 127` is

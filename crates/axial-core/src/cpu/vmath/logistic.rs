@@ -7,7 +7,7 @@
 
 use super::coeffs::TANH_SMALL;
 use super::explog::{exp_d, exp_parts, pow2};
-use super::horner;
+use super::{fast_two_sum, horner};
 use crate::cpu::simd::Isa;
 
 /// Below this |x|, `tanh` by its odd polynomial (`1 − e⁻²ˣ` would cancel).
@@ -41,19 +41,24 @@ fn tanh_large<I: Isa>(isa: I, a: I::F) -> I::F {
     let (t, tl) = (isa.mul(hi, p), isa.mul(lo, p));
     let (dh, dl) = one_plus(isa, t, tl);
     let (uh, ul) = quotient(isa, (isa.add(t, t), isa.add(tl, tl)), (dh, dl));
-    // 1 − uh exactly as s + e (Fast2Sum: 1 ≥ uh), then the low parts.
-    let one = isa.splat(1.0);
-    let s = isa.sub(one, uh);
-    let e = isa.sub(isa.sub(one, s), uh);
-    isa.add(s, isa.sub(e, ul))
+    one_minus(isa, uh, ul)
 }
 
 /// `1 + (h + l)` for `0 ≤ h ≤ 1` as `hi + lo` (Fast2Sum).
 #[inline(always)]
 fn one_plus<I: Isa>(isa: I, h: I::F, l: I::F) -> (I::F, I::F) {
+    let (hi, lo) = fast_two_sum(isa, isa.splat(1.0), h);
+    (hi, isa.add(lo, l))
+}
+
+/// `1 − (h + l)` for `0 ≤ h ≤ 1`, rounded once: `1 − h` exactly as
+/// `s + e` (Fast2Sum), then the low parts.
+#[inline(always)]
+pub(crate) fn one_minus<I: Isa>(isa: I, h: I::F, l: I::F) -> I::F {
     let one = isa.splat(1.0);
-    let hi = isa.add(one, h);
-    (hi, isa.add(isa.add(isa.sub(one, hi), h), l))
+    let s = isa.sub(one, h);
+    let e = isa.sub(isa.sub(one, s), h);
+    isa.add(s, isa.sub(e, l))
 }
 
 /// `(nh + nl)/(dh + dl)` as `qh + ql`, about 40 bits: `qh = nh·(1/dh)`,

@@ -90,6 +90,21 @@ pub(crate) fn horner_d<I: Isa>(isa: I, x: I::D, c: &[f64]) -> I::D {
     p
 }
 
+/// `a + b` as `s + e` exactly, for any `a` and `b` (TwoSum).
+#[inline(always)]
+pub(crate) fn two_sum<I: Isa>(isa: I, a: I::F, b: I::F) -> (I::F, I::F) {
+    let s = isa.add(a, b);
+    let bb = isa.sub(s, a);
+    (s, isa.add(isa.sub(a, isa.sub(s, bb)), isa.sub(b, bb)))
+}
+
+/// `a + b` as `s + e` exactly when |a| ≥ |b| (Fast2Sum).
+#[inline(always)]
+pub(crate) fn fast_two_sum<I: Isa>(isa: I, a: I::F, b: I::F) -> (I::F, I::F) {
+    let s = isa.add(a, b);
+    (s, isa.add(isa.sub(a, s), b))
+}
+
 /// `v` with the lanes whose input `x` satisfies `odd` replaced by `f(x)`,
 /// computed one lane at a time (for rare inputs: huge arguments of `sin`,
 /// negative bases of `pow`).

@@ -15,7 +15,7 @@
 //! two polynomials, by the quadrant `k mod 4`.
 
 use super::coeffs::{COS, COS_F32, SIN, SIN_F32};
-use super::{horner, horner_d, patch};
+use super::{horner, horner_d, patch, two_sum};
 use crate::cpu::simd::Isa;
 
 /// π/2 in three f32 parts, the first two of 18 significant bits, so that
@@ -144,9 +144,7 @@ fn sin_cos_f32<I: Isa>(isa: I, x: I::F, which: Which) -> (I::F, I::MF) {
     let r1 = isa.fma(k, isa.splat(-PIO2_1), x);
     let p2 = isa.mul(k, isa.splat(-PIO2_2));
     // r1 + p2 = s + e2 exactly (TwoSum), then the third part.
-    let s = isa.add(r1, p2);
-    let bb = isa.sub(s, r1);
-    let e2 = isa.add(isa.sub(r1, isa.sub(s, bb)), isa.sub(p2, bb));
+    let (s, e2) = two_sum(isa, r1, p2);
     let c = isa.fma(k, isa.splat(-PIO2_3), e2);
     let rh = isa.add(s, c);
     let rl = isa.sub(c, isa.sub(rh, s));
@@ -167,25 +165,20 @@ fn sin_cos_f32<I: Isa>(isa: I, x: I::F, which: Which) -> (I::F, I::MF) {
     );
     let cos = isa.add(w, tail);
     // The quadrant q = (k, or k + 1 for cos) mod 4.
-    let k = if which == Which::Cos {
+    let kq = if which == Which::Cos {
         isa.add(k, one)
     } else {
         k
     };
-    let floor4 = isa.round(isa.fma(k, isa.splat(0.25), isa.splat(-0.375)));
-    let q = isa.fma(floor4, isa.splat(-4.0), k);
+    let floor4 = isa.round(isa.fma(kq, isa.splat(0.25), isa.splat(-0.375)));
+    let q = isa.fma(floor4, isa.splat(-4.0), kq);
     let upper = isa.le(isa.splat(2.0), q);
     let q2 = isa.select(upper, isa.sub(q, isa.splat(2.0)), q);
     let v = isa.select(isa.eq(q2, one), cos, sin);
     let v = isa.select(upper, isa.sub(isa.splat(0.0), v), v);
-    let k0 = if which == Which::Cos {
-        isa.sub(k, one)
-    } else {
-        k
-    };
     let near = isa.lt(
         isa.abs(rh),
-        isa.mul(isa.min(isa.abs(k0), one), isa.splat(F32_MIN_R)),
+        isa.mul(isa.min(isa.abs(k), one), isa.splat(F32_MIN_R)),
     );
     let out = isa.or_m(isa.le(isa.splat(F32_BELOW), isa.abs(x)), isa.is_nan(x));
     (v, isa.or_m(near, out))
