@@ -230,6 +230,17 @@ impl Isa for Avx2 {
         unsafe { _mm256_cvtepi32_ps(a) }
     }
     #[inline(always)]
+    fn trunc_i(self, a: __m256) -> __m256i {
+        // SAFETY: see the impl.
+        unsafe { _mm256_cvttps_epi32(a) }
+    }
+    #[inline(always)]
+    fn lookup8(self, table: &[f32; 8], idx: __m256i) -> __m256 {
+        // SAFETY: see the impl; `table` holds 8 f32, `vpermps` reads the
+        // low 3 bits of each index.
+        unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(table.as_ptr()), idx) }
+    }
+    #[inline(always)]
     fn scale(self, a: __m256, n: __m256) -> __m256 {
         // SAFETY: see the impl. Two exact-or-rounding-once steps of at most
         // 2¹²⁶ each: the first stays normal, so only the second rounds.

@@ -195,6 +195,21 @@ impl Isa for Avx512 {
         unsafe { _mm512_cvtepi32_ps(a) }
     }
     #[inline(always)]
+    fn trunc_i(self, a: __m512) -> __m512i {
+        // SAFETY: see the impl.
+        unsafe { _mm512_cvttps_epi32(a) }
+    }
+    #[inline(always)]
+    fn lookup8(self, table: &[f32; 8], idx: __m512i) -> __m512 {
+        // SAFETY: see the impl; `table` holds 8 f32, read into the low half
+        // of a vector (the index is masked to 0..8, so the undefined upper
+        // half is never chosen).
+        unsafe {
+            let t = _mm512_castps256_ps512(_mm256_loadu_ps(table.as_ptr()));
+            _mm512_permutexvar_ps(_mm512_and_si512(idx, _mm512_set1_epi32(7)), t)
+        }
+    }
+    #[inline(always)]
     fn scale(self, a: __m512, n: __m512) -> __m512 {
         // SAFETY: see the impl. `vscalefps` rounds once, subnormals included.
         unsafe { _mm512_scalef_ps(a, n) }

@@ -102,6 +102,12 @@ pub(crate) trait Isa: Copy + Send + Sync + 'static {
     fn shl23(self, a: Self::I) -> Self::I;
     /// i32 → f32 (exact below 2²⁴).
     fn i_to_f(self, a: Self::I) -> Self::F;
+    /// f32 → i32, rounded toward zero, for |a| < 2³¹ (NaN and larger give
+    /// `i32::MIN`, x86's "integer indefinite").
+    fn trunc_i(self, a: Self::F) -> Self::I;
+    /// `table[idx & 7]` per lane: eight constants chosen by an index, one
+    /// instruction on x86 (`vpermps`), for piecewise polynomials.
+    fn lookup8(self, table: &[f32; 8], idx: Self::I) -> Self::F;
     /// `a · 2ⁿ` for an integral `n` in [-300, 300], rounded once (into the
     /// subnormals too); overflow gives infinity.
     fn scale(self, a: Self::F, n: Self::F) -> Self::F;

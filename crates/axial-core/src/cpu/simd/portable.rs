@@ -218,6 +218,21 @@ impl Isa for Portable {
         map(a, |v| v as f32)
     }
     #[inline(always)]
+    fn trunc_i(self, a: [f32; N]) -> [i32; N] {
+        // Rust's `as` saturates (and gives 0 for NaN); x86 gives i32::MIN.
+        map(a, |v| {
+            if v.abs() < 2_147_483_648.0 {
+                v as i32
+            } else {
+                i32::MIN
+            }
+        })
+    }
+    #[inline(always)]
+    fn lookup8(self, table: &[f32; 8], idx: [i32; N]) -> [f32; N] {
+        idx.map(|i| table[(i & 7) as usize])
+    }
+    #[inline(always)]
     fn scale(self, a: [f32; N], n: [f32; N]) -> [f32; N] {
         zip(a, n, |a, n| {
             let n = n.clamp(-252.0, 252.0);

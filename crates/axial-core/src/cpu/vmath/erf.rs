@@ -1,18 +1,21 @@
-//! `erf` of f32 in f32 lanes (see [`erf`]), and the exact GELU, computed
-//! in f64 lanes.
+//! `erf` and the exact GELU of f32 in f32 lanes, each from eight
+//! polynomial pieces chosen per lane ([`Pieces`](super::Pieces)): one
+//! table lookup per coefficient instead of computing every form for every
+//! lane.
 //!
-//! GELU's left tail `x·Φ(x) = x·½·erfc(−x/√2)` needs `erfc` to within a
-//! fraction of an ulp *relative* to its tiny value, down to the smallest
-//! subnormal result; f64 lanes give that directly. Below |z| = 1
-//! (`z = x/√2`), `erf(z) = z·P(z²)`; above, `erfc(z) = t·exp(G(t) − z²)`
-//! with `t = 1/(1 + z/2)` (the form of Numerical Recipes' `erfcc`, fitted
-//! afresh to 4·10⁻⁹, well within what the f32 result can show), so that
-//! the tail stays accurate instead of rounding to 0 at x ≈ −5.
+//! `erf` takes pieces of `erf` itself (see [`erf`]). GELU's left tail
+//! `x·Φ(x)` needs `Φ(x)` to a fraction of an ulp *relative* to its tiny
+//! value, so GELU takes pieces of `e^(x²/2)·Φ(−|x|)`, which varies slowly,
+//! times `e^(−x²/2)` from [`exp_parts_df`] (see [`gelu`]); below −6, down
+//! to the subnormal results, it computes in f64 lanes: there, below
+//! |z| = 1 (`z = x/√2`), `erf(z) = z·P(z²)`; above, `erfc(z) =
+//! t·exp(G(t) − z²)` with `t = 1/(1 + z/2)` (the form of Numerical
+//! Recipes' `erfcc`, fitted afresh to 4·10⁻⁹).
 
-use super::coeffs::{ERF_C0, ERF_C1, ERF_F32_SMALL, ERF_SMALL, ERFC, ERFC_LOG_F32};
-use super::explog::{exp_d, exp_parts_df, pow2};
-use super::logistic::one_minus;
-use super::{fast_two_sum, horner, horner_d};
+use super::coeffs::{ERF_PIECES, ERF_SMALL, ERFC, GELU_PIECES};
+use super::explog::exp_d;
+use super::explog::{exp_parts_df, pow2};
+use super::{fast_two_sum, horner_d};
 use crate::cpu::simd::Isa;
 
 /// `erf(z)` for |z| < 1.
@@ -30,49 +33,36 @@ fn erfc_large<I: Isa>(isa: I, a: I::D, a2: I::D) -> I::D {
     isa.mul_d(t, exp_d(isa, isa.sub_d(g, a2)))
 }
 
-/// `erf x` in f32 lanes, within an ulp. With `a = min(|x|, 4)` (past 4,
-/// erf is 1 in f32) and `z = a²` exactly as `zh + zl`:
-/// - below 1, `erf a = a·(c0 + c1·z + z²·P(z))`, with `c0` and `c1` as
-///   pairs of f32, `c1·zh` exact (a fused multiply-add gives its error) and
-///   `c0 + c1·zh` by Fast2Sum, so that only the small `z²·P` term rounds;
-/// - from 1, `erf a = 1 − e^(−z + R(a))`, `R = ln erfc + a²` a polynomial,
-///   the exponent taken as a pair by [`exp_parts_df`] and `1 − erfc` by
-///   Fast2Sum (erfc ≤ 0.16 there, so its relative error counts less).
+/// Where the pieces of [`erf`] end: the f32 below 4 (erf rounds to 1 past
+/// it), so that `trunc(2a)` is below 8.
+const PIECES_END: f32 = 3.999_999_8;
+
+/// `erf x` in f32 lanes, within an ulp, as one of eight polynomial pieces
+/// of `a = |x|` per lane, chosen by `trunc(2a)` ([`Isa::lookup8`]), each
+/// `c0 + c1·v + v²·P(v)` with `c0` and `c1` as pairs of f32:
+/// - below ½, `erf a = a·(c0 + c1·z + z²·P(z))` in `z = a²` (exact as
+///   `zh + zl`), formed at 2³² times its size so that `a·tail` of a tiny
+///   `a` keeps its digits, then scaled back;
+/// - above, `erf a` itself in `d = a − centre` (exact), on a piece ½ wide.
+///
+/// Only the small terms of the piece round ([`Pieces::eval`](super::Pieces::eval)) before the
+/// one rounding of the result.
 #[inline(always)]
 pub(crate) fn erf<I: Isa>(isa: I, x: I::F) -> I::F {
     let zero = isa.splat(0.0);
-    let one = isa.splat(1.0);
-    let a = isa.min(isa.abs(x), isa.splat(4.0));
+    let a = isa.min(isa.abs(x), isa.splat(PIECES_END));
+    let piece = isa.trunc_i(isa.add(a, a));
+    let first = isa.lt(a, isa.splat(0.5));
     let zh = isa.mul(a, a);
     let zl = isa.fma(a, a, isa.sub(zero, zh));
-    let (c0, c1) = (
-        (isa.splat(ERF_C0[0]), isa.splat(ERF_C0[1])),
-        isa.splat(ERF_C1[0]),
-    );
-    let ph = isa.mul(zh, c1);
-    let pe = isa.fma(zh, c1, isa.sub(zero, ph));
-    let p2 = horner(isa, zh, &ERF_F32_SMALL);
-    let rest = isa.fma(zh, isa.fma(zh, p2, isa.splat(ERF_C1[1])), isa.mul(zl, c1));
-    let (s, e) = fast_two_sum(isa, c0.0, ph);
-    let tail = isa.add(isa.add(e, pe), isa.add(rest, c0.1));
-    // Formed at 2³² times its size, so that `a·tail` of a tiny `a` keeps its
-    // digits instead of underflowing, then scaled back (exactly, or with
-    // the one rounding of a subnormal result).
-    let a32 = isa.mul(a, isa.splat(4_294_967_296.0));
-    let small = isa.mul(
-        isa.fma(a32, s, isa.mul(a32, tail)),
-        isa.splat(1.0 / 4_294_967_296.0),
-    );
-    let v = if isa.any(isa.le(one, a)) {
-        let r = horner(isa, isa.sub(a, isa.splat(2.5)), &ERFC_LOG_F32);
-        let (hi, lo, n) = exp_parts_df(isa, isa.sub(zero, zh), isa.sub(r, zl));
-        let p = pow2(isa, n);
-        let (ch, cl) = (isa.mul(hi, p), isa.mul(lo, p));
-        let large = one_minus(isa, ch, cl);
-        isa.select(isa.lt(a, one), small, large)
-    } else {
-        small
-    };
+    let centre = isa.fma(isa.i_to_f(piece), isa.splat(0.5), isa.splat(0.25));
+    let v = isa.select(first, zh, isa.sub(a, centre));
+    let vl = isa.select(first, zl, zero);
+    let (s, tail) = ERF_PIECES.eval(isa, piece, v, vl);
+    let scale = isa.splat(4_294_967_296.0);
+    let m = isa.select(first, isa.mul(a, scale), isa.splat(1.0));
+    let back = isa.select(first, isa.splat(1.0 / 4_294_967_296.0), isa.splat(1.0));
+    let v = isa.mul(isa.fma(m, s, isa.mul(m, tail)), back);
     isa.select(isa.is_nan(x), x, isa.copysign(v, x))
 }
 
@@ -97,10 +87,59 @@ fn gelu_d<I: Isa>(isa: I, x: I::D) -> I::D {
     isa.select_d(near, small, large)
 }
 
-/// The exact GELU `x·Φ(x) = x·½·(1 + erf(x/√2))` in f32 lanes (through
-/// f64), within an ulp; −∞ gives NaN (∞·0, as PyTorch), ∞ gives ∞.
+/// Where the pieces of [`gelu`] end: the f32 below 6 (past it `Φ(x)`
+/// rounds to 1 in `x·Φ(x)`), so that `trunc(4b/3)` is below 8.
+const GELU_END: f32 = 5.999_999_5;
+
+/// The exact GELU `x·Φ(x) = x·½·(1 + erf(x/√2))` in f32 lanes, within an
+/// ulp; −∞ gives NaN (∞·0, as PyTorch), ∞ gives ∞.
+///
+/// With `b = |x|`, `Φ(−b) = e^(−b²/2)·M(b)` where `M(b) = e^(b²/2)·Φ(−b)`
+/// varies slowly (from ½ to `1/(b√2π)`): one of eight pieces ¾ wide
+/// ([`Pieces`](super::Pieces)) on [0, 6). `b²/2` is exact as a pair and
+/// its exponential comes from [`exp_parts_df`], so that `Φ(−b)` keeps its
+/// relative accuracy however small it is; `Φ(x) = 1 − Φ(−b)` for `x ≥ 0`.
+/// A vector with a lane below −6 (results below 10⁻⁸, down to the
+/// subnormals) computes in f64 lanes instead ([`gelu_wide`]).
 #[inline(always)]
 pub(crate) fn gelu<I: Isa>(isa: I, x: I::F) -> I::F {
+    if isa.any(isa.lt(x, isa.splat(-GELU_END))) {
+        return gelu_wide(isa, x);
+    }
+    let zero = isa.splat(0.0);
+    let b = isa.min(isa.abs(x), isa.splat(GELU_END));
+    let piece = isa.trunc_i(isa.mul(b, isa.splat(4.0 / 3.0)));
+    // d = b − centre as dh + dl: exact but in the first piece, where a
+    // small b is below centre/2 (and Fast2Sum's condition holds).
+    let centre = isa.fma(isa.i_to_f(piece), isa.splat(-0.75), isa.splat(-0.375));
+    let (dh, dl) = fast_two_sum(isa, centre, b);
+    let (mh, ml) = GELU_PIECES.eval(isa, piece, dh, dl);
+    // e^(−b²/2), b² exact as qh + ql.
+    let qh = isa.mul(b, b);
+    let ql = isa.fma(b, b, isa.sub(zero, qh));
+    let half = isa.splat(-0.5);
+    let (eh, el, n) = exp_parts_df(isa, isa.mul(qh, half), isa.mul(ql, half));
+    let p = pow2(isa, n);
+    let (eh, el) = (isa.mul(eh, p), isa.mul(el, p));
+    // Φ(−b) = (eh + el)·(mh + ml) as th + tl.
+    let th = isa.mul(eh, mh);
+    let tl = isa.fma(eh, mh, isa.sub(zero, th));
+    let tl = isa.add(tl, isa.fma(eh, ml, isa.mul(el, mh)));
+    // Φ(x): Φ(−b) below 0, 1 − Φ(−b) from 0 (Φ(−b) ≤ ½: Fast2Sum).
+    let (uh, ul) = fast_two_sum(isa, isa.splat(1.0), isa.sub(zero, th));
+    let neg = isa.lt(x, zero);
+    let ph = isa.select(neg, th, uh);
+    let pl = isa.select(neg, tl, isa.sub(ul, tl));
+    let v = isa.fma(x, ph, isa.mul(x, pl));
+    let v = isa.select(isa.eq(x, isa.splat(f32::INFINITY)), x, v);
+    isa.select(isa.is_nan(x), x, v)
+}
+
+/// [`gelu`] of any f32 through f64 lanes: for the left tail, where the
+/// results reach the subnormals. (Inlined: a function of its own would be
+/// compiled without the instruction set's target features.)
+#[inline(always)]
+fn gelu_wide<I: Isa>(isa: I, x: I::F) -> I::F {
     let (lo, hi) = isa.widen(x);
     let v = isa.narrow(gelu_d(isa, lo), gelu_d(isa, hi));
     let bad = isa.or_m(isa.is_nan(x), isa.eq(x, isa.splat(f32::NEG_INFINITY)));

@@ -38,44 +38,50 @@ pub(crate) fn exp<I: Isa>(isa: I, x: I::F) -> I::F {
 
 /// `eʸ` for `y ≤ 0` as `(hi + lo)·2ⁿ`, returned as `(hi, lo, n)` with `hi`
 /// in [0.7, 1.42]: about 30 bits where [`exp`] rounds to 24, for the f32-lane
-/// functions built on it (`tanh`, `sigmoid`, `silu`, `erf`), whose last
+/// functions built on it (`tanh`, `sigmoid`, `silu`, `gelu`), whose last
 /// steps would otherwise add that rounding to their own. `y` is clamped at
 /// −120, where `2ⁿ` is far below f32's smallest subnormal; NaN is not
 /// handled.
 ///
-/// The reduction `r = y − n·ln 2` is exact (ln 2's high part has 17
-/// significant bits, so `n·hi` is, and `r` is small), its one rounding is
-/// the low part's; `eʳ − 1 = r + r²·P(r)` is summed without losing the
-/// rounding of that sum (Fast2Sum), and so is `1 + (eʳ − 1)`.
+/// The reduced argument `r = y − n·ln 2` is kept as a pair: ln 2's high
+/// part has 17 significant bits, so `y − n·hi` is exact, and the rounding
+/// of its sum with `n·lo` is recovered (Fast2Sum). `eʳ − 1 = r + r²·P(r)`
+/// is summed without losing the rounding of that sum (Fast2Sum), and so is
+/// `1 + (eʳ − 1)`.
 #[inline(always)]
 pub(crate) fn exp_parts<I: Isa>(isa: I, y: I::F) -> (I::F, I::F, I::F) {
     let c = isa.max(y, isa.splat(-120.0));
     let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
     let r = isa.fma(n, isa.splat(-LN2_HI_17), c);
-    exp_reduced(isa, isa.fma(n, isa.splat(-LN2_LO_17), r), n)
+    let (r, re) = fast_two_sum(isa, r, isa.mul(n, isa.splat(-LN2_LO_17)));
+    exp_reduced(isa, r, re, n)
 }
 
 /// [`exp_parts`] of `yh + yl` for `yh + yl ≤ 0`, `yl` not necessarily
 /// small: the sum is split exactly (TwoSum) into its rounded value, which
 /// the reduction takes exactly, and the rest, added to the reduced
-/// argument.
+/// argument's low part.
 #[inline(always)]
 pub(crate) fn exp_parts_df<I: Isa>(isa: I, yh: I::F, yl: I::F) -> (I::F, I::F, I::F) {
     let (s, sl) = two_sum(isa, yh, yl);
     let c = isa.max(s, isa.splat(-120.0));
     let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
-    let r = isa.add(isa.fma(n, isa.splat(-LN2_HI_17), c), sl);
-    exp_reduced(isa, isa.fma(n, isa.splat(-LN2_LO_17), r), n)
+    let r = isa.fma(n, isa.splat(-LN2_HI_17), c);
+    let (r, re) = fast_two_sum(isa, r, isa.fma(n, isa.splat(-LN2_LO_17), sl));
+    exp_reduced(isa, r, re, n)
 }
 
-/// `eʳ` for |r| ≤ ln 2/2 as `(hi, lo, n)`, `eʳ·2ⁿ` being wanted.
+/// `e^(r + re)` for |r| ≤ ln 2/2 and a small `re` as `(hi, lo, n)`, `·2ⁿ`
+/// being wanted. (When |r| is below |re|, Fast2Sum's `re` is not exact,
+/// but then both are so small that its error does not show.)
 #[inline(always)]
-fn exp_reduced<I: Isa>(isa: I, r: I::F, n: I::F) -> (I::F, I::F, I::F) {
+fn exp_reduced<I: Isa>(isa: I, r: I::F, re: I::F, n: I::F) -> (I::F, I::F, I::F) {
     let t = isa.mul(isa.mul(r, r), horner(isa, r, &EXP_F32));
-    // eʳ − 1 = qh + ql exactly (|r| ≥ |t|), then 1 + qh = hi + (lo − ql).
+    // eʳ − 1 = qh + ql exactly (|r| ≥ |t|), then 1 + qh = hi + (lo − ql);
+    // e^re = 1 + re to first order, re·eʳ ≈ re.
     let (qh, ql) = fast_two_sum(isa, r, t);
     let (hi, lo) = fast_two_sum(isa, isa.splat(1.0), qh);
-    (hi, isa.add(lo, ql), n)
+    (hi, isa.add(lo, isa.add(ql, re)), n)
 }
 
 /// `2ⁿ` for integral `n` in [−126, 127], from its bits: `n + 127` is

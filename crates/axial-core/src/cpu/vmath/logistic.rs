@@ -54,7 +54,7 @@ fn one_plus<I: Isa>(isa: I, h: I::F, l: I::F) -> (I::F, I::F) {
 /// `1 − (h + l)` for `0 ≤ h ≤ 1`, rounded once: `1 − h` exactly as
 /// `s + e` (Fast2Sum), then the low parts.
 #[inline(always)]
-pub(crate) fn one_minus<I: Isa>(isa: I, h: I::F, l: I::F) -> I::F {
+fn one_minus<I: Isa>(isa: I, h: I::F, l: I::F) -> I::F {
     let one = isa.splat(1.0);
     let s = isa.sub(one, h);
     let e = isa.sub(isa.sub(one, s), h);

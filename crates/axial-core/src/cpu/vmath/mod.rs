@@ -4,15 +4,14 @@
 //! Each is within one ulp of the exact value (an f64 reference) over the
 //! whole f32 range, subnormals and the edges of overflow included; the
 //! test `vmath_ulp` in this module sweeps them. `exp` and `log` compute in
-//! f32. `tanh`, `sigmoid`, `silu`, `erf`, and `sin` and `cos` below
-//! |x| = 64, compute in f32 lanes too, carrying the rounding errors of
-//! their few critical steps as pairs `hi + lo` (`explog::exp_parts`,
-//! Fast2Sum, TwoSum) and rounding once at the end. Both GELUs, `pow`, and
-//! `sin`/`cos` of large arguments compute in f64 lanes (half as many per
-//! vector) and round once: the exact GELU's left tail needs its `erfc`
-//! to a fraction of an ulp relative to a tiny value, which f32 pairs would
-//! only reach at f64's cost. f16 and bf16 go through f32 lanes (see
-//! [`apply`]).
+//! f32. `tanh`, `sigmoid`, `silu`, `erf`, the exact GELU above x = −6, and
+//! `sin` and `cos` below |x| = 64, compute in f32 lanes too, carrying the
+//! rounding errors of their few critical steps as pairs `hi + lo`
+//! (`explog::exp_parts`, Fast2Sum, TwoSum) and rounding once at the end;
+//! `erf` and GELU evaluate one of eight polynomial pieces per lane
+//! ([`Pieces`]). The tanh-form GELU, `pow`, and the rare vectors beyond
+//! those ranges compute in f64 lanes (half as many per vector) and round
+//! once. f16 and bf16 go through f32 lanes (see [`apply`]).
 //!
 //! The polynomials are fitted by `fit.py` beside this file (`coeffs.rs`).
 
@@ -88,6 +87,37 @@ pub(crate) fn horner_d<I: Isa>(isa: I, x: I::D, c: &[f64]) -> I::D {
         p = isa.fma_d(p, x, isa.splat_d(k));
     }
     p
+}
+
+/// Eight polynomial pieces, one chosen per lane ([`Isa::lookup8`]), each
+/// `c0 + c1·v + v²·P(v)` with `c0` and `c1` as pairs of f32 `[hi, lo]`
+/// and `P` highest degree first; every field is a table over the pieces.
+pub(crate) struct Pieces<const N: usize> {
+    pub c0: [[f32; 8]; 2],
+    pub c1: [[f32; 8]; 2],
+    pub p: [[f32; 8]; N],
+}
+
+impl<const N: usize> Pieces<N> {
+    /// The chosen piece at `v + vl` (`vl` small, often 0) as `s + tail`:
+    /// `c1·v` exact (a fused multiply-add gives its error) and `c0 + c1·v`
+    /// by Fast2Sum (|c0| ≥ |c1·v| on every piece), so that only the small
+    /// terms round.
+    #[inline(always)]
+    pub(crate) fn eval<I: Isa>(&self, isa: I, piece: I::I, v: I::F, vl: I::F) -> (I::F, I::F) {
+        let pick = |table: &[f32; 8]| isa.lookup8(table, piece);
+        let (c0h, c0l) = (pick(&self.c0[0]), pick(&self.c0[1]));
+        let (c1h, c1l) = (pick(&self.c1[0]), pick(&self.c1[1]));
+        let mut p = pick(&self.p[0]);
+        for table in &self.p[1..] {
+            p = isa.fma(p, v, pick(table));
+        }
+        let ph = isa.mul(v, c1h);
+        let pe = isa.fma(v, c1h, isa.sub(isa.splat(0.0), ph));
+        let rest = isa.fma(v, isa.fma(v, p, c1l), isa.mul(vl, c1h));
+        let (s, e) = fast_two_sum(isa, c0h, ph);
+        (s, isa.add(isa.add(e, pe), isa.add(rest, c0l)))
+    }
 }
 
 /// `a + b` as `s + e` exactly, for any `a` and `b` (TwoSum).

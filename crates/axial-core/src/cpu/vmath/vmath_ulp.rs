@@ -221,6 +221,7 @@ fn f32_lane_functions_on_a_dense_sweep() {
             VecOp::Sigmoid,
             VecOp::Silu,
             VecOp::Erf,
+            VecOp::Gelu,
             VecOp::Sin,
             VecOp::Cos,
         ] {
