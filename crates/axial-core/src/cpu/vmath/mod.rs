@@ -162,50 +162,6 @@ pub(crate) fn patch<I: Isa>(
     unsafe { isa.load(vs.as_ptr()) }
 }
 
-/// `dst[i] = f(src[i])` for `i < len`, two vectors at a time, then one,
-/// the last partial one masked; `$f` is written as a closure but expanded in place.
-/// A macro and not a function taking a closure: a closure's body is compiled
-/// without the instruction set's target features, so when it is not inlined
-/// every intrinsic in it becomes a call (it made `exp` 15 times slower).
-///
-/// Safety: `src` is readable and `dst` writable for `len` f32; they are the
-/// same pointer or do not overlap (the caller's `unsafe` block).
-macro_rules! each {
-    ($isa:ident, $src:ident, $dst:ident, $len:ident, |$x:ident| $f:expr) => {{
-        let n = I::LANES;
-        let mut i = 0;
-        // Two vectors a step: two independent chains of dependent steps
-        // side by side, where one alone leaves the out-of-order window short
-        // of work (measured: erf 9 %, the tanh-form GELU 18 % faster).
-        while i + 2 * n <= $len {
-            prefetch($src.wrapping_add(i + PREFETCH_AHEAD));
-            let (a, b) = ($isa.load($src.add(i)), $isa.load($src.add(i + n)));
-            let fa = {
-                let $x = a;
-                $f
-            };
-            let fb = {
-                let $x = b;
-                $f
-            };
-            $isa.store($dst.add(i), fa);
-            $isa.store($dst.add(i + n), fb);
-            i += 2 * n;
-        }
-        while i + n <= $len {
-            prefetch($src.wrapping_add(i + PREFETCH_AHEAD));
-            let $x = $isa.load($src.add(i));
-            $isa.store($dst.add(i), $f);
-            i += n;
-        }
-        if i < $len {
-            let rest = $len - i;
-            let $x = $isa.load_part($src.add(i), rest);
-            $isa.store_part($dst.add(i), rest, $f);
-        }
-    }};
-}
-
 /// `1/√x` as PyTorch computes it, bit for bit: the square root rounded to
 /// f32 (from f64, which rounds it correctly), then the quotient rounded.
 /// Two roundings: within an ulp for normal `x`, up to 1.4 ulp for
@@ -217,35 +173,109 @@ fn rsqrt<I: Isa>(isa: I, x: I::F) -> I::F {
     isa.div(isa.splat(1.0), root)
 }
 
-/// One run of [`run_f32`].
-struct Run {
-    op: VecOp,
+/// One lane-wise function of a [`VecOp`], applied to a vector of lanes.
+/// Each op is a type of its own, so that each gets its own instance of the
+/// loop compiled with the instruction set's target features: the function
+/// is inlined into it (a closure would be compiled without those features
+/// when not inlined, every intrinsic in it a call: it made `exp` 15 times
+/// slower), and an unoptimised build's stack frame holds one op's copies.
+trait Lanewise: Copy + Send {
+    fn apply<I: Isa>(self, isa: I, x: I::F) -> I::F;
+}
+
+/// Declares the [`Lanewise`] types of the ops, and `by_op!`, which binds
+/// the one of a [`VecOp`] to a name in an expression.
+macro_rules! lanewise {
+    ($($(#[$doc:meta])* $name:ident $(($field:ident: $t:ty))? = $variant:ident => |$isa:ident, $x:ident| $f:expr;)*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Copy, Clone)]
+            struct $name $(($t))?;
+
+            impl Lanewise for $name {
+                #[inline(always)]
+                fn apply<I: Isa>(self, $isa: I, $x: I::F) -> I::F {
+                    $(let $name($field) = self;)?
+                    $f
+                }
+            }
+        )*
+
+        macro_rules! by_op {
+            ($op:expr, $k:ident => $e:expr) => {
+                match $op {
+                    $(VecOp::$variant $(($field))? => {
+                        let $k = $name $(($field))?;
+                        $e
+                    })*
+                }
+            };
+        }
+    };
+}
+
+lanewise! {
+    ExpOp = Exp => |isa, x| explog::exp(isa, x);
+    LogOp = Log => |isa, x| explog::log(isa, x);
+    TanhOp = Tanh => |isa, x| logistic::tanh(isa, x);
+    SigmoidOp = Sigmoid => |isa, x| logistic::sigmoid(isa, x);
+    SiluOp = Silu => |isa, x| logistic::silu(isa, x);
+    ErfOp = Erf => |isa, x| erf::erf(isa, x);
+    GeluOp = Gelu => |isa, x| erf::gelu(isa, x);
+    GeluTanhOp = GeluTanh => |isa, x| logistic::gelu_tanh(isa, x);
+    SinOp = Sin => |isa, x| trig::sin(isa, x);
+    CosOp = Cos => |isa, x| trig::cos(isa, x);
+    RsqrtOp = Rsqrt => |isa, x| rsqrt(isa, x);
+    /// `xᵖ` with the exponent.
+    PowOp(p: f64) = Pow => |isa, x| pow::pow(isa, x, p);
+}
+
+/// One run of [`run_f32`] with the op `O`.
+struct Run<O> {
+    op: O,
     src: *const f32,
     dst: *mut f32,
     len: usize,
 }
 
-impl WithIsa for Run {
+impl<O: Lanewise> WithIsa for Run<O> {
     type Output = ();
 
+    /// `dst[i] = op(src[i])` for `i < len`: two vectors a step, then the
+    /// rest a vector at a time, the last partial one masked.
     #[inline(always)]
     fn run<I: Isa>(self, isa: I) {
         let Run { op, src, dst, len } = self;
-        // SAFETY: `run_f32`'s contract.
+        let n = I::LANES;
+        let mut i = 0;
+        // SAFETY: `run_f32`'s contract: every access is below `len`.
         unsafe {
-            match op {
-                VecOp::Exp => each!(isa, src, dst, len, |x| explog::exp(isa, x)),
-                VecOp::Log => each!(isa, src, dst, len, |x| explog::log(isa, x)),
-                VecOp::Tanh => each!(isa, src, dst, len, |x| logistic::tanh(isa, x)),
-                VecOp::Sigmoid => each!(isa, src, dst, len, |x| logistic::sigmoid(isa, x)),
-                VecOp::Silu => each!(isa, src, dst, len, |x| logistic::silu(isa, x)),
-                VecOp::Erf => each!(isa, src, dst, len, |x| erf::erf(isa, x)),
-                VecOp::Gelu => each!(isa, src, dst, len, |x| erf::gelu(isa, x)),
-                VecOp::GeluTanh => each!(isa, src, dst, len, |x| logistic::gelu_tanh(isa, x)),
-                VecOp::Sin => each!(isa, src, dst, len, |x| trig::sin(isa, x)),
-                VecOp::Cos => each!(isa, src, dst, len, |x| trig::cos(isa, x)),
-                VecOp::Rsqrt => each!(isa, src, dst, len, |x| rsqrt(isa, x)),
-                VecOp::Pow(p) => each!(isa, src, dst, len, |x| pow::pow(isa, x, p)),
+            // Two independent chains of dependent steps side by side, where
+            // one alone leaves the out-of-order window short of work
+            // (measured: erf 9 %, the tanh-form GELU 17 % faster; a loop of
+            // two that the optimiser unrolls was not).
+            while i + 2 * n <= len {
+                prefetch(src.wrapping_add(i + PREFETCH_AHEAD));
+                let (a, b) = (isa.load(src.add(i)), isa.load(src.add(i + n)));
+                let (fa, fb) = (op.apply(isa, a), op.apply(isa, b));
+                isa.store(dst.add(i), fa);
+                isa.store(dst.add(i + n), fb);
+                i += 2 * n;
+            }
+            while i < len {
+                let lanes = n.min(len - i);
+                let x = if lanes == n {
+                    isa.load(src.add(i))
+                } else {
+                    isa.load_part(src.add(i), lanes)
+                };
+                let y = op.apply(isa, x);
+                if lanes == n {
+                    isa.store(dst.add(i), y);
+                } else {
+                    isa.store_part(dst.add(i), lanes, y);
+                }
+                i += lanes;
             }
         }
     }
@@ -257,20 +287,15 @@ impl WithIsa for Run {
 /// `src` is readable and `dst` writable for `len` f32; they are the same
 /// pointer or do not overlap.
 pub(crate) unsafe fn run_f32(op: VecOp, src: *const f32, dst: *mut f32, len: usize) {
-    dispatch(Run { op, src, dst, len });
+    by_op!(op, op => dispatch(Run { op, src, dst, len }));
 }
 
 /// [`run_f32`] on slices with a chosen instruction set (tests compare them).
 #[cfg(test)]
 pub(crate) fn run_at(level: super::simd::Level, op: VecOp, src: &[f32], dst: &mut [f32]) {
     assert_eq!(src.len(), dst.len());
-    let run = Run {
-        op,
-        src: src.as_ptr(),
-        dst: dst.as_mut_ptr(),
-        len: src.len(),
-    };
-    super::simd::dispatch_at(level, run);
+    let (src, dst, len) = (src.as_ptr(), dst.as_mut_ptr(), src.len());
+    by_op!(op, op => super::simd::dispatch_at(level, Run { op, src, dst, len }));
 }
 
 #[cfg(test)]
