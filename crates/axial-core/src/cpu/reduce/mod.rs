@@ -3,6 +3,7 @@
 
 mod ops;
 mod plan;
+mod rows;
 mod walk;
 mod widen;
 
