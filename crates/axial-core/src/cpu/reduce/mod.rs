@@ -3,7 +3,6 @@
 
 mod ops;
 mod plan;
-mod rows;
 mod walk;
 mod widen;
 

@@ -18,9 +18,6 @@ pub(crate) trait Reducer: Copy + Send + Sync {
     type Acc: Copy + Send + Sync;
     /// The element written.
     type Out: Element;
-    /// Whether runs of several outputs may be stepped side by side
-    /// ([`super::rows`]): the plain folds, whose accumulators are small.
-    const SIDE_BY_SIDE: bool = false;
     /// The result of reducing nothing.
     fn identity(self) -> Self::Acc;
     /// Adds element `x` (widened), at flat position `index` in the reduced dims.
@@ -112,7 +109,6 @@ macro_rules! fold_reducer {
             type In = T;
             type Acc = T::W;
             type Out = $out;
-            const SIDE_BY_SIDE: bool = true;
             #[inline(always)]
             fn identity(self) -> T::W {
                 T::W::$identity

@@ -24,15 +24,14 @@
 
 use super::ops::{Reducer, Wide};
 use super::plan::{Dims, Odometer, ReducePlan};
-use super::rows;
 use super::widen::{Num, Widen};
 use crate::cpu::access::SendPtr;
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 
 /// Independent accumulators over a contiguous run.
-pub(super) const LANES: usize = 16;
+const LANES: usize = 16;
 /// Elements reduced in sequence (per lane group) before combining pairwise.
-pub(super) const LEAF: usize = 1024;
+const LEAF: usize = 1024;
 /// Rows accumulated in sequence before combining pairwise.
 const LEAF_ROWS: usize = 32;
 /// Bytes of partial results one outer-walk tile keeps (fits in L1).
@@ -191,21 +190,6 @@ pub(super) fn lanes_of<R: Reducer, I: Copy>(
             acc[j] = r.step(acc[j], widen(chunk[j]), at + j);
         }
     }
-    let at = first + xs.len() - tail.len();
-    settle(r, acc, tail, at, widen)
-}
-
-/// The result of [`LANES`] accumulators over a run's whole chunks: the
-/// lanes combined pairwise, then with a fold of the `tail` (at flat
-/// positions from `at`).
-#[inline(always)]
-pub(super) fn settle<R: Reducer, I: Copy>(
-    r: R,
-    mut acc: [R::Acc; LANES],
-    tail: &[I],
-    at: usize,
-    widen: impl Fn(I) -> Wide<R>,
-) -> R::Acc {
     let mut width = LANES / 2;
     while width > 0 {
         for j in 0..width {
@@ -213,6 +197,7 @@ pub(super) fn settle<R: Reducer, I: Copy>(
         }
         width /= 2;
     }
+    let at = first + xs.len() - tail.len();
     let rest = tail
         .iter()
         .enumerate()
@@ -276,10 +261,6 @@ impl<R: Reducer> Walk<'_, R> {
     fn inner_outputs(&self, first: usize, n: usize, parallel: bool) {
         let ((run, [stride]), outer) = self.plan.reduced.split_inner();
         let r = self.r;
-        if R::SIDE_BY_SIDE && !R::In::BLOCK && !parallel && outer.sizes.is_empty() && stride == 1 {
-            self.side_by_side(first, n, run);
-            return;
-        }
         if outer.sizes.is_empty() && stride == 1 && run <= LEAF {
             // One short unit-stride run per output (a sum over a last dim,
             // over windows): reduced directly, without a walk per output.
@@ -297,34 +278,6 @@ impl<R: Reducer> Walk<'_, R> {
             // SAFETY: an output offset of the plan.
             unsafe { self.write(dst, r.finish(acc, self.count)) };
         });
-    }
-
-    /// Outputs `first..first + n`, each one unit-stride run of `run`
-    /// elements, reduced [`rows::G`] at a time side by side ([`rows`]).
-    fn side_by_side(&self, first: usize, n: usize, run: usize) {
-        let r = self.r;
-        // SAFETY: the run of an output of the plan: `run` elements at unit
-        // stride from its source offset.
-        let xs = |src: isize| unsafe { std::slice::from_raw_parts(self.src_at(src), run) };
-        let mut group = [(0, 0); rows::G];
-        let mut filled = 0;
-        self.for_outputs(first, n, |src, dst| {
-            group[filled] = (src, dst);
-            filled += 1;
-            if filled == rows::G {
-                let accs = rows::reduce(r, group.map(|(src, _)| xs(src)));
-                for (&(_, dst), acc) in group.iter().zip(accs) {
-                    // SAFETY: an output offset of the plan.
-                    unsafe { self.write(dst, r.finish(acc, self.count)) };
-                }
-                filled = 0;
-            }
-        });
-        for &(src, dst) in &group[..filled] {
-            let acc = rows::reduce(r, [xs(src)])[0];
-            // SAFETY: an output offset of the plan.
-            unsafe { self.write(dst, r.finish(acc, self.count)) };
-        }
     }
 
     /// Calls `f(src, dst)` with the source and output offsets of the kept
