@@ -13,8 +13,7 @@
 //! Recipes' `erfcc`, fitted afresh to 4·10⁻⁹).
 
 use super::coeffs::{ERF_PIECES, ERF_SMALL, ERFC, GELU_PIECES};
-use super::explog::exp_d;
-use super::explog::{exp_parts_df, pow2};
+use super::explog::{exp_d, exp_parts_df, pow2};
 use super::{fast_two_sum, horner_d};
 use crate::cpu::simd::Isa;
 
@@ -45,8 +44,9 @@ const PIECES_END: f32 = 3.999_999_8;
 ///   `a` keeps its digits, then scaled back;
 /// - above, `erf a` itself in `d = a − centre` (exact), on a piece ½ wide.
 ///
-/// Only the small terms of the piece round ([`Pieces::eval`](super::Pieces::eval)) before the
-/// one rounding of the result.
+/// Only the small terms of the piece round
+/// ([`Pieces::eval`](super::Pieces::eval)) before the one rounding of the
+/// result.
 #[inline(always)]
 pub(crate) fn erf<I: Isa>(isa: I, x: I::F) -> I::F {
     let zero = isa.splat(0.0);

@@ -77,8 +77,8 @@ pub(crate) fn exp_parts_df<I: Isa>(isa: I, yh: I::F, yl: I::F) -> (I::F, I::F, I
 #[inline(always)]
 fn exp_reduced<I: Isa>(isa: I, r: I::F, re: I::F, n: I::F) -> (I::F, I::F, I::F) {
     let t = isa.mul(isa.mul(r, r), horner(isa, r, &EXP_F32));
-    // eʳ − 1 = qh + ql exactly (|r| ≥ |t|), then 1 + qh = hi + (lo − ql);
-    // e^re = 1 + re to first order, re·eʳ ≈ re.
+    // eʳ − 1 = qh + ql exactly (|r| ≥ |t|) and 1 + qh = hi + lo exactly;
+    // e^(r + re) = eʳ·(1 + re) to first order, and eʳ·re ≈ re.
     let (qh, ql) = fast_two_sum(isa, r, t);
     let (hi, lo) = fast_two_sum(isa, isa.splat(1.0), qh);
     (hi, isa.add(lo, isa.add(ql, re)), n)
