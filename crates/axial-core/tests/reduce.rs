@@ -351,3 +351,44 @@ fn long_f32_sums_match_an_f64_reference() {
         close(g, data.iter().skip(j).step_by(4).map(|&v| v as f64).sum());
     }
 }
+
+/// Row sums read several rows side by side: each row's sum (and mean)
+/// has the same bits as that row summed alone, for lengths around the
+/// accumulators' width and the cascade's leaf, and any count of rows.
+#[test]
+fn row_sums_do_not_depend_on_the_rows_beside_them() {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    for len in [1, 15, 16, 17, 100, 1023, 1024, 1025, 2048, 3001, 4099] {
+        for rows in [1, 3, 4, 5, 9] {
+            let values: Vec<f32> = (0..rows * len)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    // Magnitudes over 2⁴⁰ so that the order of additions shows.
+                    let m = (s >> 40) as f32 / (1u64 << 24) as f32 - 0.5;
+                    m * 2f32.powi((s % 40) as i32)
+                })
+                .collect();
+            let x = RawTensor::from_vec(values.clone(), &[rows, len]).unwrap();
+            for op in [ReduceOp::Sum, ReduceOp::Mean] {
+                let all = x
+                    .view()
+                    .reduce(op, &[1], false)
+                    .unwrap()
+                    .to_vec::<f32>()
+                    .unwrap();
+                for (r, got) in all.iter().enumerate() {
+                    let row =
+                        RawTensor::from_vec(values[r * len..][..len].to_vec(), &[1, len]).unwrap();
+                    let alone = row.view().reduce(op, &[1], false).unwrap().to_vec::<f32>();
+                    assert_eq!(
+                        got.to_bits(),
+                        alone.unwrap()[0].to_bits(),
+                        "{op:?} of row {r} of {rows} × {len}"
+                    );
+                }
+            }
+        }
+    }
+}

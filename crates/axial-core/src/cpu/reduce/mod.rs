@@ -3,6 +3,7 @@
 
 mod ops;
 mod plan;
+mod side_by_side;
 mod walk;
 mod widen;
 

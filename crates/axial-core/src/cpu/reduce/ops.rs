@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use super::walk::lanes_of;
+use super::walk::{lanes, lanes_of};
 use super::widen::{Num, Real, Widen};
 use crate::Element;
 
@@ -31,6 +31,15 @@ pub(crate) trait Reducer: Copy + Send + Sync {
     #[inline(always)]
     fn run<I: Copy>(self, xs: &[I], first: usize, widen: impl Fn(I) -> Wide<Self>) -> Self::Acc {
         lanes_of(self, xs, first, widen)
+    }
+    /// Whether [`Reducer::run4`] reads its four runs side by side (the
+    /// walker then groups unit-stride runs by four).
+    const RUNS4: bool = false;
+    /// Four contiguous runs of the same length at flat positions from
+    /// `first`: the same values as [`lanes`] on each.
+    #[inline(always)]
+    fn run4(self, runs: [&[Self::In]; 4], first: usize) -> [Self::Acc; 4] {
+        runs.map(|xs| lanes(self, xs, first))
     }
 }
 
@@ -102,9 +111,10 @@ fn min_nan<N: Num>(a: N, b: N) -> N {
 
 /// Reducers that fold one associative operation over the widened elements
 /// from its identity (a step is a combine), then finish the result.
+/// Those that sum name [`Widen::sum4`] for [`Reducer::run4`].
 macro_rules! fold_reducer {
     ($($name:ident<T: $bound:path>: $identity:ident, $op:path => $out:ty,
-        |$acc:ident, $count:tt| $finish:expr;)*) => {$(
+        |$acc:ident, $count:tt| $finish:expr $(, $sums:ident)?;)*) => {$(
         impl<T: $bound> Reducer for $name<T> {
             type In = T;
             type Acc = T::W;
@@ -125,14 +135,25 @@ macro_rules! fold_reducer {
             fn finish(self, $acc: T::W, $count: usize) -> $out {
                 $finish
             }
+            $(
+                const RUNS4: bool = T::SUM4;
+                #[inline(always)]
+                fn run4(self, runs: [&[T]; 4], first: usize) -> [T::W; 4] {
+                    if T::SUM4 {
+                        T::$sums(runs)
+                    } else {
+                        runs.map(|xs| lanes(self, xs, first))
+                    }
+                }
+            )?
         }
     )*};
 }
 fold_reducer! {
-    Sum<T: Widen>: ZERO, Num::add => T::SumOut, |acc, _| T::sum_out(acc);
+    Sum<T: Widen>: ZERO, Num::add => T::SumOut, |acc, _| T::sum_out(acc), sum4;
     Prod<T: Widen>: ONE, Num::mul => T::SumOut, |acc, _| T::sum_out(acc);
     // PyTorch divides the f32 (f64) sum, then rounds once to f16/bf16.
-    Mean<T: Widen<W: Real>>: ZERO, Num::add => T, |acc, count| T::narrow(acc.div_count(count));
+    Mean<T: Widen<W: Real>>: ZERO, Num::add => T, |acc, count| T::narrow(acc.div_count(count)), sum4;
     Max<T: Widen>: LOWEST, max_nan => T, |acc, _| T::narrow(acc);
     Min<T: Widen>: HIGHEST, min_nan => T, |acc, _| T::narrow(acc);
 }

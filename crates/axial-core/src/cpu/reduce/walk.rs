@@ -29,7 +29,7 @@ use crate::cpu::access::SendPtr;
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 
 /// Independent accumulators over a contiguous run.
-const LANES: usize = 16;
+pub(super) const LANES: usize = 16;
 /// Elements reduced in sequence (per lane group) before combining pairwise.
 const LEAF: usize = 1024;
 /// Rows accumulated in sequence before combining pairwise.
@@ -115,7 +115,7 @@ const SHORT_BLOCK: usize = 4 * LANES;
 /// vectorises these generic loops differently, and a row sum measured
 /// 1.3–1.4× slower than with AVX-512 F alone.
 #[inline(always)]
-fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
+pub(super) fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
@@ -261,6 +261,10 @@ impl<R: Reducer> Walk<'_, R> {
     fn inner_outputs(&self, first: usize, n: usize, parallel: bool) {
         let ((run, [stride]), outer) = self.plan.reduced.split_inner();
         let r = self.r;
+        if R::RUNS4 && outer.sizes.is_empty() && stride == 1 && (run <= LEAF || !parallel) {
+            self.side_by_side(first, n, run);
+            return;
+        }
         if outer.sizes.is_empty() && stride == 1 && run <= LEAF {
             // One short unit-stride run per output (a sum over a last dim,
             // over windows): reduced directly, without a walk per output.
@@ -278,6 +282,69 @@ impl<R: Reducer> Walk<'_, R> {
             // SAFETY: an output offset of the plan.
             unsafe { self.write(dst, r.finish(acc, self.count)) };
         });
+    }
+
+    /// Outputs `first..first + n`, each one unit-stride run of `run`
+    /// elements, four at a time ([`Reducer::run4`]): the same values as
+    /// one at a time, read side by side.
+    fn side_by_side(&self, first: usize, n: usize, run: usize) {
+        let r = self.r;
+        let mut group = [(0, 0); 4];
+        let mut filled = 0;
+        let finish = |group: &[(isize, isize)], sums: &[R::Acc]| {
+            for (&(_, dst), &acc) in group.iter().zip(sums) {
+                // SAFETY: an output offset of the plan.
+                unsafe { self.write(dst, r.finish(acc, self.count)) };
+            }
+        };
+        self.for_outputs(first, n, |src, dst| {
+            group[filled] = (src, dst);
+            filled += 1;
+            if filled == 4 {
+                let sums = self.range4(group.map(|(src, _)| src), 0, run, run <= LEAF);
+                finish(&group, &sums);
+                filled = 0;
+            }
+        });
+        for &(src, dst) in &group[..filled] {
+            let acc = if run <= LEAF {
+                // SAFETY: the run of an output of the plan.
+                lanes(
+                    r,
+                    unsafe { std::slice::from_raw_parts(self.src_at(src), run) },
+                    0,
+                )
+            } else {
+                let outer = self.plan.reduced.split_inner().1;
+                self.inner_range(&outer, (run, 1), src, 0, run, false)
+            };
+            finish(&[(src, dst)], &[acc]);
+        }
+    }
+
+    /// [`Walk::inner_range`] of four unit-stride runs from `bases` side by
+    /// side: the same halves, each leaf through [`Reducer::run4`]. `whole`:
+    /// the runs are at most a leaf, reduced as `inner_outputs` reduces such
+    /// runs directly (no identity combined in).
+    fn range4(&self, bases: [isize; 4], lo: usize, hi: usize, whole: bool) -> [R::Acc; 4] {
+        let (r, n) = (self.r, hi - lo);
+        if n <= LEAF {
+            // SAFETY: positions `lo..hi` of the runs of four outputs of the plan.
+            let runs = bases
+                .map(|b| unsafe { std::slice::from_raw_parts(self.src_at(b + lo as isize), n) });
+            let parts = r.run4(runs, lo);
+            return if whole {
+                parts
+            } else {
+                parts.map(|p| r.combine(r.identity(), p))
+            };
+        }
+        let mid = lo + (n / 2).next_multiple_of(LANES).min(n - 1);
+        let (a, b) = (
+            self.range4(bases, lo, mid, false),
+            self.range4(bases, mid, hi, false),
+        );
+        std::array::from_fn(|i| r.combine(a[i], b[i]))
     }
 
     /// Calls `f(src, dst)` with the source and output offsets of the kept

@@ -114,6 +114,15 @@ pub(crate) trait Widen: Element {
             *d = s.widen();
         }
     }
+    /// True when [`Widen::sum4`] has a kernel of its own.
+    const SUM4: bool = false;
+    /// The sums of four runs of the same length read side by side, each
+    /// the same value as `sum` of the run alone; called only when
+    /// [`Widen::SUM4`] (the default sums one run after another).
+    #[inline(always)]
+    fn sum4(runs: [&[Self]; 4]) -> [Self::W; 4] {
+        runs.map(|xs| xs.iter().fold(Self::W::ZERO, |a, &x| a.add(x.widen())))
+    }
 }
 
 macro_rules! int_widen {
@@ -156,10 +165,17 @@ impl Widen for Bool {
 }
 
 macro_rules! float_widen {
-    ($($t:ty),*) => {$(
+    ($($t:ty $(: $sum4:path)?),*) => {$(
         impl Widen for $t {
             type W = $t;
             type SumOut = $t;
+            $(
+                const SUM4: bool = true;
+                #[inline(always)]
+                fn sum4(runs: [&[$t]; 4]) -> [$t; 4] {
+                    $sum4(runs)
+                }
+            )?
             #[inline(always)]
             fn widen(self) -> $t {
                 self
@@ -175,7 +191,7 @@ macro_rules! float_widen {
         }
     )*};
 }
-float_widen!(f32, f64);
+float_widen!(f32: super::side_by_side::sum4_f32, f64);
 
 impl Widen for bf16 {
     type W = f32;
