@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use super::access::{SendPtr, out_ptr, read_ptr};
 use super::simd::{Isa, PREFETCH_AHEAD, WithIsa, dispatch, prefetch};
-use super::stream::{fence, stream_unfenced, worth_streaming_bytes};
+use super::stream::{fence, worth_streaming_bytes};
 use super::strided::PARALLEL_THRESHOLD;
 use super::vmath::exp;
 use crate::{Cpu, DType, Error, Input, Output, Result};
@@ -237,35 +237,55 @@ unsafe fn store<I: Isa>(isa: I, p: *mut f32, lanes: usize, v: I::F) {
     }
 }
 
-/// One unit-stride row of `len`; with `stream`, computed in a scratch row
-/// (in L1) and streamed from it to `dst`: the output's lines are then
-/// written without being read first, and the three passes stay in cache.
+/// One unit-stride row of `len`; with `stream`, its exponentials written
+/// in a scratch row (in L1) and the last pass streamed from there to `dst`:
+/// the output's lines are then written without being read first, and the
+/// passes stay in cache.
 ///
 /// # Safety
 /// `src` is readable and `dst` writable for `len` f32; they do not overlap.
 #[inline(always)]
 unsafe fn row<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, log: bool, stream: bool) {
     // SAFETY: the caller's contract; the scratch row holds `len` f32, all
-    // written by `row_into` before the copy reads them.
+    // written by `first_passes` before the last pass reads them.
     unsafe {
         if stream && len <= SCRATCH {
             let mut scratch = [const { MaybeUninit::<f32>::uninit() }; SCRATCH];
-            let out = scratch.as_mut_ptr().cast::<f32>();
-            row_into(isa, src, out, len, log);
-            stream_unfenced(out.cast_const().cast(), dst.cast(), len * 4);
+            let exps = scratch.as_mut_ptr().cast::<f32>();
+            let last = first_passes(isa, src, exps, len, log);
+            last_pass(isa, [src, exps.cast_const()], dst, len, last, true);
             fence();
         } else {
-            row_into(isa, src, dst, len, log);
+            let last = first_passes(isa, src, dst, len, log);
+            last_pass(isa, [src, dst.cast_const()], dst, len, last, false);
         }
     }
 }
 
-/// One unit-stride row of `len` from `src` into `dst`.
+/// What the last pass over a row writes.
+#[derive(Copy, Clone)]
+enum Last {
+    /// `e·r` from the exponentials `e` (softmax, `r = 1/Σ`).
+    Scale(f32),
+    /// `x − c` from the input (log_softmax, `c = max + ln Σ`).
+    Shift(f32),
+    /// NaN (the row holds one).
+    Nan,
+}
+
+/// The maximum of a unit-stride row of `len` at `src`, then `exp(x − max)`
+/// written to `exps` (unless `log`) and summed: what the last pass writes.
 ///
 /// # Safety
-/// `src` is readable and `dst` writable for `len` f32; they do not overlap.
+/// `src` is readable and `exps` writable for `len` f32; they do not overlap.
 #[inline(always)]
-unsafe fn row_into<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, log: bool) {
+unsafe fn first_passes<I: Isa>(
+    isa: I,
+    src: *const f32,
+    exps: *mut f32,
+    len: usize,
+    log: bool,
+) -> Last {
     let n = I::LANES;
     // SAFETY: every access is below `len` (the caller's contract).
     unsafe {
@@ -283,10 +303,7 @@ unsafe fn row_into<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, l
             max = if v.is_nan() || v > max { v } else { max };
         }
         if max.is_nan() {
-            for k in 0..len {
-                *dst.add(k) = f32::NAN;
-            }
-            return;
+            return Last::Nan;
         }
         // exp(x − max), all −∞ rows give NaN as PyTorch (−∞ − −∞).
         let mv = isa.splat(max);
@@ -310,28 +327,68 @@ unsafe fn row_into<I: Isa>(isa: I, src: *const f32, dst: *mut f32, len: usize, l
             };
             s = isa.add(s, e);
             if !log {
-                store(isa, dst.add(j), lanes, e);
+                store(isa, exps.add(j), lanes, e);
             }
             j += n;
         }
         let sum = isa.sum(s);
-        let mut j = 0;
         if log {
-            let shift = isa.splat(max + sum.ln());
-            while j < len {
-                let lanes = n.min(len - j);
-                let x = load(isa, src.add(j), lanes);
-                store(isa, dst.add(j), lanes, isa.sub(x, shift));
-                j += n;
-            }
+            Last::Shift(max + sum.ln())
         } else {
-            let r = isa.splat(1.0 / sum);
-            while j < len {
-                let lanes = n.min(len - j);
-                let e = load(isa, dst.add(j), lanes);
-                store(isa, dst.add(j), lanes, isa.mul(e, r));
-                j += n;
+            Last::Scale(1.0 / sum)
+        }
+    }
+}
+
+/// Writes `dst` of `len` as `last` says, from the input or the
+/// exponentials (`[src, exps]`, `exps` possibly `dst` itself); with
+/// `stream`, the aligned vectors with streaming stores.
+///
+/// # Safety
+/// `src` and `exps` are readable and `dst` writable for `len` f32; `dst`
+/// does not overlap `src`.
+#[inline(always)]
+unsafe fn last_pass<I: Isa>(
+    isa: I,
+    [src, exps]: [*const f32; 2],
+    dst: *mut f32,
+    len: usize,
+    last: Last,
+    stream: bool,
+) {
+    let n = I::LANES;
+    let value = |j: usize, lanes: usize| {
+        // SAFETY: `j + lanes <= len` at every call below.
+        unsafe {
+            match last {
+                Last::Scale(r) => isa.mul(load(isa, exps.add(j), lanes), isa.splat(r)),
+                Last::Shift(c) => isa.sub(load(isa, src.add(j), lanes), isa.splat(c)),
+                Last::Nan => isa.splat(f32::NAN),
             }
+        }
+    };
+    // Streamed: plain stores up to the first address aligned for a
+    // vector, streaming stores for the whole vectors after.
+    let head = if stream {
+        dst.align_offset(4 * n).min(len)
+    } else {
+        len
+    };
+    // SAFETY: every access is below `len`; streamed vectors start at
+    // `dst + head + k·n`, aligned to `4·n` bytes.
+    unsafe {
+        let mut j = 0;
+        while j < head {
+            let lanes = n.min(head - j);
+            store(isa, dst.add(j), lanes, value(j, lanes));
+            j += lanes;
+        }
+        while j + n <= len {
+            isa.store_stream(dst.add(j), value(j, n));
+            j += n;
+        }
+        if j < len {
+            store(isa, dst.add(j), len - j, value(j, len - j));
         }
     }
 }
@@ -463,6 +520,57 @@ unsafe fn slice_f64(src: *const f64, dst: *mut f64, len: usize, stride: usize, l
         for j in 0..len {
             let p = dst.add(j * stride);
             *p = if log { x(j) - max - sum.ln() } else { *p / sum };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::simd::{available, dispatch_at};
+
+    /// A streamed row (exponentials in the scratch row, streaming stores
+    /// from the first aligned vector) writes the bits of a row computed in
+    /// place, at every alignment of the output, and nothing around it.
+    #[test]
+    fn streamed_rows_equal_rows_in_place() {
+        let src: Vec<f32> = (0..300)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0)
+            .collect();
+        let mut with_nan = src.clone();
+        with_nan[77] = f32::NAN;
+        for level in available() {
+            for input in [&src, &with_nan] {
+                for len in [1, 7, 16, 33, 300] {
+                    for at in 0..16 {
+                        for log in [false, true] {
+                            let [a, b] = [false, true].map(|stream| {
+                                let mut dst = vec![-7.0f32; 340];
+                                let slice = Slice {
+                                    src: input.as_ptr(),
+                                    // SAFETY: `at + len` ≤ 340.
+                                    dst: unsafe { dst.as_mut_ptr().add(at) },
+                                    len,
+                                    inner: 1,
+                                    width: 1,
+                                    log,
+                                    stream,
+                                };
+                                dispatch_at(level, slice);
+                                dst
+                            });
+                            let bits =
+                                |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                            assert_eq!(
+                                bits(&a),
+                                bits(&b),
+                                "{level:?}, len {len} at {at}, log {log}"
+                            );
+                            assert!(a[..at].iter().chain(&a[at + len..]).all(|&x| x == -7.0));
+                        }
+                    }
+                }
+            }
         }
     }
 }

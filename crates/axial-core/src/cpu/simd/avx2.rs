@@ -79,6 +79,11 @@ impl Isa for Avx2 {
         unsafe { _mm256_storeu_ps(p, v) }
     }
     #[inline(always)]
+    unsafe fn store_stream(self, p: *mut f32, v: __m256) {
+        // SAFETY: see the impl; the caller aligns `p` as the store needs.
+        unsafe { _mm256_stream_ps(p, v) }
+    }
+    #[inline(always)]
     unsafe fn load_part(self, p: *const f32, n: usize) -> __m256 {
         // SAFETY: see the impl; masked-off lanes are not read.
         unsafe { _mm256_maskload_ps(p, first(n)) }

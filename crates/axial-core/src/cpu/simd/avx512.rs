@@ -51,6 +51,11 @@ impl Isa for Avx512 {
         unsafe { _mm512_storeu_ps(p, v) }
     }
     #[inline(always)]
+    unsafe fn store_stream(self, p: *mut f32, v: __m512) {
+        // SAFETY: see the impl; the caller aligns `p` as the store needs.
+        unsafe { _mm512_stream_ps(p, v) }
+    }
+    #[inline(always)]
     unsafe fn load_part(self, p: *const f32, n: usize) -> __m512 {
         // SAFETY: see the impl; masked-off lanes are not read.
         unsafe { _mm512_maskz_loadu_ps(first(n), p) }

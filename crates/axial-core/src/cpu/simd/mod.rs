@@ -54,6 +54,13 @@ pub(crate) trait Isa: Copy + Send + Sync + 'static {
     /// # Safety
     /// `p` is valid for writes of `LANES` f32 (any alignment).
     unsafe fn store(self, p: *mut f32, v: Self::F);
+    /// [`Isa::store`] past the caches (a streaming store, where there is
+    /// one): for outputs larger than the caches, written once; a
+    /// [`fence`](super::stream::fence) orders them before later stores.
+    ///
+    /// # Safety
+    /// `p` is valid for writes of `LANES` f32 and aligned to `4·LANES` bytes.
+    unsafe fn store_stream(self, p: *mut f32, v: Self::F);
     /// The first `n < LANES` lanes from `p`, the others 0.
     ///
     /// # Safety

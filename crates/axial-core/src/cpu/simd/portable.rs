@@ -86,6 +86,11 @@ impl Isa for Portable {
         unsafe { p.cast::<[f32; N]>().write_unaligned(v) }
     }
     #[inline(always)]
+    unsafe fn store_stream(self, p: *mut f32, v: [f32; N]) {
+        // SAFETY: as `store`'s.
+        unsafe { self.store(p, v) }
+    }
+    #[inline(always)]
     unsafe fn load_part(self, p: *const f32, n: usize) -> [f32; N] {
         let mut out = [0.0; N];
         // SAFETY: the caller's contract: `n < N` readable f32.
