@@ -14,7 +14,7 @@
 
 use super::coeffs::{ERF_PIECES, ERF_SMALL, ERFC, GELU_PIECES};
 use super::explog::{exp_d, exp_parts_df, pow2};
-use super::{fast_two_sum, horner_d};
+use super::{fast_two_sum, horner_d, one_minus_pair};
 use crate::cpu::simd::Isa;
 
 /// `erf(z)` for |z| < 1.
@@ -125,11 +125,8 @@ pub(crate) fn gelu<I: Isa>(isa: I, x: I::F) -> I::F {
     let th = isa.mul(eh, mh);
     let tl = isa.fma(eh, mh, isa.sub(zero, th));
     let tl = isa.add(tl, isa.fma(eh, ml, isa.mul(el, mh)));
-    // Φ(x): Φ(−b) below 0, 1 − Φ(−b) from 0 (Φ(−b) ≤ ½: Fast2Sum).
-    let (uh, ul) = fast_two_sum(isa, isa.splat(1.0), isa.sub(zero, th));
-    let neg = isa.lt(x, zero);
-    let ph = isa.select(neg, th, uh);
-    let pl = isa.select(neg, tl, isa.sub(ul, tl));
+    // Φ(x): Φ(−b) below 0, 1 − Φ(−b) from 0.
+    let (ph, pl) = one_minus_pair(isa, isa.le(zero, x), th, tl);
     let v = isa.fma(x, ph, isa.mul(x, pl));
     let v = isa.select(isa.eq(x, isa.splat(f32::INFINITY)), x, v);
     isa.select(isa.is_nan(x), x, v)

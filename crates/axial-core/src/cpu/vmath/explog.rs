@@ -21,19 +21,39 @@ const LN2_LO_17: f32 = 9.058_001_5e-6;
 const LN2_HI_D: f64 = std::f64::consts::LN_2;
 const LN2_LO_D: f64 = 2.319_046_813_846_299_6e-17;
 
+/// Where `2ⁿ`, `n = round(x·log₂e)`, is a normal f32 for every `x`
+/// between (`n` in [−126, 126]).
+const EXP_NORMAL: (f32, f32) = (-87.5, 87.5);
+
 /// `eˣ` in f32 lanes, within an ulp: NaN stays NaN, below −103.97 gives 0,
-/// above 88.72 infinity.
+/// above 88.72 infinity. A vector within ±87.5 (or NaN) takes one product
+/// by `2ⁿ` built from its bits ([`pow2`]); others clamp and scale in two
+/// steps ([`Isa::scale`]: subnormal results, overflow), about twice the
+/// operations.
 #[inline(always)]
 pub(crate) fn exp<I: Isa>(isa: I, x: I::F) -> I::F {
-    let c = isa.min(isa.max(x, isa.splat(-104.0)), isa.splat(89.0));
-    let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
-    let r = isa.fma(n, isa.splat(-LN2_HI), c);
+    let (lo, hi) = (isa.splat(EXP_NORMAL.0), isa.splat(EXP_NORMAL.1));
+    let e = if isa.any(isa.or_m(isa.lt(x, lo), isa.lt(hi, x))) {
+        let c = isa.min(isa.max(x, isa.splat(-104.0)), isa.splat(89.0));
+        let (m, n) = exp_mantissa(isa, c);
+        isa.scale(m, n)
+    } else {
+        let (m, n) = exp_mantissa(isa, x);
+        isa.mul(m, pow2(isa, n))
+    };
+    isa.select(isa.is_nan(x), x, e)
+}
+
+/// `eˣ = m·2ⁿ` for |x| ≤ 104 as `(m, n)`, `m` rounded to f32 in [0.7, 1.42].
+#[inline(always)]
+fn exp_mantissa<I: Isa>(isa: I, x: I::F) -> (I::F, I::F) {
+    let n = isa.round(isa.mul(x, isa.splat(LOG2E)));
+    let r = isa.fma(n, isa.splat(-LN2_HI), x);
     let r = isa.fma(n, isa.splat(-LN2_LO), r);
     // eʳ = 1 + (r + r²·P(r)), the small part summed before the 1.
     let p = horner(isa, r, &EXP_F32);
     let s = isa.fma(isa.mul(r, r), p, r);
-    let e = isa.scale(isa.add(isa.splat(1.0), s), n);
-    isa.select(isa.is_nan(x), x, e)
+    (isa.add(isa.splat(1.0), s), n)
 }
 
 /// `eʸ` for `y ≤ 0` as `(hi + lo)·2ⁿ`, returned as `(hi, lo, n)` with `hi`

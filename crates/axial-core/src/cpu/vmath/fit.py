@@ -113,3 +113,10 @@ print_pieces("ERF_PIECES", erf_pieces)
 mills = lambda b: mp.erfc(b / mp.sqrt(2)) * mp.exp(b * b / 2) / 2
 mills1 = lambda b: b * mills(b) - 1 / mp.sqrt(2 * mp.pi)
 print_pieces("GELU_PIECES", pieces_of(mills, mills1, lambda k: mp.mpf(3) * k / 4 + mp.mpf(3) / 8, mp.mpf(3) / 8, 6))
+# sigmoid: q(b) = sigmoid(-b) = 1/(1 + e^b) on b in [0, 6), pieces 3/4 wide
+# chosen by trunc(4b/3), in d = b - (3k/4 + 3/8); sigmoid(x) = 1 - q(x) for
+# x >= 0. (Pieces 1 wide on [0, 8) rounded to 1.03 ulp at their right ends,
+# where v^2 P(v) is a fifth of the result.)
+logistic_q = lambda b: 1 / (1 + mp.exp(b))
+logistic_q1 = lambda b: -mp.exp(b) / (1 + mp.exp(b)) ** 2
+print_pieces("SIGMOID_PIECES", pieces_of(logistic_q, logistic_q1, lambda k: mp.mpf(3) * k / 4 + mp.mpf(3) / 8, mp.mpf(3) / 8, 5))

@@ -135,6 +135,14 @@ pub(crate) fn fast_two_sum<I: Isa>(isa: I, a: I::F, b: I::F) -> (I::F, I::F) {
     (s, isa.add(isa.sub(a, s), b))
 }
 
+/// `1 − (h + l)` as a pair in the lanes of `flip`, `h + l` in the others,
+/// for `0 ≤ h ≤ ½` (`1 − h` exact by Fast2Sum).
+#[inline(always)]
+pub(crate) fn one_minus_pair<I: Isa>(isa: I, flip: I::MF, h: I::F, l: I::F) -> (I::F, I::F) {
+    let (uh, ul) = fast_two_sum(isa, isa.splat(1.0), isa.sub(isa.splat(0.0), h));
+    (isa.select(flip, uh, h), isa.select(flip, isa.sub(ul, l), l))
+}
+
 /// `v` with the lanes whose input `x` satisfies `odd` replaced by `f(x)`,
 /// computed one lane at a time (for rare inputs: huge arguments of `sin`,
 /// negative bases of `pow`).
