@@ -3,7 +3,8 @@
 //! at the end. `tanh`, `sigmoid` and `silu` compute in f32 lanes, twice as
 //! many as f64's, carrying the rounding errors of their few critical steps
 //! (`exp_parts`, Fast2Sum, a division's residual); the tanh-form GELU
-//! computes in f64 lanes.
+//! computes in f64 lanes. Below |x| = 6, `sigmoid` and `silu` skip the
+//! exponential: one of eight polynomial pieces of `sigmoid(−|x|)` per lane.
 
 use super::coeffs::{SIGMOID_PIECES, TANH_SMALL};
 use super::explog::{exp_d, exp_parts, pow2};

@@ -8,8 +8,8 @@
 //! `sin` and `cos` below |x| = 64, compute in f32 lanes too, carrying the
 //! rounding errors of their few critical steps as pairs `hi + lo`
 //! (`explog::exp_parts`, Fast2Sum, TwoSum) and rounding once at the end;
-//! `erf` and GELU evaluate one of eight polynomial pieces per lane
-//! ([`Pieces`]). The tanh-form GELU, `pow`, and the rare vectors beyond
+//! `erf`, GELU, and `sigmoid` and `silu` below |x| = 6, evaluate one of
+//! eight polynomial pieces per lane ([`Pieces`]). The tanh-form GELU, `pow`, and the rare vectors beyond
 //! those ranges compute in f64 lanes (half as many per vector) and round
 //! once. f16 and bf16 go through f32 lanes (see [`apply`]).
 //!
