@@ -240,3 +240,27 @@ fn copy_casts_freely_and_broadcasts() -> Result<()> {
     assert_eq!(i.to_vec::<i32>()?, vec![1, -2, 3]);
     Ok(())
 }
+
+/// A copy larger than the caches of short runs that tile the output
+/// (windows of `unfold`) streams them: the same values as element by
+/// element, into an aligned output and into one a single element off.
+#[test]
+fn large_copies_of_short_runs_are_exact() {
+    let n = (1 << 22) + 40;
+    let x = RawTensor::from_vec((0..n).map(|i| i as f32).collect::<Vec<_>>(), &[n]).unwrap();
+    let windows = x.view().unfold(0, 16, 8).unwrap();
+    let rows = windows.shape()[0];
+    for skip in [0, 1] {
+        let mut out = RawTensor::zeros(&[rows * 16 + skip + 1], DType::F32).unwrap();
+        let mut target = out.view_mut().narrow(0, skip as isize, rows * 16).unwrap();
+        let mut target = target.view(&[rows as isize, 16]).unwrap();
+        target.copy_(&windows).unwrap();
+        let got = out.to_vec::<f32>().unwrap();
+        assert_eq!(got[..skip], vec![0.0; skip][..]);
+        assert_eq!(got[skip + rows * 16], 0.0);
+        for (w, row) in got[skip..skip + rows * 16].chunks(16).enumerate() {
+            let want: Vec<f32> = (0..16).map(|k| (8 * w + k) as f32).collect();
+            assert_eq!(row, &want[..], "window {w}, skip {skip}");
+        }
+    }
+}

@@ -103,6 +103,33 @@ pub(crate) unsafe fn stream_unfenced(src: *const u8, dst: *mut u8, len: usize) {
     }
 }
 
+/// Copies a short run of disjoint ranges (below [`STREAM_MIN_RUN`]) with
+/// streaming stores when `dst` is 16-byte aligned and `len` a multiple of
+/// 16, else with `memcpy`; no fence (the caller fences once after many).
+///
+/// # Safety
+/// As [`copy_run`], and the ranges are disjoint.
+#[inline(always)]
+pub(crate) unsafe fn stream_short(src: *const u8, dst: *mut u8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if dst as usize % 16 == 0 && len % 16 == 0 {
+        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+        let mut i = 0;
+        while i < len {
+            // SAFETY: `i + 16 <= len`: within both ranges; `dst + i` is
+            // 16-byte aligned.
+            unsafe {
+                let v = _mm_loadu_si128(src.add(i).cast::<__m128i>());
+                _mm_stream_si128(dst.add(i).cast::<__m128i>(), v);
+            }
+            i += 16;
+        }
+        return;
+    }
+    // SAFETY: the caller's contract.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, len) };
+}
+
 /// Elsewhere, `memcpy`.
 ///
 /// # Safety

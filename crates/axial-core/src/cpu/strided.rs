@@ -130,11 +130,37 @@ impl<const N: usize> Plan<N> {
     /// assert_eq!(seen.into_inner(), 1_000_000);
     /// ```
     pub fn par_for_runs_weighted(&self, weight: usize, f: impl Fn([usize; N], usize) + Sync) {
+        self.par_for_runs_then(weight, f, || {});
+    }
+
+    /// As [`Plan::par_for_runs_weighted`], calling `done()` on each thread
+    /// after its share of the runs (a fence after streaming stores).
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use axial_core::{cpu::strided::Plan, Layout};
+    /// let l = Layout::contiguous(&[4096, 1024]);
+    /// let (seen, shares) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    /// Plan::new([&l]).par_for_runs_then(
+    ///     1,
+    ///     |_, len| _ = seen.fetch_add(len, Ordering::Relaxed),
+    ///     || _ = shares.fetch_add(1, Ordering::Relaxed),
+    /// );
+    /// assert_eq!(seen.into_inner(), 4096 * 1024);
+    /// assert!(shares.into_inner() >= 1);
+    /// ```
+    pub fn par_for_runs_then(
+        &self,
+        weight: usize,
+        f: impl Fn([usize; N], usize) + Sync,
+        done: impl Fn() + Sync,
+    ) {
         let runs = self.runs();
         let threads = rayon::current_num_threads();
         let work = self.numel().saturating_mul(weight.max(1));
         if !self.disjoint || work < PLAIN_PARALLEL_THRESHOLD || threads == 1 || runs == 0 {
             self.for_runs(0, runs, f);
+            done();
             return;
         }
         let tasks = threads * 4;
@@ -148,6 +174,7 @@ impl<const N: usize> Plan<N> {
         let items = runs * parts;
         if items < 2 {
             self.for_runs(0, runs, f);
+            done();
             return;
         }
         let chunks = tasks.min(items);
@@ -159,8 +186,11 @@ impl<const N: usize> Plan<N> {
                     break;
                 }
                 let count = per.min(items - first);
-                let f = &f;
-                s.spawn(move |_| self.for_pieces(first, count, parts, f));
+                let (f, done) = (&f, &done);
+                s.spawn(move |_| {
+                    self.for_pieces(first, count, parts, f);
+                    done();
+                });
             }
         });
     }
