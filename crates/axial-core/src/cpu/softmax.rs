@@ -340,6 +340,30 @@ unsafe fn first_passes<I: Isa>(
     }
 }
 
+/// `lanes` values of the last pass from the input or the exponentials at
+/// `[src, exps]`. (A function, not a closure: a closure left not inlined
+/// is compiled without the instruction set's features, each intrinsic in
+/// it a call.)
+///
+/// # Safety
+/// Both are readable for `lanes` f32.
+#[inline(always)]
+unsafe fn last_value<I: Isa>(
+    isa: I,
+    last: Last,
+    [src, exps]: [*const f32; 2],
+    lanes: usize,
+) -> I::F {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match last {
+            Last::Scale(r) => isa.mul(load(isa, exps, lanes), isa.splat(r)),
+            Last::Shift(c) => isa.sub(load(isa, src, lanes), isa.splat(c)),
+            Last::Nan => isa.splat(f32::NAN),
+        }
+    }
+}
+
 /// Writes `dst` of `len` as `last` says, from the input or the
 /// exponentials (`[src, exps]`, `exps` possibly `dst` itself); with
 /// `stream`, the aligned vectors with streaming stores.
@@ -357,16 +381,6 @@ unsafe fn last_pass<I: Isa>(
     stream: bool,
 ) {
     let n = I::LANES;
-    let value = |j: usize, lanes: usize| {
-        // SAFETY: `j + lanes <= len` at every call below.
-        unsafe {
-            match last {
-                Last::Scale(r) => isa.mul(load(isa, exps.add(j), lanes), isa.splat(r)),
-                Last::Shift(c) => isa.sub(load(isa, src.add(j), lanes), isa.splat(c)),
-                Last::Nan => isa.splat(f32::NAN),
-            }
-        }
-    };
     // Streamed: plain stores up to the first address aligned for a
     // vector, streaming stores for the whole vectors after.
     let head = if stream {
@@ -380,15 +394,18 @@ unsafe fn last_pass<I: Isa>(
         let mut j = 0;
         while j < head {
             let lanes = n.min(head - j);
-            store(isa, dst.add(j), lanes, value(j, lanes));
+            let v = last_value(isa, last, [src.add(j), exps.add(j)], lanes);
+            store(isa, dst.add(j), lanes, v);
             j += lanes;
         }
         while j + n <= len {
-            isa.store_stream(dst.add(j), value(j, n));
+            let v = last_value(isa, last, [src.add(j), exps.add(j)], n);
+            isa.store_stream(dst.add(j), v);
             j += n;
         }
         if j < len {
-            store(isa, dst.add(j), len - j, value(j, len - j));
+            let v = last_value(isa, last, [src.add(j), exps.add(j)], len - j);
+            store(isa, dst.add(j), len - j, v);
         }
     }
 }

@@ -49,14 +49,18 @@ impl WithIsa for Sum4<'_> {
                 }
             }
         }
-        std::array::from_fn(|i| {
+        // (Loops, not closures: a closure left not inlined is compiled
+        // without the instruction set's features, each intrinsic a call.)
+        let mut sums = [0f32; 4];
+        for ((sum, row), xs) in sums.iter_mut().zip(&acc).zip(&runs) {
             let mut lanes = [0f32; LANES];
-            for (v, &a) in acc[i].iter().enumerate().take(vectors) {
+            for (v, &a) in row.iter().enumerate().take(vectors) {
                 // SAFETY: `lanes` holds `LANES` f32, this vector its share.
                 unsafe { isa.store(lanes.as_mut_ptr().add(v * I::LANES), a) };
             }
-            finish(lanes, &runs[i][chunks * LANES..], chunks > 0)
-        })
+            *sum = finish(lanes, &xs[chunks * LANES..], chunks > 0);
+        }
+        sums
     }
 }
 
