@@ -252,7 +252,7 @@ fn large_copies_of_short_runs_are_exact() {
     let rows = windows.shape()[0];
     for skip in [0, 1] {
         let mut out = RawTensor::zeros(&[rows * 16 + skip + 1], DType::F32).unwrap();
-        let mut target = out.view_mut().narrow(0, skip as isize, rows * 16).unwrap();
+        let target = out.view_mut().narrow(0, skip as isize, rows * 16).unwrap();
         let mut target = target.view(&[rows as isize, 16]).unwrap();
         target.copy_(&windows).unwrap();
         let got = out.to_vec::<f32>().unwrap();

@@ -112,7 +112,7 @@ pub(crate) unsafe fn stream_unfenced(src: *const u8, dst: *mut u8, len: usize) {
 #[inline(always)]
 pub(crate) unsafe fn stream_short(src: *const u8, dst: *mut u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
-    if dst as usize % 16 == 0 && len % 16 == 0 {
+    if (dst as usize).is_multiple_of(16) && len.is_multiple_of(16) {
         use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
         let mut i = 0;
         while i < len {

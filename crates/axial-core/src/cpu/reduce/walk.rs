@@ -8,7 +8,9 @@
 //!   f32 sum of n elements errs by O(log n) roundings, not O(n)). When each
 //!   output is one unit-stride run of at most a leaf (a last dim, windows),
 //!   the runs are reduced directly, outputs stepped along the innermost kept
-//!   dim.
+//!   dim. Reducers with [`Reducer::RUNS4`] (f32 `sum` and `mean`) take such
+//!   outputs four at a time, their runs read side by side in the same
+//!   cascade ([`super::side_by_side`]): the same values, more memory streams.
 //! - **outer**: the innermost source dim is kept (or the reduced runs are
 //!   short). The walk reads whole source rows in memory order and adds them,
 //!   eight at a time, into a vector of partial results, in blocks of
