@@ -11,7 +11,7 @@ use half::{bf16, f16};
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use super::map::map1;
-use super::stream::{STREAM_MIN_RUN, copy_run, fence, stream_short, worth_streaming};
+use super::stream::{STREAM_MIN_RUN, copy_run, fence, stream_run, worth_streaming};
 use super::strided::Plan;
 use crate::{Cpu, DType, Element, Error, Input, Output, Result, cast, with_dtype};
 
@@ -48,36 +48,32 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
     if plan.inner_strides() == [1, 1] {
         let size = size_of::<U>();
         let stream = worth_streaming::<U, 2>(&plan);
-        if stream && plan.inner_len() * size < STREAM_MIN_RUN && runs_abut(&plan) {
-            // Short runs (windows, narrow rows) that tile the output: each
-            // streamed without a fence, whole lines filled run after run,
-            // one fence per thread.
-            plan.par_for_runs_then(
-                1,
-                |[oo, os], len| {
-                    let (from, to) = (ps.get().wrapping_add(os), po.get().wrapping_add(oo));
-                    let (from, to, bytes) = (from.cast_const().cast(), to.cast(), len * size);
-                    // SAFETY: as below; a run that overlaps its source is
-                    // moved.
-                    unsafe {
-                        if (from as usize).abs_diff(to as usize) >= bytes {
-                            stream_short(from, to, bytes)
-                        } else {
-                            std::ptr::copy(from, to, bytes)
-                        }
+        // Short runs that tile the output (windows, narrow rows) are
+        // streamed too, lines filled run after run, with one fence per
+        // thread instead of one per run.
+        let tiles = stream && plan.inner_len() * size < STREAM_MIN_RUN && runs_abut(&plan);
+        plan.par_for_runs_then(
+            1,
+            |[oo, os], len| {
+                let (from, to) = (ps.get().wrapping_add(os), po.get().wrapping_add(oo));
+                let (from, to, bytes) = (from.cast_const().cast(), to.cast(), len * size);
+                // SAFETY: the runs are in bounds of both storages; both
+                // functions move overlapping runs (an input aliasing the
+                // output) with a memmove.
+                unsafe {
+                    if tiles {
+                        stream_run(from, to, bytes)
+                    } else {
+                        copy_run(from, to, bytes, stream)
                     }
-                },
-                fence,
-            );
-            return Ok(());
-        }
-        plan.par_for_runs(|[oo, os], len| {
-            let (from, to) = (ps.get().wrapping_add(os), po.get().wrapping_add(oo));
-            // SAFETY: the runs are in bounds of both storages; `copy_run`
-            // moves overlapping runs (an input aliasing the output) with a
-            // memmove.
-            unsafe { copy_run(from.cast_const().cast(), to.cast(), len * size, stream) }
-        });
+                }
+            },
+            || {
+                if tiles {
+                    fence()
+                }
+            },
+        );
         return Ok(());
     }
     // SAFETY: as in `convert`.

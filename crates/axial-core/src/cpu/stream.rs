@@ -38,25 +38,32 @@ pub(crate) fn worth_streaming_bytes(bytes: usize) -> bool {
 /// may overlap (an input aliasing its output): overlapping runs are moved
 /// with `memmove`.
 pub(crate) unsafe fn copy_run(src: *const u8, dst: *mut u8, len: usize, stream: bool) {
-    let disjoint = (src as usize).abs_diff(dst as usize) >= len;
-    if stream && disjoint && len >= STREAM_MIN_RUN {
-        // SAFETY: the caller's contract, and the ranges are disjoint.
-        unsafe { stream_copy(src, dst, len) };
+    if stream && len >= STREAM_MIN_RUN {
+        // SAFETY: the caller's contract. The fence makes the stores visible
+        // before the thread reports its part done.
+        unsafe { stream_run(src, dst, len) };
+        fence();
     } else {
         // SAFETY: the caller's contract; `copy` is right for overlapping ranges.
         unsafe { std::ptr::copy(src, dst, len) };
     }
 }
 
-/// Copies disjoint ranges with streaming stores, then fences so the stores
-/// are visible before the thread reports its part done.
+/// Copies `len` bytes with streaming stores, whatever the length, without
+/// the closing [`fence`]: for runs that tile a larger output (a caller
+/// fences once after many); overlapping ranges are moved with `memmove`.
 ///
 /// # Safety
-/// As [`copy_run`], and the ranges are disjoint.
-unsafe fn stream_copy(src: *const u8, dst: *mut u8, len: usize) {
-    // SAFETY: the caller's contract.
-    unsafe { stream_unfenced(src, dst, len) };
-    fence();
+/// As [`copy_run`].
+pub(crate) unsafe fn stream_run(src: *const u8, dst: *mut u8, len: usize) {
+    // SAFETY: the caller's contract, and `stream_unfenced` gets disjoint ranges.
+    unsafe {
+        if (src as usize).abs_diff(dst as usize) >= len {
+            stream_unfenced(src, dst, len);
+        } else {
+            std::ptr::copy(src, dst, len);
+        }
+    }
 }
 
 /// Orders the streaming stores issued so far before any later store (a no-op
@@ -84,8 +91,12 @@ pub(crate) unsafe fn stream_unfenced(src: *const u8, dst: *mut u8, len: usize) {
     // SAFETY: `head + body <= len`, so every access below stays within the
     // `len` bytes the caller vouches for; the streamed stores go to 16-byte
     // aligned addresses (`dst + head` is aligned, steps are multiples of 16).
+    // The unaligned ends are copied only when there are some: a short run
+    // (a window of 64 bytes) is then streamed without a call.
     unsafe {
-        std::ptr::copy_nonoverlapping(src, dst, head);
+        if head > 0 {
+            std::ptr::copy_nonoverlapping(src, dst, head);
+        }
         let (s, d) = (src.add(head), dst.add(head));
         let mut i = 0;
         while i < body {
@@ -99,35 +110,10 @@ pub(crate) unsafe fn stream_unfenced(src: *const u8, dst: *mut u8, len: usize) {
             _mm_stream_si128(to.add(3), e);
             i += 64;
         }
-        std::ptr::copy_nonoverlapping(s.add(body), d.add(body), len - head - body);
-    }
-}
-
-/// Copies a short run of disjoint ranges (below [`STREAM_MIN_RUN`]) with
-/// streaming stores when `dst` is 16-byte aligned and `len` a multiple of
-/// 16, else with `memcpy`; no fence (the caller fences once after many).
-///
-/// # Safety
-/// As [`copy_run`], and the ranges are disjoint.
-#[inline(always)]
-pub(crate) unsafe fn stream_short(src: *const u8, dst: *mut u8, len: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if (dst as usize).is_multiple_of(16) && len.is_multiple_of(16) {
-        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
-        let mut i = 0;
-        while i < len {
-            // SAFETY: `i + 16 <= len`: within both ranges; `dst + i` is
-            // 16-byte aligned.
-            unsafe {
-                let v = _mm_loadu_si128(src.add(i).cast::<__m128i>());
-                _mm_stream_si128(dst.add(i).cast::<__m128i>(), v);
-            }
-            i += 16;
+        if head + body < len {
+            std::ptr::copy_nonoverlapping(s.add(body), d.add(body), len - head - body);
         }
-        return;
     }
-    // SAFETY: the caller's contract.
-    unsafe { std::ptr::copy_nonoverlapping(src, dst, len) };
 }
 
 /// Elsewhere, `memcpy`.

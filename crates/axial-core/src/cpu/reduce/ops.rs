@@ -111,10 +111,11 @@ fn min_nan<N: Num>(a: N, b: N) -> N {
 
 /// Reducers that fold one associative operation over the widened elements
 /// from its identity (a step is a combine), then finish the result.
-/// Those that sum name [`Widen::sum4`] for [`Reducer::run4`].
+/// Those that name [`Widen::SUM4`] take the type's four-run kernel for
+/// [`Reducer::run4`].
 macro_rules! fold_reducer {
     ($($name:ident<T: $bound:path>: $identity:ident, $op:path => $out:ty,
-        |$acc:ident, $count:tt| $finish:expr $(, $sums:ident)?;)*) => {$(
+        |$acc:ident, $count:tt| $finish:expr $(, $sum4:ident)?;)*) => {$(
         impl<T: $bound> Reducer for $name<T> {
             type In = T;
             type Acc = T::W;
@@ -136,13 +137,12 @@ macro_rules! fold_reducer {
                 $finish
             }
             $(
-                const RUNS4: bool = T::SUM4;
+                const RUNS4: bool = T::$sum4.is_some();
                 #[inline(always)]
                 fn run4(self, runs: [&[T]; 4], first: usize) -> [T::W; 4] {
-                    if T::SUM4 {
-                        T::$sums(runs)
-                    } else {
-                        runs.map(|xs| lanes(self, xs, first))
+                    match T::$sum4 {
+                        Some(sum4) => sum4(runs),
+                        None => runs.map(|xs| lanes(self, xs, first)),
                     }
                 }
             )?
@@ -150,10 +150,10 @@ macro_rules! fold_reducer {
     )*};
 }
 fold_reducer! {
-    Sum<T: Widen>: ZERO, Num::add => T::SumOut, |acc, _| T::sum_out(acc), sum4;
+    Sum<T: Widen>: ZERO, Num::add => T::SumOut, |acc, _| T::sum_out(acc), SUM4;
     Prod<T: Widen>: ONE, Num::mul => T::SumOut, |acc, _| T::sum_out(acc);
     // PyTorch divides the f32 (f64) sum, then rounds once to f16/bf16.
-    Mean<T: Widen<W: Real>>: ZERO, Num::add => T, |acc, count| T::narrow(acc.div_count(count)), sum4;
+    Mean<T: Widen<W: Real>>: ZERO, Num::add => T, |acc, count| T::narrow(acc.div_count(count)), SUM4;
     Max<T: Widen>: LOWEST, max_nan => T, |acc, _| T::narrow(acc);
     Min<T: Widen>: HIGHEST, min_nan => T, |acc, _| T::narrow(acc);
 }

@@ -264,37 +264,45 @@ impl<R: Reducer> Walk<'_, R> {
         let ((run, [stride]), outer) = self.plan.reduced.split_inner();
         let r = self.r;
         if R::RUNS4 && outer.sizes.is_empty() && stride == 1 && (run <= LEAF || !parallel) {
-            self.side_by_side(first, n, run);
-            return;
-        }
-        if outer.sizes.is_empty() && stride == 1 && run <= LEAF {
-            // One short unit-stride run per output (a sum over a last dim,
-            // over windows): reduced directly, without a walk per output.
-            self.for_outputs(first, n, |src, dst| {
-                // SAFETY: the run of an output of the plan: `run` elements at
-                // unit stride from its source offset.
-                let xs = unsafe { std::slice::from_raw_parts(self.src_at(src), run) };
-                // SAFETY: an output offset of the plan.
-                unsafe { self.write(dst, r.finish(lanes(r, xs, 0), self.count)) };
-            });
+            self.side_by_side(first, n, &outer, run);
             return;
         }
         self.for_outputs(first, n, |src, dst| {
-            let acc = self.inner_range(&outer, (run, stride), src, 0, self.count, parallel);
+            let acc = self.output(&outer, (run, stride), src, parallel);
             // SAFETY: an output offset of the plan.
             unsafe { self.write(dst, r.finish(acc, self.count)) };
         });
     }
 
+    /// The partial result of the output whose source elements start at
+    /// `src`. One short unit-stride run (a sum over a last dim, over
+    /// windows) is reduced directly, without a walk; others by halves.
+    fn output(
+        &self,
+        outer: &Dims<1>,
+        (run, stride): (usize, isize),
+        src: isize,
+        parallel: bool,
+    ) -> R::Acc {
+        if outer.sizes.is_empty() && stride == 1 && run <= LEAF {
+            // SAFETY: the run of an output of the plan: `run` elements at
+            // unit stride from its source offset.
+            let xs = unsafe { std::slice::from_raw_parts(self.src_at(src), run) };
+            lanes(self.r, xs, 0)
+        } else {
+            self.inner_range(outer, (run, stride), src, 0, self.count, parallel)
+        }
+    }
+
     /// Outputs `first..first + n`, each one unit-stride run of `run`
     /// elements, four at a time ([`Reducer::run4`]): the same values as
-    /// one at a time, read side by side.
-    fn side_by_side(&self, first: usize, n: usize, run: usize) {
+    /// one at a time ([`Walk::output`]), read side by side.
+    fn side_by_side(&self, first: usize, n: usize, outer: &Dims<1>, run: usize) {
         let r = self.r;
         let mut group = [(0, 0); 4];
         let mut filled = 0;
-        let finish = |group: &[(isize, isize)], sums: &[R::Acc]| {
-            for (&(_, dst), &acc) in group.iter().zip(sums) {
+        let finish = |group: &[(isize, isize)], accs: &[R::Acc]| {
+            for (&(_, dst), &acc) in group.iter().zip(accs) {
                 // SAFETY: an output offset of the plan.
                 unsafe { self.write(dst, r.finish(acc, self.count)) };
             }
@@ -303,30 +311,19 @@ impl<R: Reducer> Walk<'_, R> {
             group[filled] = (src, dst);
             filled += 1;
             if filled == 4 {
-                let sums = self.range4(group.map(|(src, _)| src), 0, run, run <= LEAF);
-                finish(&group, &sums);
+                let accs = self.range4(group.map(|(src, _)| src), 0, run, run <= LEAF);
+                finish(&group, &accs);
                 filled = 0;
             }
         });
         for &(src, dst) in &group[..filled] {
-            let acc = if run <= LEAF {
-                // SAFETY: the run of an output of the plan.
-                lanes(
-                    r,
-                    unsafe { std::slice::from_raw_parts(self.src_at(src), run) },
-                    0,
-                )
-            } else {
-                let outer = self.plan.reduced.split_inner().1;
-                self.inner_range(&outer, (run, 1), src, 0, run, false)
-            };
-            finish(&[(src, dst)], &[acc]);
+            finish(&[(src, dst)], &[self.output(outer, (run, 1), src, false)]);
         }
     }
 
     /// [`Walk::inner_range`] of four unit-stride runs from `bases` side by
     /// side: the same halves, each leaf through [`Reducer::run4`]. `whole`:
-    /// the runs are at most a leaf, reduced as `inner_outputs` reduces such
+    /// the runs are at most a leaf, reduced as [`Walk::output`] reduces such
     /// runs directly (no identity combined in).
     fn range4(&self, bases: [isize; 4], lo: usize, hi: usize, whole: bool) -> [R::Acc; 4] {
         let (r, n) = (self.r, hi - lo);

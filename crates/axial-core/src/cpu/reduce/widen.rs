@@ -90,6 +90,9 @@ impl Num for i64 {
     }
 }
 
+/// A kernel summing four runs side by side ([`Widen::SUM4`]).
+pub(crate) type FourSums<T> = fn([&[T]; 4]) -> [<T as Widen>::W; 4];
+
 /// An element as a reduction sees it.
 pub(crate) trait Widen: Element {
     /// The number it is computed in.
@@ -114,15 +117,9 @@ pub(crate) trait Widen: Element {
             *d = s.widen();
         }
     }
-    /// True when [`Widen::sum4`] has a kernel of its own.
-    const SUM4: bool = false;
-    /// The sums of four runs of the same length read side by side, each
-    /// the same value as `sum` of the run alone; called only when
-    /// [`Widen::SUM4`] (the default sums one run after another).
-    #[inline(always)]
-    fn sum4(runs: [&[Self]; 4]) -> [Self::W; 4] {
-        runs.map(|xs| xs.iter().fold(Self::W::ZERO, |a, &x| a.add(x.widen())))
-    }
+    /// A kernel that sums four runs of the same length read side by side,
+    /// each to the bits of `sum` of the run alone, where the type has one.
+    const SUM4: Option<FourSums<Self>> = None;
 }
 
 macro_rules! int_widen {
@@ -169,13 +166,7 @@ macro_rules! float_widen {
         impl Widen for $t {
             type W = $t;
             type SumOut = $t;
-            $(
-                const SUM4: bool = true;
-                #[inline(always)]
-                fn sum4(runs: [&[$t]; 4]) -> [$t; 4] {
-                    $sum4(runs)
-                }
-            )?
+            $(const SUM4: Option<FourSums<$t>> = Some($sum4);)?
             #[inline(always)]
             fn widen(self) -> $t {
                 self

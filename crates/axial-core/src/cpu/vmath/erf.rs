@@ -14,7 +14,7 @@
 
 use super::coeffs::{ERF_PIECES, ERF_SMALL, ERFC, GELU_PIECES};
 use super::explog::{exp_d, exp_parts_df, pow2};
-use super::{fast_two_sum, horner_d, one_minus_pair};
+use super::{horner_d, one_minus_pair, three_quarter_piece};
 use crate::cpu::simd::Isa;
 
 /// `erf(z)` for |z| < 1.
@@ -108,11 +108,7 @@ pub(crate) fn gelu<I: Isa>(isa: I, x: I::F) -> I::F {
     }
     let zero = isa.splat(0.0);
     let b = isa.min(isa.abs(x), isa.splat(GELU_END));
-    let piece = isa.trunc_i(isa.mul(b, isa.splat(4.0 / 3.0)));
-    // d = b − centre as dh + dl: exact but in the first piece, where a
-    // small b is below centre/2 (and Fast2Sum's condition holds).
-    let centre = isa.fma(isa.i_to_f(piece), isa.splat(-0.75), isa.splat(-0.375));
-    let (dh, dl) = fast_two_sum(isa, centre, b);
+    let (piece, dh, dl) = three_quarter_piece(isa, b);
     let (mh, ml) = GELU_PIECES.eval(isa, piece, dh, dl);
     // e^(−b²/2), b² exact as qh + ql.
     let qh = isa.mul(b, b);

@@ -8,7 +8,7 @@
 
 use super::coeffs::{SIGMOID_PIECES, TANH_SMALL};
 use super::explog::{exp_d, exp_parts, pow2};
-use super::{fast_two_sum, horner, one_minus_pair};
+use super::{fast_two_sum, horner, one_minus_pair, three_quarter_piece};
 use crate::cpu::simd::Isa;
 
 /// Below this |x|, `tanh` by its odd polynomial (`1 − e⁻²ˣ` would cancel).
@@ -129,11 +129,7 @@ fn all_near<I: Isa>(isa: I, x: I::F) -> bool {
 #[inline(always)]
 fn sigmoid_near<I: Isa>(isa: I, x: I::F) -> (I::F, I::F) {
     let b = isa.abs(x);
-    let piece = isa.trunc_i(isa.mul(b, isa.splat(4.0 / 3.0)));
-    // d = b − centre as dh + dl: exact (Sterbenz) but for a small b in the
-    // first piece, where Fast2Sum's condition holds.
-    let centre = isa.fma(isa.i_to_f(piece), isa.splat(-0.75), isa.splat(-0.375));
-    let (dh, dl) = fast_two_sum(isa, centre, b);
+    let (piece, dh, dl) = three_quarter_piece(isa, b);
     let (qh, ql) = SIGMOID_PIECES.eval(isa, piece, dh, dl);
     one_minus_pair(isa, isa.le(isa.splat(0.0), x), qh, ql)
 }

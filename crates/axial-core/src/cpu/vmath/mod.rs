@@ -9,9 +9,10 @@
 //! rounding errors of their few critical steps as pairs `hi + lo`
 //! (`explog::exp_parts`, Fast2Sum, TwoSum) and rounding once at the end;
 //! `erf`, GELU, and `sigmoid` and `silu` below |x| = 6, evaluate one of
-//! eight polynomial pieces per lane ([`Pieces`]). The tanh-form GELU, `pow`, and the rare vectors beyond
-//! those ranges compute in f64 lanes (half as many per vector) and round
-//! once. f16 and bf16 go through f32 lanes (see [`apply`]).
+//! eight polynomial pieces per lane ([`Pieces`]). The tanh-form GELU,
+//! `pow`, and the rare vectors beyond those ranges compute in f64 lanes
+//! (half as many per vector) and round once. f16 and bf16 go through f32
+//! lanes (see [`apply`]).
 //!
 //! The polynomials are fitted by `fit.py` beside this file (`coeffs.rs`).
 
@@ -118,6 +119,18 @@ impl<const N: usize> Pieces<N> {
         let (s, e) = fast_two_sum(isa, c0h, ph);
         (s, isa.add(isa.add(e, pe), isa.add(rest, c0l)))
     }
+}
+
+/// The piece ¾ wide of [0, 6) that holds `b` (`trunc(4b/3)`, below 8 for
+/// `b` below 6), and `b − centre` as `dh + dl`: exact by Sterbenz but in
+/// the first piece, where a small `b` is below half the centre and
+/// Fast2Sum's condition holds.
+#[inline(always)]
+pub(crate) fn three_quarter_piece<I: Isa>(isa: I, b: I::F) -> (I::I, I::F, I::F) {
+    let piece = isa.trunc_i(isa.mul(b, isa.splat(4.0 / 3.0)));
+    let centre = isa.fma(isa.i_to_f(piece), isa.splat(-0.75), isa.splat(-0.375));
+    let (dh, dl) = fast_two_sum(isa, centre, b);
+    (piece, dh, dl)
 }
 
 /// `a + b` as `s + e` exactly, for any `a` and `b` (TwoSum).
