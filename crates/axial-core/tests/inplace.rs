@@ -264,3 +264,27 @@ fn large_copies_of_short_runs_are_exact() {
         }
     }
 }
+
+/// Windows of the rows of a matrix (`unfold` along its last dim): the runs
+/// tile the output in rows of windows, a row's input a fixed stride after
+/// the one before; every window of every row lands in place.
+#[test]
+fn large_copies_of_windows_of_rows_are_exact() {
+    let (rows, cols) = (2048, 1030);
+    let x = RawTensor::from_vec(
+        (0..rows * cols).map(|i| i as f32).collect::<Vec<_>>(),
+        &[rows, cols],
+    )
+    .unwrap();
+    let windows = x.view().unfold(1, 12, 4).unwrap();
+    let per_row = windows.shape()[1];
+    assert_eq!(windows.shape(), &[rows, per_row, 12]);
+    let mut out = RawTensor::zeros(&[rows, per_row, 12], DType::F32).unwrap();
+    out.view_mut().copy_(&windows).unwrap();
+    let got = out.to_vec::<f32>().unwrap();
+    for (k, window) in got.chunks(12).enumerate() {
+        let (r, w) = (k / per_row, k % per_row);
+        let want: Vec<f32> = (0..12).map(|j| (r * cols + 4 * w + j) as f32).collect();
+        assert_eq!(window, &want[..], "row {r}, window {w}");
+    }
+}

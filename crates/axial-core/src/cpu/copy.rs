@@ -48,32 +48,18 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
     if plan.inner_strides() == [1, 1] {
         let size = size_of::<U>();
         let stream = worth_streaming::<U, 2>(&plan);
-        // Short runs that tile the output (windows, narrow rows) are
-        // streamed too, lines filled run after run, with one fence per
-        // thread instead of one per run.
-        let tiles = stream && plan.inner_len() * size < STREAM_MIN_RUN && runs_abut(&plan);
-        plan.par_for_runs_then(
-            1,
-            |[oo, os], len| {
-                let (from, to) = (ps.get().wrapping_add(os), po.get().wrapping_add(oo));
-                let (from, to, bytes) = (from.cast_const().cast(), to.cast(), len * size);
-                // SAFETY: the runs are in bounds of both storages; both
-                // functions move overlapping runs (an input aliasing the
-                // output) with a memmove.
-                unsafe {
-                    if tiles {
-                        stream_run(from, to, bytes)
-                    } else {
-                        copy_run(from, to, bytes, stream)
-                    }
-                }
-            },
-            || {
-                if tiles {
-                    fence()
-                }
-            },
-        );
+        if stream && plan.inner_len() * size < STREAM_MIN_RUN && runs_abut(&plan) {
+            // SAFETY: `pointers` checked both layouts in bounds.
+            unsafe { copy_tiles(&plan, po.get().cast(), ps.get().cast_const().cast(), size) };
+            return Ok(());
+        }
+        plan.par_for_runs(|[oo, os], len| {
+            let (from, to) = (ps.get().wrapping_add(os), po.get().wrapping_add(oo));
+            // SAFETY: the runs are in bounds of both storages; `copy_run`
+            // moves overlapping runs (an input aliasing the output) with a
+            // memmove.
+            unsafe { copy_run(from.cast_const().cast(), to.cast(), len * size, stream) }
+        });
         return Ok(());
     }
     // SAFETY: as in `convert`.
@@ -86,6 +72,37 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
 fn runs_abut(plan: &Plan<2>) -> bool {
     let n = plan.shape().len();
     n >= 2 && plan.strides(0)[n - 2] == plan.inner_len() as isize
+}
+
+/// Copies short runs that tile the output (windows, narrow rows), `size`
+/// bytes an element, with streaming stores: lines are filled run after
+/// run, one fence per thread. The walk is over rows of runs (the plan
+/// without its innermost dim), each row a loop with fixed strides, so that
+/// a run of 64 bytes costs a few instructions, not a call.
+///
+/// # Safety
+/// `plan`'s operands (output, input) are in bounds of `po` and `ps`, with
+/// offsets in elements of `size` bytes.
+unsafe fn copy_tiles(plan: &Plan<2>, po: *mut u8, ps: *const u8, size: usize) {
+    let bytes = plan.inner_len() * size;
+    let rows = plan.outer();
+    let [so, ss] = rows.inner_strides().map(|s| s * size as isize);
+    let (po, ps) = (SendPtr(po), SendPtr(ps.cast_mut()));
+    rows.par_for_runs_then(
+        plan.inner_len(),
+        |[oo, os], count| {
+            let mut to = po.get().wrapping_add(oo * size);
+            let mut from = ps.get().cast_const().wrapping_add(os * size);
+            for _ in 0..count {
+                // SAFETY: each run is in bounds of both storages;
+                // `stream_run` moves a run that overlaps its source.
+                unsafe { stream_run(from, to, bytes) };
+                to = to.wrapping_offset(so);
+                from = from.wrapping_offset(ss);
+            }
+        },
+        fence,
+    );
 }
 
 /// `dst[i] = f(src[i])` for a conversion `f` from `S` to `O`.

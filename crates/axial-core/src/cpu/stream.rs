@@ -55,6 +55,7 @@ pub(crate) unsafe fn copy_run(src: *const u8, dst: *mut u8, len: usize, stream: 
 ///
 /// # Safety
 /// As [`copy_run`].
+#[inline]
 pub(crate) unsafe fn stream_run(src: *const u8, dst: *mut u8, len: usize) {
     // SAFETY: the caller's contract, and `stream_unfenced` gets disjoint ranges.
     unsafe {
@@ -84,6 +85,7 @@ pub(crate) fn fence() {
 /// # Safety
 /// As [`copy_run`], and the ranges are disjoint.
 #[cfg(target_arch = "x86_64")]
+#[inline]
 pub(crate) unsafe fn stream_unfenced(src: *const u8, dst: *mut u8, len: usize) {
     use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
     let head = dst.align_offset(16).min(len);
