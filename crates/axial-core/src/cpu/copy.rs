@@ -50,7 +50,7 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
         let stream = worth_streaming::<U, 2>(&plan);
         if stream && plan.inner_len() * size < STREAM_MIN_RUN && runs_abut(&plan) {
             // SAFETY: `pointers` checked both layouts in bounds.
-            unsafe { copy_tiles(&plan, po.get().cast(), ps.get().cast_const().cast(), size) };
+            unsafe { copy_tiles(&plan, po, ps) };
             return Ok(());
         }
         plan.par_for_runs(|[oo, os], len| {
@@ -74,29 +74,27 @@ fn runs_abut(plan: &Plan<2>) -> bool {
     n >= 2 && plan.strides(0)[n - 2] == plan.inner_len() as isize
 }
 
-/// Copies short runs that tile the output (windows, narrow rows), `size`
-/// bytes an element, with streaming stores: lines are filled run after
-/// run, one fence per thread. The walk is over rows of runs (the plan
-/// without its innermost dim), each row a loop with fixed strides, so that
-/// a run of 64 bytes costs a few instructions, not a call.
+/// Copies short runs of `U` that tile the output (windows, narrow rows)
+/// with streaming stores: lines are filled run after run, one fence per
+/// thread. The walk is over rows of runs (the plan without its innermost
+/// dim), each row a loop with fixed strides, so that a run of 64 bytes
+/// costs a few instructions, not a call.
 ///
 /// # Safety
-/// `plan`'s operands (output, input) are in bounds of `po` and `ps`, with
-/// offsets in elements of `size` bytes.
-unsafe fn copy_tiles(plan: &Plan<2>, po: *mut u8, ps: *const u8, size: usize) {
-    let bytes = plan.inner_len() * size;
+/// `plan`'s operands (output, input) are in bounds of `po` and `ps`.
+unsafe fn copy_tiles<U: Copy>(plan: &Plan<2>, po: SendPtr<U>, ps: SendPtr<U>) {
+    let bytes = plan.inner_len() * size_of::<U>();
     let rows = plan.outer();
-    let [so, ss] = rows.inner_strides().map(|s| s * size as isize);
-    let (po, ps) = (SendPtr(po), SendPtr(ps.cast_mut()));
+    let [so, ss] = rows.inner_strides();
     rows.par_for_runs_then(
         plan.inner_len(),
         |[oo, os], count| {
-            let mut to = po.get().wrapping_add(oo * size);
-            let mut from = ps.get().cast_const().wrapping_add(os * size);
+            let mut to = po.get().wrapping_add(oo);
+            let mut from = ps.get().cast_const().wrapping_add(os);
             for _ in 0..count {
                 // SAFETY: each run is in bounds of both storages;
                 // `stream_run` moves a run that overlaps its source.
-                unsafe { stream_run(from, to, bytes) };
+                unsafe { stream_run(from.cast(), to.cast(), bytes) };
                 to = to.wrapping_offset(so);
                 from = from.wrapping_offset(ss);
             }
