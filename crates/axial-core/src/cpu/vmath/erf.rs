@@ -103,9 +103,21 @@ const GELU_END: f32 = 5.999_999_5;
 /// subnormals) computes in f64 lanes instead ([`gelu_wide`]).
 #[inline(always)]
 pub(crate) fn gelu<I: Isa>(isa: I, x: I::F) -> I::F {
-    if isa.any(isa.lt(x, isa.splat(-GELU_END))) {
+    if isa.any(below_gelu_pieces(isa, x)) {
         return gelu_wide(isa, x);
     }
+    gelu_pieces(isa, x)
+}
+
+/// The lanes of `x` below the pieces of [`gelu_pieces`] (−6 and less).
+#[inline(always)]
+pub(crate) fn below_gelu_pieces<I: Isa>(isa: I, x: I::F) -> I::MF {
+    isa.lt(x, isa.splat(-GELU_END))
+}
+
+/// [`gelu`] of a vector without lanes [`below_gelu_pieces`].
+#[inline(always)]
+pub(crate) fn gelu_pieces<I: Isa>(isa: I, x: I::F) -> I::F {
     let zero = isa.splat(0.0);
     let b = isa.min(isa.abs(x), isa.splat(GELU_END));
     let (piece, dh, dl) = three_quarter_piece(isa, b);

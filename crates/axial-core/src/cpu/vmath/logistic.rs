@@ -114,11 +114,11 @@ fn sigmoid_parts<I: Isa, const SUBNORMAL: bool>(isa: I, x: I::F) -> (I::F, I::F,
 /// [`sigmoid_near`].
 const PIECES_END: f32 = 6.0;
 
-/// Whether every lane of `x` is within the pieces of [`sigmoid_near`] (or
-/// NaN, whose lanes are replaced after).
+/// The lanes of `x` beyond the pieces of [`sigmoid_near`] (|x| ≥ 6, ±∞;
+/// NaN lanes are not: the pieces' paths replace them after).
 #[inline(always)]
-fn all_near<I: Isa>(isa: I, x: I::F) -> bool {
-    !isa.any(isa.le(isa.splat(PIECES_END), isa.abs(x)))
+pub(crate) fn beyond_pieces<I: Isa>(isa: I, x: I::F) -> I::MF {
+    isa.le(isa.splat(PIECES_END), isa.abs(x))
 }
 
 /// `sigmoid(x)` for |x| < 6 as `hi + lo`: `q = sigmoid(−|x|)` from one of
@@ -127,21 +127,28 @@ fn all_near<I: Isa>(isa: I, x: I::F) -> bool {
 /// it falls to 2.5·10⁻³, and `1 − q` for `x ≥ 0`. No exponential: about
 /// half the operations of [`sigmoid_parts`].
 #[inline(always)]
-fn sigmoid_near<I: Isa>(isa: I, x: I::F) -> (I::F, I::F) {
+fn sigmoid_pieces<I: Isa>(isa: I, x: I::F) -> (I::F, I::F) {
     let b = isa.abs(x);
     let (piece, dh, dl) = three_quarter_piece(isa, b);
     let (qh, ql) = SIGMOID_PIECES.eval(isa, piece, dh, dl);
     one_minus_pair(isa, isa.le(isa.splat(0.0), x), qh, ql)
 }
 
+/// [`sigmoid`] of a vector without lanes [`beyond_pieces`].
+#[inline(always)]
+pub(crate) fn sigmoid_near<I: Isa>(isa: I, x: I::F) -> I::F {
+    let (h, l) = sigmoid_pieces(isa, x);
+    isa.select(isa.is_nan(x), x, isa.add(h, l))
+}
+
 /// `1/(1+e⁻ˣ)` in f32 lanes, within an ulp, subnormal results included.
 /// A vector within |x| < 6 takes [`sigmoid_near`]; others the exponential.
 #[inline(always)]
 pub(crate) fn sigmoid<I: Isa>(isa: I, x: I::F) -> I::F {
-    let v = if all_near(isa, x) {
-        let (h, l) = sigmoid_near(isa, x);
-        isa.add(h, l)
-    } else if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
+    if !isa.any(beyond_pieces(isa, x)) {
+        return sigmoid_near(isa, x);
+    }
+    let v = if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
         let (qh, ql, n) = sigmoid_parts::<I, true>(isa, x);
         isa.scale(isa.add(qh, ql), n)
     } else {
@@ -151,18 +158,26 @@ pub(crate) fn sigmoid<I: Isa>(isa: I, x: I::F) -> I::F {
     isa.select(isa.is_nan(x), x, v)
 }
 
+/// [`silu`] of a vector without lanes [`beyond_pieces`].
+#[inline(always)]
+pub(crate) fn silu_near<I: Isa>(isa: I, x: I::F) -> I::F {
+    // The pieces' low part holds their small terms (up to 1 % of the
+    // value): renormalised, so that `x·l` of a subnormal `x` rounds by
+    // nothing that shows.
+    let (h, l) = sigmoid_pieces(isa, x);
+    let (h, l) = fast_two_sum(isa, h, l);
+    let v = isa.fma(x, h, isa.mul(x, l));
+    isa.select(isa.is_nan(x), isa.splat(f32::NAN), v)
+}
+
 /// `x·sigmoid(x)` in f32 lanes, within an ulp; −∞ gives NaN (PyTorch's
 /// `x/(1+e⁻ˣ)` is −∞/∞ there).
 #[inline(always)]
 pub(crate) fn silu<I: Isa>(isa: I, x: I::F) -> I::F {
-    let v = if all_near(isa, x) {
-        // The pieces' low part holds their small terms (up to 1 % of the
-        // value): renormalised, so that `x·l` of a subnormal `x` rounds by
-        // nothing that shows.
-        let (h, l) = sigmoid_near(isa, x);
-        let (h, l) = fast_two_sum(isa, h, l);
-        isa.fma(x, h, isa.mul(x, l))
-    } else if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
+    if !isa.any(beyond_pieces(isa, x)) {
+        return silu_near(isa, x);
+    }
+    let v = if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
         let (qh, ql, n) = sigmoid_parts::<I, true>(isa, x);
         // Below −120 the result is −0: `x` is clamped there as `e` is (a
         // huge `x` times the clamped `e` would not underflow).
