@@ -3,7 +3,8 @@
 //! Fast paths: runs that are contiguous on both sides and of one dtype are
 //! `memmove`s, or streamed past the caches when the copy is larger than
 //! them ([`super::stream`]); a transposed walk (the output unit-stride, the input not) is
-//! copied tile by tile so both sides stay in cache; f32 ↔ f16/bf16 convert
+//! copied tile by tile so both sides stay in cache, 4-byte elements of one
+//! dtype in registers ([`super::transpose`]); f32 ↔ f16/bf16 convert
 //! with branch-free bit arithmetic that vectorises.
 
 use half::{bf16, f16};
@@ -13,6 +14,7 @@ use super::convert::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use super::map::map1;
 use super::stream::{STREAM_MIN_RUN, copy_run, fence, stream_run, worth_streaming};
 use super::strided::Plan;
+use super::transpose;
 use crate::{Cpu, DType, Element, Error, Input, Output, Result, cast, with_dtype};
 
 /// Side of the square tiles a transposed copy walks.
@@ -62,9 +64,51 @@ fn same_size<U: Element>(src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Res
         });
         return Ok(());
     }
+    #[cfg(target_arch = "x86_64")]
+    if size_of::<U>() == 4
+        && transpose::available()
+        && independent(src, dst)
+        && is_transposition(&plan)
+        && plan.outer().inner_strides()[1] == 1
+    {
+        let stream = worth_streaming::<U, 2>(&plan);
+        let (po, ps) = (SendPtr(po.get().cast()), SendPtr(ps.get().cast()));
+        // SAFETY: `pointers` checked both layouts in bounds; the output's
+        // elements are distinct and the input does not alias them; the CPU
+        // has AVX2; the input is unit-stride along the output's rows.
+        unsafe { transpose4(&plan, po, ps, stream) };
+        return Ok(());
+    }
     // SAFETY: as in `convert`.
     unsafe { walk(&plan, po, ps, src, dst, |x: U| x) };
     Ok(())
+}
+
+/// A transposition of 4-byte elements whose input is unit-stride along the
+/// output's rows: [`transpose::transpose_rows`] on each thread's rows.
+///
+/// # Safety
+/// As [`tiled`]; [`transpose::available`] is true and the input's stride
+/// along the output's rows is 1.
+#[cfg(target_arch = "x86_64")]
+unsafe fn transpose4(plan: &Plan<2>, po: SendPtr<u32>, ps: SendPtr<u32>, stream: bool) {
+    let done = || {
+        if stream {
+            fence();
+        }
+    };
+    // SAFETY: forwarded.
+    unsafe {
+        for_row_blocks(
+            plan,
+            po,
+            ps,
+            done,
+            |o, s, rows, cols, [so_row, _, _, si_col]| {
+                transpose::transpose_rows(o, s, (rows, cols), (so_row, si_col), stream);
+            },
+        )
+    }
 }
 
 /// True when each run of the output starts where the one before it ends
@@ -178,16 +222,19 @@ unsafe fn walk<S: Copy, O: Element>(
     dst: &Output<'_, Cpu>,
     f: impl Fn(S) -> O + Copy + Sync,
 ) {
-    // Blocks reorder the writes: only for outputs whose elements are distinct
-    // and inputs that do not read them.
-    let independent = src.storage.is_some() && dst.layout.is_non_overlapping();
-    if independent && is_transposition(plan) {
+    if independent(src, dst) && is_transposition(plan) {
         // SAFETY: forwarded.
         unsafe { tiled(plan, po, ps, f) }
     } else {
         // SAFETY: forwarded.
         unsafe { map1((po, &dst.layout), (ps, &src.layout), 1, f) }
     }
+}
+
+/// Whether blocks may reorder the writes: the output's elements are
+/// distinct and the input does not read them.
+fn independent(src: &Input<'_, Cpu>, dst: &Output<'_, Cpu>) -> bool {
+    src.storage.is_some() && dst.layout.is_non_overlapping()
 }
 
 /// True when the output is unit-stride along the run but the input moves
@@ -219,24 +266,52 @@ unsafe fn tiled<S: Copy, O: Element>(
     ps: SendPtr<S>,
     f: impl Fn(S) -> O + Copy + Sync,
 ) {
+    // SAFETY: forwarded; the unit-stride case is spelled out so that its
+    // loops are compiled with constant strides.
+    unsafe {
+        for_row_blocks(
+            plan,
+            po,
+            ps,
+            || {},
+            |o, s, rows, cols, strides| {
+                let [so_row, so_col, si_row, si_col] = strides;
+                if (si_row, so_col) == (1, 1) {
+                    tile_rows(o, s, rows, cols, [so_row, 1, 1, si_col], &f);
+                } else {
+                    tile_rows(o, s, rows, cols, strides, &f);
+                }
+            },
+        )
+    }
+}
+
+/// Calls `copy(o, s, rows, cols, [so_row, so_col, si_row, si_col])` on
+/// pieces of the rows of the two innermost dims, shared among threads,
+/// each thread calling `done()` after its pieces.
+///
+/// # Safety
+/// As [`tiled`].
+unsafe fn for_row_blocks<S: Copy, O: Copy>(
+    plan: &Plan<2>,
+    po: SendPtr<O>,
+    ps: SendPtr<S>,
+    done: impl Fn() + Sync,
+    copy: impl Fn(*mut O, *const S, usize, usize, [isize; 4]) + Sync,
+) {
     let cols = plan.inner_len();
     let [so_col, si_col] = plan.inner_strides();
     let rows_plan = plan.outer();
     let [so_row, si_row] = rows_plan.inner_strides();
-    rows_plan.par_for_runs_weighted(cols, |[oo, os], rows| {
-        // SAFETY: the offsets start rows of the walk.
-        let (o, s) = unsafe { (po.get().add(oo), ps.get().add(os).cast_const()) };
-        let strides = [so_row, so_col, si_row, si_col];
-        // SAFETY: forwarded; the unit-stride case is spelled out so that its
-        // loops are compiled with constant strides.
-        unsafe {
-            if (si_row, so_col) == (1, 1) {
-                tile_rows(o, s, rows, cols, [so_row, 1, 1, si_col], &f);
-            } else {
-                tile_rows(o, s, rows, cols, strides, &f);
-            }
-        }
-    });
+    rows_plan.par_for_runs_then(
+        cols,
+        |[oo, os], rows| {
+            // SAFETY: the offsets start rows of the walk.
+            let (o, s) = unsafe { (po.get().add(oo), ps.get().add(os).cast_const()) };
+            copy(o, s, rows, cols, [so_row, so_col, si_row, si_col]);
+        },
+        done,
+    );
 }
 
 /// Copies `rows`×`cols` elements from `s` to `o` block by block; `strides`

@@ -21,6 +21,7 @@ mod simd;
 mod softmax;
 mod stream;
 pub mod strided;
+mod transpose;
 mod unary;
 mod vmath;
 
