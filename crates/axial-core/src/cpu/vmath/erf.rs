@@ -6,7 +6,7 @@
 //! `erf` takes pieces of `erf` itself (see [`erf`]). GELU's left tail
 //! `x·Φ(x)` needs `Φ(x)` to a fraction of an ulp *relative* to its tiny
 //! value, so GELU takes pieces of `e^(x²/2)·Φ(−|x|)`, which varies slowly,
-//! times `e^(−x²/2)` from [`exp_parts_df`] (see [`gelu`]); below −6, down
+//! times `e^(−x²/2)` from [`exp_parts_df`] (see [`gelu_pieces`]); below −6, down
 //! to the subnormal results, it computes in f64 lanes: there, below
 //! |z| = 1 (`z = x/√2`), `erf(z) = z·P(z²)`; above, `erfc(z) =
 //! t·exp(G(t) − z²)` with `t = 1/(1 + z/2)` (the form of Numerical
@@ -87,27 +87,9 @@ fn gelu_d<I: Isa>(isa: I, x: I::D) -> I::D {
     isa.select_d(near, small, large)
 }
 
-/// Where the pieces of [`gelu`] end: the f32 below 6 (past it `Φ(x)`
+/// Where the pieces of [`gelu_pieces`] end: the f32 below 6 (past it `Φ(x)`
 /// rounds to 1 in `x·Φ(x)`), so that `trunc(4b/3)` is below 8.
 const GELU_END: f32 = 5.999_999_5;
-
-/// The exact GELU `x·Φ(x) = x·½·(1 + erf(x/√2))` in f32 lanes, within an
-/// ulp; −∞ gives NaN (∞·0, as PyTorch), ∞ gives ∞.
-///
-/// With `b = |x|`, `Φ(−b) = e^(−b²/2)·M(b)` where `M(b) = e^(b²/2)·Φ(−b)`
-/// varies slowly (from ½ to `1/(b√2π)`): one of eight pieces ¾ wide
-/// ([`Pieces`](super::Pieces)) on [0, 6). `b²/2` is exact as a pair and
-/// its exponential comes from [`exp_parts_df`], so that `Φ(−b)` keeps its
-/// relative accuracy however small it is; `Φ(x) = 1 − Φ(−b)` for `x ≥ 0`.
-/// A vector with a lane below −6 (results below 10⁻⁸, down to the
-/// subnormals) computes in f64 lanes instead ([`gelu_wide`]).
-#[inline(always)]
-pub(crate) fn gelu<I: Isa>(isa: I, x: I::F) -> I::F {
-    if isa.any(below_gelu_pieces(isa, x)) {
-        return gelu_wide(isa, x);
-    }
-    gelu_pieces(isa, x)
-}
 
 /// The lanes of `x` below the pieces of [`gelu_pieces`] (−6 and less).
 #[inline(always)]
@@ -115,7 +97,15 @@ pub(crate) fn below_gelu_pieces<I: Isa>(isa: I, x: I::F) -> I::MF {
     isa.lt(x, isa.splat(-GELU_END))
 }
 
-/// [`gelu`] of a vector without lanes [`below_gelu_pieces`].
+/// The exact GELU `x·Φ(x) = x·½·(1 + erf(x/√2))` in f32 lanes, within an
+/// ulp, for a vector without lanes [`below_gelu_pieces`] (others take
+/// [`gelu_wide`]); ∞ gives ∞.
+///
+/// With `b = |x|`, `Φ(−b) = e^(−b²/2)·M(b)` where `M(b) = e^(b²/2)·Φ(−b)`
+/// varies slowly (from ½ to `1/(b√2π)`): one of eight pieces ¾ wide
+/// ([`Pieces`](super::Pieces)) on [0, 6). `b²/2` is exact as a pair and
+/// its exponential comes from [`exp_parts_df`], so that `Φ(−b)` keeps its
+/// relative accuracy however small it is; `Φ(x) = 1 − Φ(−b)` for `x ≥ 0`.
 #[inline(always)]
 pub(crate) fn gelu_pieces<I: Isa>(isa: I, x: I::F) -> I::F {
     let zero = isa.splat(0.0);
@@ -140,11 +130,13 @@ pub(crate) fn gelu_pieces<I: Isa>(isa: I, x: I::F) -> I::F {
     isa.select(isa.is_nan(x), x, v)
 }
 
-/// [`gelu`] of any f32 through f64 lanes: for the left tail, where the
-/// results reach the subnormals. (Inlined: a function of its own would be
-/// compiled without the instruction set's target features.)
+/// The exact GELU of any f32 through f64 lanes, within an ulp: for a vector
+/// with a lane in the left tail, below −6, where the results fall below
+/// 10⁻⁸ and down to the subnormals (others take [`gelu_pieces`]); −∞ gives
+/// NaN (∞·0, as PyTorch), ∞ gives ∞. (Inlined: a function of its own would
+/// be compiled without the instruction set's target features.)
 #[inline(always)]
-fn gelu_wide<I: Isa>(isa: I, x: I::F) -> I::F {
+pub(crate) fn gelu_wide<I: Isa>(isa: I, x: I::F) -> I::F {
     let (lo, hi) = isa.widen(x);
     let v = isa.narrow(gelu_d(isa, lo), gelu_d(isa, hi));
     let bad = isa.or_m(isa.is_nan(x), isa.eq(x, isa.splat(f32::NEG_INFINITY)));

@@ -3,8 +3,9 @@
 //! at the end. `tanh`, `sigmoid` and `silu` compute in f32 lanes, twice as
 //! many as f64's, carrying the rounding errors of their few critical steps
 //! (`exp_parts`, Fast2Sum, a division's residual); the tanh-form GELU
-//! computes in f64 lanes. Below |x| = 6, `sigmoid` and `silu` skip the
-//! exponential: one of eight polynomial pieces of `sigmoid(−|x|)` per lane.
+//! computes in f64 lanes. A vector within |x| < 6 of `sigmoid` or `silu`
+//! skips the exponential: one of eight polynomial pieces of `sigmoid(−|x|)`
+//! per lane.
 
 use super::coeffs::{SIGMOID_PIECES, TANH_SMALL};
 use super::explog::{exp_d, exp_parts, pow2};
@@ -134,20 +135,18 @@ fn sigmoid_pieces<I: Isa>(isa: I, x: I::F) -> (I::F, I::F) {
     one_minus_pair(isa, isa.le(isa.splat(0.0), x), qh, ql)
 }
 
-/// [`sigmoid`] of a vector without lanes [`beyond_pieces`].
+/// [`sigmoid_exp`] of a vector without lanes [`beyond_pieces`].
 #[inline(always)]
 pub(crate) fn sigmoid_near<I: Isa>(isa: I, x: I::F) -> I::F {
     let (h, l) = sigmoid_pieces(isa, x);
     isa.select(isa.is_nan(x), x, isa.add(h, l))
 }
 
-/// `1/(1+e⁻ˣ)` in f32 lanes, within an ulp, subnormal results included.
-/// A vector within |x| < 6 takes [`sigmoid_near`]; others the exponential.
+/// `1/(1+e⁻ˣ)` in f32 lanes through the exponential, within an ulp,
+/// subnormal results included: for any lanes, and taken by a vector with
+/// lanes [`beyond_pieces`] (the others take [`sigmoid_near`]).
 #[inline(always)]
-pub(crate) fn sigmoid<I: Isa>(isa: I, x: I::F) -> I::F {
-    if !isa.any(beyond_pieces(isa, x)) {
-        return sigmoid_near(isa, x);
-    }
+pub(crate) fn sigmoid_exp<I: Isa>(isa: I, x: I::F) -> I::F {
     let v = if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
         let (qh, ql, n) = sigmoid_parts::<I, true>(isa, x);
         isa.scale(isa.add(qh, ql), n)
@@ -158,7 +157,7 @@ pub(crate) fn sigmoid<I: Isa>(isa: I, x: I::F) -> I::F {
     isa.select(isa.is_nan(x), x, v)
 }
 
-/// [`silu`] of a vector without lanes [`beyond_pieces`].
+/// [`silu_exp`] of a vector without lanes [`beyond_pieces`].
 #[inline(always)]
 pub(crate) fn silu_near<I: Isa>(isa: I, x: I::F) -> I::F {
     // The pieces' low part holds their small terms (up to 1 % of the
@@ -170,13 +169,12 @@ pub(crate) fn silu_near<I: Isa>(isa: I, x: I::F) -> I::F {
     isa.select(isa.is_nan(x), isa.splat(f32::NAN), v)
 }
 
-/// `x·sigmoid(x)` in f32 lanes, within an ulp; −∞ gives NaN (PyTorch's
-/// `x/(1+e⁻ˣ)` is −∞/∞ there).
+/// `x·sigmoid(x)` in f32 lanes through the exponential, within an ulp;
+/// −∞ gives NaN (PyTorch's `x/(1+e⁻ˣ)` is −∞/∞ there). For any lanes, and
+/// taken by a vector with lanes [`beyond_pieces`] (the others take
+/// [`silu_near`]).
 #[inline(always)]
-pub(crate) fn silu<I: Isa>(isa: I, x: I::F) -> I::F {
-    if !isa.any(beyond_pieces(isa, x)) {
-        return silu_near(isa, x);
-    }
+pub(crate) fn silu_exp<I: Isa>(isa: I, x: I::F) -> I::F {
     let v = if isa.any(isa.lt(x, isa.splat(SUBNORMAL_BELOW))) {
         let (qh, ql, n) = sigmoid_parts::<I, true>(isa, x);
         // Below −120 the result is −0: `x` is clamped there as `e` is (a

@@ -203,13 +203,15 @@ fn rsqrt<I: Isa>(isa: I, x: I::F) -> I::F {
 ///
 /// An op whose common inputs take a cheaper path than the rest gives that
 /// path ([`common`](Lanewise::common)) and the test of the lanes it cannot
-/// take ([`rare`](Lanewise::rare)), so that the loop tests two vectors at
-/// once and runs the two common paths in one straight line of code: one
-/// branch between them kept each from overlapping the other (measured:
-/// sigmoid 8–10 % faster on one thread).
+/// take ([`rare`](Lanewise::rare)) beside the path for any lanes
+/// ([`full`](Lanewise::full)); [`apply`](Lanewise::apply) chooses between
+/// them, and [`apply2`](Lanewise::apply2) tests two vectors at once and runs
+/// the two common paths in one straight line of code: one branch between
+/// them kept each from overlapping the other (measured: sigmoid 8–10 %
+/// faster on one thread).
 trait Lanewise: Copy + Send {
     /// The function at any lanes.
-    fn apply<I: Isa>(self, isa: I, x: I::F) -> I::F;
+    fn full<I: Isa>(self, isa: I, x: I::F) -> I::F;
 
     /// The lanes of `x` that [`common`](Lanewise::common) cannot take;
     /// `None` for an op with a single path.
@@ -221,7 +223,17 @@ trait Lanewise: Copy + Send {
     /// The function at a vector without [`rare`](Lanewise::rare) lanes.
     #[inline(always)]
     fn common<I: Isa>(self, isa: I, x: I::F) -> I::F {
-        self.apply(isa, x)
+        self.full(isa, x)
+    }
+
+    /// The function at one vector: the common path when it has no rare
+    /// lane.
+    #[inline(always)]
+    fn apply<I: Isa>(self, isa: I, x: I::F) -> I::F {
+        match self.rare(isa, x) {
+            Some(r) if !isa.any(r) => self.common(isa, x),
+            _ => self.full(isa, x),
+        }
     }
 
     /// The function at two vectors: both through the common path when
@@ -238,7 +250,9 @@ trait Lanewise: Copy + Send {
 }
 
 /// Declares the [`Lanewise`] types of the ops, and `by_op!`, which binds
-/// the one of a [`VecOp`] to a name in an expression.
+/// the one of a [`VecOp`] to a name in an expression. `|isa, x| f` is the
+/// op's path for any lanes; `common` and `rare` name its cheaper path and
+/// the test of the lanes that path cannot take.
 macro_rules! lanewise {
     ($(
         $(#[$doc:meta])*
@@ -252,7 +266,7 @@ macro_rules! lanewise {
 
             impl Lanewise for $name {
                 #[inline(always)]
-                fn apply<I: Isa>(self, $isa: I, $x: I::F) -> I::F {
+                fn full<I: Isa>(self, $isa: I, $x: I::F) -> I::F {
                     $(let $name($field) = self;)?
                     $f
                 }
@@ -287,17 +301,17 @@ lanewise! {
     ExpOp = Exp => |isa, x| explog::exp(isa, x);
     LogOp = Log => |isa, x| explog::log(isa, x);
     TanhOp = Tanh => |isa, x| logistic::tanh(isa, x);
-    SigmoidOp = Sigmoid => |isa, x| logistic::sigmoid(isa, x),
+    SigmoidOp = Sigmoid => |isa, x| logistic::sigmoid_exp(isa, x),
         common logistic::sigmoid_near, rare logistic::beyond_pieces;
-    SiluOp = Silu => |isa, x| logistic::silu(isa, x),
+    SiluOp = Silu => |isa, x| logistic::silu_exp(isa, x),
         common logistic::silu_near, rare logistic::beyond_pieces;
     ErfOp = Erf => |isa, x| erf::erf(isa, x);
-    GeluOp = Gelu => |isa, x| erf::gelu(isa, x),
+    GeluOp = Gelu => |isa, x| erf::gelu_wide(isa, x),
         common erf::gelu_pieces, rare erf::below_gelu_pieces;
     GeluTanhOp = GeluTanh => |isa, x| logistic::gelu_tanh(isa, x);
-    SinOp = Sin => |isa, x| trig::sin(isa, x),
+    SinOp = Sin => |isa, x| trig::sin_wide(isa, x),
         common trig::sin_f32, rare trig::beyond_f32;
-    CosOp = Cos => |isa, x| trig::cos(isa, x),
+    CosOp = Cos => |isa, x| trig::cos_wide(isa, x),
         common trig::cos_f32, rare trig::beyond_f32;
     RsqrtOp = Rsqrt => |isa, x| rsqrt(isa, x);
     /// `xᵖ` with the exponent.

@@ -180,11 +180,10 @@ fn sin_cos_f32<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
     isa.select(upper, isa.sub(isa.splat(0.0), v), v)
 }
 
+/// `sin x` or `cos x` for any lanes: through f64 lanes, and for lanes of
+/// magnitude 2²⁰ and more, infinite or NaN, one lane at a time.
 #[inline(always)]
-fn sin_cos<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
-    if !isa.any(beyond_f32(isa, x)) {
-        return sin_cos_f32(isa, x, which);
-    }
+fn sin_cos_wide<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
     let (lo, hi) = isa.widen(x);
     let v = isa.narrow(half(isa, lo, which), half(isa, hi, which));
     // Huge, infinite and NaN lanes.
@@ -202,25 +201,27 @@ fn sin_cos<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
     )
 }
 
-/// `sin x` in f32 lanes, within an ulp for every finite `x`.
+/// `sin x` in f32 lanes, within an ulp for every finite `x`, for any lanes;
+/// a vector without lanes [`beyond_f32`] takes [`sin_f32`].
 #[inline(always)]
-pub(crate) fn sin<I: Isa>(isa: I, x: I::F) -> I::F {
-    sin_cos(isa, x, Which::Sin)
+pub(crate) fn sin_wide<I: Isa>(isa: I, x: I::F) -> I::F {
+    sin_cos_wide(isa, x, Which::Sin)
 }
 
-/// `cos x` in f32 lanes, within an ulp for every finite `x`.
+/// `cos x` in f32 lanes, within an ulp for every finite `x`, for any lanes;
+/// a vector without lanes [`beyond_f32`] takes [`cos_f32`].
 #[inline(always)]
-pub(crate) fn cos<I: Isa>(isa: I, x: I::F) -> I::F {
-    sin_cos(isa, x, Which::Cos)
+pub(crate) fn cos_wide<I: Isa>(isa: I, x: I::F) -> I::F {
+    sin_cos_wide(isa, x, Which::Cos)
 }
 
-/// [`sin`] of a vector without lanes [`beyond_f32`].
+/// `sin x` for a vector without lanes [`beyond_f32`].
 #[inline(always)]
 pub(crate) fn sin_f32<I: Isa>(isa: I, x: I::F) -> I::F {
     sin_cos_f32(isa, x, Which::Sin)
 }
 
-/// [`cos`] of a vector without lanes [`beyond_f32`].
+/// `cos x` for a vector without lanes [`beyond_f32`].
 #[inline(always)]
 pub(crate) fn cos_f32<I: Isa>(isa: I, x: I::F) -> I::F {
     sin_cos_f32(isa, x, Which::Cos)
