@@ -119,6 +119,16 @@ impl Isa for Avx2 {
         unsafe { _mm256_fmadd_ps(a, b, c) }
     }
     #[inline(always)]
+    fn fms(self, a: __m256, b: __m256, c: __m256) -> __m256 {
+        // SAFETY: see the impl.
+        unsafe { _mm256_fmsub_ps(a, b, c) }
+    }
+    #[inline(always)]
+    fn fnma(self, a: __m256, b: __m256, c: __m256) -> __m256 {
+        // SAFETY: see the impl.
+        unsafe { _mm256_fnmadd_ps(a, b, c) }
+    }
+    #[inline(always)]
     fn max(self, a: __m256, b: __m256) -> __m256 {
         // SAFETY: see the impl.
         unsafe { _mm256_max_ps(a, b) }

@@ -91,6 +91,16 @@ impl Isa for Avx512 {
         unsafe { _mm512_fmadd_ps(a, b, c) }
     }
     #[inline(always)]
+    fn fms(self, a: __m512, b: __m512, c: __m512) -> __m512 {
+        // SAFETY: see the impl.
+        unsafe { _mm512_fmsub_ps(a, b, c) }
+    }
+    #[inline(always)]
+    fn fnma(self, a: __m512, b: __m512, c: __m512) -> __m512 {
+        // SAFETY: see the impl.
+        unsafe { _mm512_fnmadd_ps(a, b, c) }
+    }
+    #[inline(always)]
     fn max(self, a: __m512, b: __m512) -> __m512 {
         // SAFETY: see the impl.
         unsafe { _mm512_max_ps(a, b) }

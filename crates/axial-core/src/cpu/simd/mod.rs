@@ -77,6 +77,12 @@ pub(crate) trait Isa: Copy + Send + Sync + 'static {
     fn div(self, a: Self::F, b: Self::F) -> Self::F;
     /// `a·b + c`, rounded once.
     fn fma(self, a: Self::F, b: Self::F, c: Self::F) -> Self::F;
+    /// `a·b − c`, rounded once: the rounding error of a product `c = a·b`
+    /// in one instruction, where `fma(a, b, 0 − c)` takes two (the
+    /// negation's zero sign keeps the compiler from fusing them).
+    fn fms(self, a: Self::F, b: Self::F, c: Self::F) -> Self::F;
+    /// `c − a·b`, rounded once: a residual such as `n − q·d`.
+    fn fnma(self, a: Self::F, b: Self::F, c: Self::F) -> Self::F;
     /// The larger; `b` when either is NaN (x86's `maxps`).
     fn max(self, a: Self::F, b: Self::F) -> Self::F;
     /// The smaller; `b` when either is NaN (x86's `minps`).

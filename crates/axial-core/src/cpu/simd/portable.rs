@@ -127,6 +127,14 @@ impl Isa for Portable {
         out
     }
     #[inline(always)]
+    fn fms(self, a: [f32; N], b: [f32; N], c: [f32; N]) -> [f32; N] {
+        self.fma(a, b, c.map(|c| -c))
+    }
+    #[inline(always)]
+    fn fnma(self, a: [f32; N], b: [f32; N], c: [f32; N]) -> [f32; N] {
+        self.fma(a.map(|a| -a), b, c)
+    }
+    #[inline(always)]
     fn max(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
         zip(a, b, x86_max)
     }

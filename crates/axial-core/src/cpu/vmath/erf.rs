@@ -54,7 +54,7 @@ pub(crate) fn erf<I: Isa>(isa: I, x: I::F) -> I::F {
     let piece = isa.trunc_i(isa.add(a, a));
     let first = isa.lt(a, isa.splat(0.5));
     let zh = isa.mul(a, a);
-    let zl = isa.fma(a, a, isa.sub(zero, zh));
+    let zl = isa.fms(a, a, zh);
     let centre = isa.fma(isa.i_to_f(piece), isa.splat(0.5), isa.splat(0.25));
     let v = isa.select(first, zh, isa.sub(a, centre));
     let vl = isa.select(first, zl, zero);
@@ -114,14 +114,14 @@ pub(crate) fn gelu_pieces<I: Isa>(isa: I, x: I::F) -> I::F {
     let (mh, ml) = GELU_PIECES.eval(isa, piece, dh, dl);
     // e^(−b²/2), b² exact as qh + ql.
     let qh = isa.mul(b, b);
-    let ql = isa.fma(b, b, isa.sub(zero, qh));
+    let ql = isa.fms(b, b, qh);
     let half = isa.splat(-0.5);
     let (eh, el, n) = exp_parts_df(isa, isa.mul(qh, half), isa.mul(ql, half));
     let p = pow2(isa, n);
     let (eh, el) = (isa.mul(eh, p), isa.mul(el, p));
     // Φ(−b) = (eh + el)·(mh + ml) as th + tl.
     let th = isa.mul(eh, mh);
-    let tl = isa.fma(eh, mh, isa.sub(zero, th));
+    let tl = isa.fms(eh, mh, th);
     let tl = isa.add(tl, isa.fma(eh, ml, isa.mul(el, mh)));
     // Φ(x): Φ(−b) below 0, 1 − Φ(−b) from 0.
     let (ph, pl) = one_minus_pair(isa, isa.le(zero, x), th, tl);

@@ -70,8 +70,8 @@ fn one_minus<I: Isa>(isa: I, h: I::F, l: I::F) -> I::F {
 fn quotient<I: Isa>(isa: I, (nh, nl): (I::F, I::F), (dh, dl): (I::F, I::F)) -> (I::F, I::F) {
     let rec = isa.div(isa.splat(1.0), dh);
     let qh = isa.mul(nh, rec);
-    let res = isa.fma(isa.sub(isa.splat(0.0), qh), dh, nh);
-    let res = isa.fma(isa.sub(isa.splat(0.0), qh), dl, isa.add(res, nl));
+    let res = isa.fnma(qh, dh, nh);
+    let res = isa.fnma(qh, dl, isa.add(res, nl));
     (qh, isa.mul(res, rec))
 }
 

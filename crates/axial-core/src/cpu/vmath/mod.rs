@@ -114,7 +114,7 @@ impl<const N: usize> Pieces<N> {
             p = isa.fma(p, v, pick(table));
         }
         let ph = isa.mul(v, c1h);
-        let pe = isa.fma(v, c1h, isa.sub(isa.splat(0.0), ph));
+        let pe = isa.fms(v, c1h, ph);
         let rest = isa.fma(v, isa.fma(v, p, c1l), isa.mul(vl, c1h));
         let (s, e) = fast_two_sum(isa, c0h, ph);
         (s, isa.add(isa.add(e, pe), isa.add(rest, c0l)))
@@ -152,7 +152,9 @@ pub(crate) fn fast_two_sum<I: Isa>(isa: I, a: I::F, b: I::F) -> (I::F, I::F) {
 /// for `0 ≤ h ≤ ½` (`1 − h` exact by Fast2Sum).
 #[inline(always)]
 pub(crate) fn one_minus_pair<I: Isa>(isa: I, flip: I::MF, h: I::F, l: I::F) -> (I::F, I::F) {
-    let (uh, ul) = fast_two_sum(isa, isa.splat(1.0), isa.sub(isa.splat(0.0), h));
+    let one = isa.splat(1.0);
+    let uh = isa.sub(one, h);
+    let ul = isa.sub(isa.sub(one, uh), h);
     (isa.select(flip, uh, h), isa.select(flip, isa.sub(ul, l), l))
 }
 

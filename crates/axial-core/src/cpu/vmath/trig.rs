@@ -155,7 +155,7 @@ fn sin_cos_f32<I: Isa>(isa: I, x: I::F, which: Which) -> I::F {
     let sl = isa.mul(rl, isa.fma(z, isa.splat(-0.5), one));
     let sin = isa.add(rh, isa.fma(isa.mul(rh, z), horner(isa, z, &SIN_F32), sl));
     // cos(rh + rl) = 1 − (rh² + 2·rh·rl)/2 + rh⁴·C(rh²), `1 − rh²/2` by Fast2Sum
-    let zl = isa.fma(rh, rh, isa.sub(isa.splat(0.0), z));
+    let zl = isa.fms(rh, rh, z);
     let zl = isa.fma(isa.add(rh, rh), rl, zl);
     let h = isa.mul(z, isa.splat(0.5));
     let w = isa.sub(one, h);
