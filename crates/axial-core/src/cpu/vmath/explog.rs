@@ -8,7 +8,7 @@
 //! `ln(1+f) = 2·atanh(s)`, `s = f/(2+f)`, as in fdlibm.
 
 use super::coeffs::{EXP_F32, EXP_F64, LOG_F32, LOG_F64};
-use super::{fast_two_sum, horner, horner_d, two_sum};
+use super::{fast_two_sum, horner, horner_d};
 use crate::cpu::simd::Isa;
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
@@ -77,17 +77,15 @@ pub(crate) fn exp_parts<I: Isa>(isa: I, y: I::F) -> (I::F, I::F, I::F) {
     exp_reduced(isa, r, re, n)
 }
 
-/// [`exp_parts`] of `yh + yl` for `yh + yl ≤ 0`, `yl` not necessarily
-/// small: the sum is split exactly (TwoSum) into its rounded value, which
-/// the reduction takes exactly, and the rest, added to the reduced
-/// argument's low part.
+/// [`exp_parts`] of `yh + yl ≤ 0` given as a normalised pair (|`yl`| at most
+/// half an ulp of `yh`, as a product's exact error is): the reduction takes
+/// `yh` exactly, and `yl` joins the reduced argument's low part.
 #[inline(always)]
 pub(crate) fn exp_parts_df<I: Isa>(isa: I, yh: I::F, yl: I::F) -> (I::F, I::F, I::F) {
-    let (s, sl) = two_sum(isa, yh, yl);
-    let c = isa.max(s, isa.splat(-120.0));
+    let c = isa.max(yh, isa.splat(-120.0));
     let n = isa.round(isa.mul(c, isa.splat(LOG2E)));
     let r = isa.fma(n, isa.splat(-LN2_HI_17), c);
-    let (r, re) = fast_two_sum(isa, r, isa.fma(n, isa.splat(-LN2_LO_17), sl));
+    let (r, re) = fast_two_sum(isa, r, isa.fma(n, isa.splat(-LN2_LO_17), yl));
     exp_reduced(isa, r, re, n)
 }
 
