@@ -3,7 +3,9 @@
 //! functions, rounding, NaN handling and half precision.
 
 use axial_core::half::{bf16, f16};
-use axial_core::{BinaryOp, Bool, CmpOp, DType, Element, Error, RawTensor, Result, UnaryOp};
+use axial_core::{
+    BinaryOp, Bool, CmpOp, DType, Element, Error, RawTensor, Result, Scalar, UnaryOp,
+};
 
 fn t<T: Element>(data: &[T], shape: &[usize]) -> RawTensor {
     RawTensor::from_vec(data.to_vec(), shape).expect("data matches shape")
@@ -598,5 +600,22 @@ fn large_elementwise_outputs_stream_exactly() -> Result<()> {
     assert!((0..n - 3).all(|i| wide[i] == f64::from(expected(i))));
     let narrow = a.to_dtype(DType::I16)?.to_vec::<i16>()?;
     assert!((0..n - 3).all(|i| narrow[i] == expected(i) as i64 as i16));
+
+    // The vectorised functions: `exp` streams its output on some CPUs,
+    // `sigmoid` stores it in place; both within an ulp of f64's.
+    let small = x.view().binary_scalar(BinaryOp::Mul, Scalar::Float(1e-6))?;
+    let small = small.view().slice(0, Some(1), None, 1)?;
+    let inputs = small.to_vec::<f32>()?;
+    for (op, f) in [
+        (UnaryOp::Exp, f64::exp as fn(f64) -> f64),
+        (UnaryOp::Sigmoid, |v: f64| 1.0 / (1.0 + (-v).exp())),
+    ] {
+        let got = small.unary(op)?.to_vec::<f32>()?;
+        let bad = inputs.iter().zip(&got).position(|(&v, &g)| {
+            let want = f(f64::from(v));
+            (f64::from(g) - want).abs() > want.abs() * f64::from(f32::EPSILON)
+        });
+        assert_eq!(bad, None, "{op:?} at {bad:?}");
+    }
     Ok(())
 }

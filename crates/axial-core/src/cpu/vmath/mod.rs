@@ -68,6 +68,14 @@ impl VecOp {
             _ => return None,
         })
     }
+
+    /// True when the op over an array larger than the caches waits on
+    /// memory rather than on its arithmetic, on this CPU: `exp` in AVX-512
+    /// lanes (about a dozen operations per 16 lanes). Such an op's output
+    /// is better streamed past the caches ([`apply`]).
+    pub(crate) fn memory_bound(self) -> bool {
+        self == VecOp::Exp && super::simd::level() == super::simd::Level::Avx512
+    }
 }
 
 /// `c[0]·xⁿ + … + c[n]` by Horner's rule with fused multiply-adds.
