@@ -70,9 +70,9 @@ impl VecOp {
     }
 
     /// True when the op over an array larger than the caches waits on
-    /// memory rather than on its arithmetic, on this CPU: `exp` in AVX-512
-    /// lanes (about a dozen operations per 16 lanes). Such an op's output
-    /// is better streamed past the caches ([`apply`]).
+    /// memory rather than on its arithmetic with the lanes the CPU has:
+    /// `exp` in AVX-512 lanes (about a dozen operations per 16 lanes). Such
+    /// an op's output is better streamed past the caches ([`apply`]).
     pub(crate) fn memory_bound(self) -> bool {
         self == VecOp::Exp && super::simd::level() == super::simd::Level::Avx512
     }
