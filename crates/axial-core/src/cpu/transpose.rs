@@ -14,6 +14,8 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+use super::simd::{Level, level};
+
 /// Output rows walked together (see the module's doc).
 #[cfg(target_arch = "x86_64")]
 const STRIPE: usize = 256;
@@ -22,16 +24,10 @@ const STRIPE: usize = 256;
 #[cfg(target_arch = "x86_64")]
 const BLOCK: usize = 16;
 
-/// Whether this CPU runs [`transpose_rows`].
+/// Whether this CPU runs [`transpose_rows`]: the instruction set in use
+/// ([`level`], detected once, `AXIAL_SIMD` heeded) has AVX2.
 pub(crate) fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    level() != Level::Portable
 }
 
 /// Copies `rows`×`cols` elements: output `(r, c)` at `o[r·so_row + c]`
