@@ -26,6 +26,7 @@ pub mod element;
 pub mod error;
 mod generalized;
 pub mod layout;
+pub mod nn;
 pub mod op;
 pub mod plan;
 pub mod print;

@@ -6,6 +6,7 @@ mod backend;
 mod binary;
 mod buffer;
 mod compare;
+pub(crate) mod conv;
 mod convert;
 mod copy;
 mod cumsum;
