@@ -41,13 +41,14 @@ mod source;
 mod stored;
 pub mod torch;
 mod value;
+mod zip_archive;
 
 #[cfg(feature = "dlpack")]
 pub mod dlpack;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use imported::Imported;
 pub use stored::{NamedTensors, StoredTensor, TensorMap};
 pub use value::{Dict, DictKind, ForeignTensor, TensorValue, Value};

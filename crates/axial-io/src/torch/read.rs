@@ -4,7 +4,7 @@
 //! anything is allocated.
 
 use std::collections::HashMap;
-use std::io::{Cursor, Read};
+use std::io::Read;
 use std::sync::Arc;
 
 use axial_core::{Layout, Storage};
@@ -13,6 +13,7 @@ use super::globals::TorchDType;
 use super::pickle::{self, Graph, Id, MAX_DEPTH, Node, PidStyle, StorageRef};
 use crate::source::FileBytes;
 use crate::value::{Dict, ForeignTensor, TensorValue};
+use crate::zip_archive::{self, Archive, OpenError};
 use crate::{Error, Result, StoredTensor, Value};
 
 pub(crate) const FORMAT: &str = "torch";
@@ -35,14 +36,25 @@ pub(crate) fn read(file: &FileBytes) -> Result<Value> {
 }
 
 fn zip_error(e: zip::result::ZipError) -> Error {
-    corrupt(format!(
-        "PytorchStreamReader failed reading zip archive: {e}"
-    ))
+    let message = format!("PytorchStreamReader failed reading zip archive: {e}");
+    match e {
+        zip::result::ZipError::UnsupportedArchive(_)
+        | zip::result::ZipError::CompressionMethodNotSupported(_) => {
+            Error::unsupported(FORMAT, message)
+        }
+        _ => corrupt(message),
+    }
 }
 
 fn read_zip(file: &FileBytes) -> Result<Value> {
     let bytes = file.bytes();
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(zip_error)?;
+    let mut archive = zip_archive::open(bytes).map_err(|e| match e {
+        OpenError::NoEndRecord => Error::truncated(
+            FORMAT,
+            "PytorchStreamReader failed reading zip archive: failed finding central directory",
+        ),
+        OpenError::Zip(e) => zip_error(e),
+    })?;
     let first = archive
         .file_names()
         .next()
@@ -56,26 +68,25 @@ fn read_zip(file: &FileBytes) -> Result<Value> {
             )));
         }
     };
-    let record =
-        |archive: &mut zip::ZipArchive<Cursor<&[u8]>>, name: &str| -> Result<Option<Vec<u8>>> {
-            match archive.by_name(&format!("{prefix}{name}")) {
-                Ok(mut f) => {
-                    let mut out = Vec::new();
-                    // Small records only: the pickle and the text ones.
-                    f.by_ref()
-                        .take(bytes.len() as u64 * 1032 + 1024)
-                        .read_to_end(&mut out)
-                        .map_err(|e| {
-                            corrupt(format!(
-                                "PytorchStreamReader failed reading record {name}: {e}"
-                            ))
-                        })?;
-                    Ok(Some(out))
-                }
-                Err(zip::result::ZipError::FileNotFound) => Ok(None),
-                Err(e) => Err(zip_error(e)),
+    let record = |archive: &mut Archive<'_>, name: &str| -> Result<Option<Vec<u8>>> {
+        match archive.by_name(&format!("{prefix}{name}")) {
+            Ok(mut f) => {
+                let mut out = Vec::new();
+                // Small records only: the pickle and the text ones.
+                f.by_ref()
+                    .take(bytes.len() as u64 * 1032 + 1024)
+                    .read_to_end(&mut out)
+                    .map_err(|e| {
+                        corrupt(format!(
+                            "PytorchStreamReader failed reading record {name}: {e}"
+                        ))
+                    })?;
+                Ok(Some(out))
             }
-        };
+            Err(zip::result::ZipError::FileNotFound) => Ok(None),
+            Err(e) => Err(zip_error(e)),
+        }
+    };
     let version = match record(&mut archive, "version")? {
         Some(v) => Some(v),
         None => record(&mut archive, ".data/version")?,

@@ -29,7 +29,11 @@ pub(crate) fn expected(format: &str, name: &str) -> Value {
 pub(crate) fn fixtures(format: &str, prefix: &str) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(fixture(format, ""))
         .expect("fixtures are readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|e| {
+            let e = e.ok()?;
+            e.file_type().ok()?.is_file().then_some(())?;
+            e.file_name().into_string().ok()
+        })
         .filter(|n| n.starts_with(prefix) && !n.ends_with(".json"))
         .collect();
     names.sort();
