@@ -63,7 +63,8 @@ pub enum Error {
     UnsupportedDType {
         /// The file's format.
         format: &'static str,
-        /// The tensor's key (absent for an `.npy`, which holds one array).
+        /// The tensor's key (absent for an `.npy`, which holds one array, and
+        /// for a tensor given to a writer).
         key: Option<String>,
         /// The dtype as the file's library names it (torch's `uint16`,
         /// `complex64`, `float8_e4m3fn`; numpy's `uint16`, `str160`,
@@ -112,7 +113,7 @@ pub enum Error {
 fn unsupported_dtype(key: Option<&str>, dtype: &str) -> String {
     match key {
         Some(key) => format!("tensor `{key}` has dtype {dtype}, which axial does not have"),
-        None => format!("the array has dtype {dtype}, which axial does not have"),
+        None => format!("the tensor has dtype {dtype}, which axial does not have"),
     }
 }
 

@@ -123,8 +123,11 @@ fn read(file: &FileBytes) -> Result<Npz> {
 /// Reads the `.npz` at `path` through a private mapping.
 ///
 /// # Errors
-/// The file cannot be read or is not a zip, a member's CRC-32 does not
-/// match, or a member is a malformed `.npy`.
+/// The file cannot be read or is not a zip (or is cut before its central
+/// directory: [`Error::Truncated`]), a member's CRC-32 does not match, or a
+/// member is a malformed `.npy`. A member of a dtype axial does not have is
+/// no error: the others read, and asking for it is an
+/// [`Error::UnsupportedDType`] naming it.
 ///
 /// ```no_run
 /// let arrays = axial_io::npz::load("data.npz")?;
