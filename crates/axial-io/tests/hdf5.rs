@@ -232,6 +232,25 @@ fn a_file_cut_short_is_refused_at_open_as_h5py_refuses_it() {
         let err = hdf5::open_bytes(&whole[..cut]).err().unwrap();
         assert_eq!(err.kind(), ErrorKind::Truncated, "{cut}: {err}");
     }
+    // From disk, where the reader fails before the superblock is checked
+    // (30 and 60 bytes: inside the superblock, before or after its
+    // end-of-file address; 2000: before the root group).
+    let dir = tempfile::tempdir().unwrap();
+    for cut in [30, 60, 2000, whole.len() - 1] {
+        let path = dir.path().join(format!("cut_{cut}.h5"));
+        std::fs::write(&path, &whole[..cut]).unwrap();
+        let err = hdf5::open(&path).err().unwrap();
+        assert_eq!(err.kind(), ErrorKind::Truncated, "{cut}: {err}");
+        if cut >= 2000 {
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "hdf5: truncated file: eof = {cut}, sblock->base_addr = 0, stored_eof = {}",
+                    whole.len()
+                )
+            );
+        }
+    }
 }
 
 /// Filters (gzip with shuffle, LZF, fletcher32), fill values (rows never

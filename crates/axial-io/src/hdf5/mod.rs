@@ -120,6 +120,19 @@ fn superblock_of(bytes: &[u8]) -> Option<Superblock> {
 /// not open it: user blocks are a few KiB at most in practice.
 const SUPERBLOCK_SEARCH: u64 = 1 << 20;
 
+/// [`cut_short`] for the file at `path`, from the superblock in its first
+/// [`SUPERBLOCK_SEARCH`] bytes.
+fn cut_short_on_disk(path: &Path, len: u64) -> Option<Error> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(SUPERBLOCK_SEARCH)
+        .read_to_end(&mut head)
+        .ok()?;
+    cut_short(&superblock_of(&head)?, len)
+}
+
 /// The most bytes one read may decode: the file's own size times the most a
 /// deflate stream expands, so a forged extent cannot make a huge allocation.
 fn read_limit(file_len: usize) -> usize {
@@ -183,16 +196,7 @@ pub fn open(path: impl AsRef<Path>) -> Result<H5File> {
         .len() as usize;
     let file = Hdf5File::open_with_options(path, options(len)).map_err(|e| {
         // A file the reader cannot open may be cut short: say so, as h5py does.
-        let head = std::fs::File::open(path).and_then(|f| {
-            let mut head = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::Read::take(f, SUPERBLOCK_SEARCH), &mut head)
-                .map(|_| head)
-        });
-        let short = head
-            .ok()
-            .and_then(|head| superblock_of(&head))
-            .and_then(|sb| cut_short(&sb, len as u64));
-        match (short, e) {
+        match (cut_short_on_disk(path, len as u64), e) {
             (Some(short), _) => short,
             (None, hdf5_reader::error::Error::Io(io)) => Error::io(path, io),
             (None, e) => open_error(e),
