@@ -17,8 +17,10 @@ the reference library answers when it loads it:
   numpy's messages.
 
 Usage: bench/.venv/bin/python crates/axial-io/tests/python/make_fixtures.py
-(deterministic for one version of each library; rerun and commit after
-changing it).
+(the tests read the committed files and need no Python; rerun and commit
+after changing what it writes. The bytes differ from run to run where the
+libraries stamp them: torch's `.data/serialization_id`, HDF5's object
+times; what the files hold and what the `.json` says do not).
 """
 import hashlib
 import io
