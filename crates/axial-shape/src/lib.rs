@@ -22,6 +22,7 @@
 //! compiler can prove two names different. Every check ends in a trait of
 //! [`report`] whose message names the axes and the shape.
 
+pub mod conv;
 mod display;
 pub mod einops;
 mod find;

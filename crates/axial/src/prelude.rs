@@ -7,10 +7,11 @@
 //! assert_eq!(m.names().as_slice(), &[Some("Rows"), Some("Cols")]);
 //! ```
 
+pub use crate::shape::conv::{Conv, ConvT, Pool, Same, SameWith, TfSame};
 pub use crate::{
     Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New,
-    OverAxis, Sym, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16,
-    f16, names, scope, shape,
+    OverAxis, Sym, Sz, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes,
+    bf16, f16, names, scope, shape,
 };
 #[cfg(feature = "cuda")]
 pub use crate::{Cuda, Stream};

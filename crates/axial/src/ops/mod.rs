@@ -5,16 +5,20 @@
 //! Each is an inherent method, with a `try_` twin that returns the run-time
 //! errors `Dyn` sizes leave (the plain method panics with the same message).
 
+mod activation;
 mod arg;
 mod arith;
 mod binary;
 mod compare;
+mod conv;
 mod copy;
 mod dtype;
 mod layers;
 mod matmul;
 mod mismatch;
+mod norm2d;
 mod operand;
+mod pool;
 mod promote;
 mod reduce;
 mod softmax;
