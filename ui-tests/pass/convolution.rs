@@ -37,7 +37,7 @@ fn main() {
     let y = classify(&Tensor::zeros());
     assert_eq!(y.sizes().as_slice(), &[4, 10]);
     assert_eq!(nchw(&Tensor::ones()).sizes().as_slice(), &[2, 6, 3, 3]);
-    let rows = Tensor::<f32, shape![Batch: Dyn, Channels: 4, Rows: Dyn]>::zeros_dyn((2, 7));
+    let rows = Tensor::<f32, shape![Batch: Dyn, Channels: 4, Rows: Dyn]>::zeros_dyn([2, 7]);
     let out = scope(|s| {
         let x = rows.realize_in::<shape![Batch: Sym<'_, Batch>, Channels: 4, Rows: Sym<'_, Rows>]>(s)?;
         Ok::<_, axial::Error>(symbolic(&x).sizes().to_vec())
