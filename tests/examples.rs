@@ -183,6 +183,9 @@ fn named_and_positional_permutations_agree() {
             "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
             "    names (None, None, None, None), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
             "same strides: true; views, no copy: true",
+            "the NHWC view convolved over (H, W) by name, 8 filters 3x3, padding 1:",
+            "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 8), strides (160, 5, 1, 20), offset 0",
+            "the same values as the NCHW tensor's: true",
         ],
     );
 }

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 
 use axial::prelude::*;
 use axial::shape::{Ax, Nil, Shape};
-use axial_io::torch::{self, Checkpoint};
 use axial_io::TensorMap;
+use axial_io::torch::{self, Checkpoint};
 
 axes!(pub(crate) Batch, pub(crate) Rows, pub(crate) Cols, pub(crate) Channels, pub(crate) Classes);
 
@@ -30,7 +30,8 @@ axes!(pub(crate) Batch, pub(crate) Rows, pub(crate) Cols, pub(crate) Channels, p
 pub(crate) type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
 /// A feature map of `C` channels, `H`×`H` pixels, a run-time batch.
-pub(crate) type Map<const H: usize, const C: usize> = Tensor<f32, shape![Batch: Dyn, Rows: Sz<H>, Cols: Sz<H>, Channels: Sz<C>]>;
+pub(crate) type Map<const H: usize, const C: usize> =
+    Tensor<f32, shape![Batch: Dyn, Rows: Sz<H>, Cols: Sz<H>, Channels: Sz<C>]>;
 /// The input: RGB images, 224×224, NHWC.
 pub(crate) type Images = Map<224, 3>;
 /// One logit per ImageNet class.
@@ -55,15 +56,25 @@ pub(crate) struct ConvBn<W: Shape, B: Shape> {
 }
 
 /// Loads `{conv}.weight` and folds the batch norm `{bn}` into it.
-fn conv_bn<O, OS, Rest>(ckpt: &Checkpoint, conv: &str, bn: &str) -> Result<ConvBn<Ax<O, OS, Rest>, Ax<O, OS, Nil>>>
+fn conv_bn<O, OS, Rest>(
+    ckpt: &Checkpoint,
+    conv: &str,
+    bn: &str,
+) -> Result<ConvBn<Ax<O, OS, Rest>, Ax<O, OS, Nil>>>
 where
     Ax<O, OS, Rest>: Shape,
     Ax<O, OS, Nil>: Shape,
 {
     let w = ckpt.typed::<f32, Ax<O, OS, Rest>>(&format!("{conv}.weight"))?;
     let stat = |name: &str| ckpt.typed::<f32, Ax<O, OS, Nil>>(&format!("{bn}.{name}"));
-    let (mean, var, gamma, beta) = (stat("running_mean")?, stat("running_var")?, stat("weight")?, stat("bias")?);
-    let (weight, bias) = w.try_fold_batch_norm(None, &mean, &var, Some(&gamma), Some(&beta), EPS)?;
+    let (mean, var, gamma, beta) = (
+        stat("running_mean")?,
+        stat("running_var")?,
+        stat("weight")?,
+        stat("bias")?,
+    );
+    let (weight, bias) =
+        w.try_fold_batch_norm(None, &mean, &var, Some(&gamma), Some(&beta), EPS)?;
     Ok(ConvBn { weight, bias })
 }
 
@@ -119,8 +130,22 @@ impl Block0 {
 
     fn forward(&self, x: &Map<112, 32>) -> Map<112, 16> {
         let (d, p) = (&self.depthwise, &self.project);
-        let deep = x.conv(Channels, (Rows, Cols), &d.weight, Some(d.bias.as_view()), TfSame::<1, 1, 32>).relu6();
-        deep.conv(Channels, (Rows, Cols), &p.weight, Some(p.bias.as_view()), Conv::<1>)
+        let deep = x
+            .conv(
+                Channels,
+                (Rows, Cols),
+                &d.weight,
+                Some(d.bias.as_view()),
+                TfSame::<1, 1, 32>,
+            )
+            .relu6();
+        deep.conv(
+            Channels,
+            (Rows, Cols),
+            &p.weight,
+            Some(p.bias.as_view()),
+            Conv::<1>,
+        )
     }
 }
 
@@ -174,7 +199,11 @@ impl EfficientNetLite0 {
             block7: Block7::load(&ckpt, 8)?,
             block8: [Block8::load(&ckpt, 9)?, Block8::load(&ckpt, 10)?],
             block9: Block9::load(&ckpt, 11)?,
-            block10: [Block10::load(&ckpt, 12)?, Block10::load(&ckpt, 13)?, Block10::load(&ckpt, 14)?],
+            block10: [
+                Block10::load(&ckpt, 12)?,
+                Block10::load(&ckpt, 13)?,
+                Block10::load(&ckpt, 14)?,
+            ],
             block11: Block11::load(&ckpt, 15)?,
             head: conv_bn(&ckpt, "_conv_head", "_bn1")?,
             fc_weight: ckpt.typed("_fc.weight")?,
@@ -185,7 +214,15 @@ impl EfficientNetLite0 {
     /// The logits of a batch of images.
     pub(crate) fn forward(&self, x: &Images) -> Logits {
         let s = &self.stem;
-        let x = x.conv(Channels, (Rows, Cols), &s.weight, Some(s.bias.as_view()), TfSame::<2>).relu6();
+        let x = x
+            .conv(
+                Channels,
+                (Rows, Cols),
+                &s.weight,
+                Some(s.bias.as_view()),
+                TfSame::<2>,
+            )
+            .relu6();
         let x = self.block0.forward(&x);
         let x = self.block1.forward(&x);
         let x = self.block2.forward(&x);
@@ -205,7 +242,15 @@ impl EfficientNetLite0 {
         }
         let x = self.block11.forward(&x);
         let h = &self.head;
-        let x = x.conv(Channels, (Rows, Cols), &h.weight, Some(h.bias.as_view()), Conv::<1>).relu6();
+        let x = x
+            .conv(
+                Channels,
+                (Rows, Cols),
+                &h.weight,
+                Some(h.bias.as_view()),
+                Conv::<1>,
+            )
+            .relu6();
         // [Batch, Channels: 1280]: the features the classifier reads by name.
         let features = x.global_avg_pool((Rows, Cols));
         features.linear(&self.fc_weight, Some(self.fc_bias.as_view()))
@@ -235,7 +280,11 @@ pub(crate) fn read_png(path: &Path) -> Result<Rgb> {
             _ => pixels.extend(&p[..3]),
         }
     }
-    Ok(Rgb { height: h, width: w, pixels })
+    Ok(Rgb {
+        height: h,
+        width: w,
+        pixels,
+    })
 }
 
 /// The preprocessing, written out: the shorter side resized to 224 by
@@ -292,12 +341,18 @@ pub(crate) fn images(paths: &[PathBuf]) -> Result<Images> {
 /// ImageNet's 1000 class names, from torchvision's `_IMAGENET_CATEGORIES`.
 pub(crate) fn class_names(meta: &Path) -> Result<Vec<String>> {
     let text = std::fs::read_to_string(meta)?;
-    let start = text.find("_IMAGENET_CATEGORIES = [").ok_or("no _IMAGENET_CATEGORIES")?;
+    let start = text
+        .find("_IMAGENET_CATEGORIES = [")
+        .ok_or("no _IMAGENET_CATEGORIES")?;
     let body = &text[start..];
     let body = &body[..body.find(']').ok_or("unterminated list")?];
     let names: Vec<String> = body
         .lines()
-        .filter_map(|l| l.trim().strip_prefix('"').and_then(|l| l.strip_suffix("\",")))
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix('"')
+                .and_then(|l| l.strip_suffix("\","))
+        })
         .map(str::to_string)
         .collect();
     if names.len() != 1000 {

@@ -21,14 +21,24 @@ fn main() -> lite0::Result<()> {
     let dir = data_dir();
     let weights = dir.join("efficientnet-lite0.pth");
     if !weights.exists() {
-        println!("efficientnet: skipped, no weights in {} (run bench/fetch_efficientnet.sh)", dir.display());
+        println!(
+            "efficientnet: skipped, no weights in {} (run bench/fetch_efficientnet.sh)",
+            dir.display()
+        );
         return Ok(());
     }
     let model = EfficientNetLite0::load(&weights)?;
     let names = lite0::class_names(&dir.join("imagenet_meta.py"))?;
-    let paths: Vec<_> = PHOTOS.iter().map(|p| dir.join("images").join(format!("{p}.png"))).collect();
+    let paths: Vec<_> = PHOTOS
+        .iter()
+        .map(|p| dir.join("images").join(format!("{p}.png")))
+        .collect();
     let x = lite0::images(&paths)?;
-    println!("input: {:?} of {:?} (NHWC)", x.sizes().as_slice(), x.names().as_slice());
+    println!(
+        "input: {:?} of {:?} (NHWC)",
+        x.sizes().as_slice(),
+        x.names().as_slice()
+    );
     let start = std::time::Instant::now();
     let logits = model.forward(&x);
     println!(
