@@ -93,7 +93,7 @@ pub(crate) enum Kind {
 }
 
 /// The record of one byte.
-#[derive(Copy, Clone, Default, Debug)]
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
 pub(crate) struct Cell {
     write: Acc,
     read: Acc,
@@ -148,12 +148,7 @@ impl SharedShadow {
         if kind != Kind::Write && self.written[at..at + len].iter().any(|w| !w) {
             return Err(None);
         }
-        let mut race = None;
-        for c in &mut self.cells[at..at + len] {
-            if let Some(o) = c.access(who, kind) {
-                race.get_or_insert(o);
-            }
-        }
+        let race = access_cells(&mut self.cells[at..at + len], who, kind);
         if kind != Kind::Read {
             self.written[at..at + len]
                 .iter_mut()
@@ -180,14 +175,28 @@ impl GlobalShadow {
             .entry(addr / PAGE)
             .or_insert_with(|| vec![Cell::default(); PAGE as usize].into_boxed_slice());
         let at = (addr % PAGE) as usize;
-        let mut race = None;
-        for c in &mut page[at..at + len as usize] {
-            if let Some(o) = c.access(who, kind) {
-                race.get_or_insert(o);
-            }
-        }
-        race
+        access_cells(&mut page[at..at + len as usize], who, kind)
     }
+}
+
+/// Records an access of the bytes of `cells`: when they all hold the same
+/// record (an element accessed whole, the common case) it is updated once.
+fn access_cells(cells: &mut [Cell], who: Who, kind: Kind) -> Option<Race> {
+    let (first, rest) = cells.split_first_mut()?;
+    let same = rest.iter().all(|c| c == first);
+    let race = first.access(who, kind);
+    if same {
+        let c = *first;
+        rest.iter_mut().for_each(|r| *r = c);
+        return race;
+    }
+    let mut race = race;
+    for c in rest {
+        if let Some(o) = c.access(who, kind) {
+            race.get_or_insert(o);
+        }
+    }
+    race
 }
 
 #[cfg(test)]
