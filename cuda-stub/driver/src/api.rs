@@ -468,7 +468,7 @@ unsafe extern "C" fn cuCtxSynchronize() -> Code {
 
 #[unsafe(no_mangle)]
 unsafe extern "C" fn cuCtxGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int) -> Code {
-    code(current().and_then(|_| {
+    code(current().map(|_| {
         // SAFETY: out-pointers of the caller, either may be null.
         unsafe {
             if !least.is_null() {
@@ -478,7 +478,6 @@ unsafe extern "C" fn cuCtxGetStreamPriorityRange(least: *mut c_int, greatest: *m
                 greatest.write(-5);
             }
         }
-        Ok(())
     }))
 }
 
@@ -752,7 +751,7 @@ fn memset(
     if count == 0 {
         return Ok(());
     }
-    if dst % size as u64 != 0 {
+    if !dst.is_multiple_of(size as u64) {
         return Err(INVALID_VALUE);
     }
     device_range(dst, size * count)?;

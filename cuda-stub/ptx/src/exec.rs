@@ -79,6 +79,19 @@ struct Group {
 const MAX_DEPTH: usize = 8;
 
 impl Group {
+    /// Where the lanes are as the kernel sees them, outermost first: the
+    /// call site of each call in progress, then the program counter. The
+    /// group lowest in this order runs first, so lanes inside a function
+    /// finish it before lanes past its call site run on.
+    fn order(&self) -> [u32; MAX_DEPTH + 1] {
+        let mut key = [0; MAX_DEPTH + 1];
+        for (k, &ret) in self.stack[..self.depth as usize].iter().enumerate() {
+            key[k] = ret - 1;
+        }
+        key[self.depth as usize] = self.pc;
+        key
+    }
+
     fn same_place(&self, o: &Group) -> bool {
         self.pc == o.pc
             && self.depth == o.depth
@@ -102,6 +115,22 @@ enum Stop {
     Ended,
 }
 
+/// The registers of a warp as the sources of an operation.
+struct WarpSources<'s, 'e> {
+    exec: &'s Exec<'e>,
+    w: &'s Warp,
+}
+
+impl Sources for WarpSources<'_, '_> {
+    fn read(&self, s: Src) -> Lanes<'_> {
+        self.exec.read(self.w, s)
+    }
+
+    fn carry(&self) -> Lanes<'_> {
+        self.exec.read(self.w, Src::Reg(self.exec.kernel.cc))
+    }
+}
+
 struct Exec<'a> {
     kernel: &'a Kernel,
     launch: &'a Launch<'a>,
@@ -114,8 +143,11 @@ struct Exec<'a> {
     shared_shadow: Option<SharedShadow>,
     global_shadow: Option<GlobalShadow>,
     epoch: u32,
-    cache: Option<Region>,
+    /// The allocations found last (most recent first).
+    cache: [Option<Region>; 4],
     steps: u64,
+    /// The results of the last operation on registers (kept to reuse).
+    scratch: Vec<(Reg, L)>,
 }
 
 /// Runs `kernel` over `launch`, reading and writing `memory`.
@@ -182,8 +214,9 @@ pub fn run(
         shared_shadow: None,
         global_shadow: options.check_races.then(GlobalShadow::default),
         epoch: 0,
-        cache: None,
+        cache: [None; 4],
         steps: 0,
+        scratch: Vec::with_capacity(4),
     };
     let mut stats = Stats::default();
     for z in 0..gz {
@@ -212,20 +245,37 @@ fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-fn trunc(v: u64, bits: u32) -> u64 {
-    if bits >= 64 {
-        v
-    } else {
-        v & ((1u64 << bits) - 1)
+use crate::lanes::{L, Lanes, Sources, sext, trunc};
+
+/// The `size`-byte little-endian value at `p` (1, 2, 4 or 8 bytes).
+///
+/// # Safety
+/// `p` is valid for reads of `size` bytes.
+unsafe fn load(p: *const u8, size: u32) -> u64 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match size {
+            1 => *p as u64,
+            2 => p.cast::<u16>().read_unaligned() as u64,
+            4 => p.cast::<u32>().read_unaligned() as u64,
+            _ => p.cast::<u64>().read_unaligned(),
+        }
     }
 }
 
-fn sext(v: u64, bits: u32) -> i64 {
-    if bits >= 64 {
-        v as i64
-    } else {
-        let s = 64 - bits;
-        ((v << s) as i64) >> s
+/// Stores the low `size` bytes of `v` at `p`.
+///
+/// # Safety
+/// `p` is valid for writes of `size` bytes.
+unsafe fn store(p: *mut u8, size: u32, v: u64) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match size {
+            1 => *p = v as u8,
+            2 => p.cast::<u16>().write_unaligned(v as u16),
+            4 => p.cast::<u32>().write_unaligned(v as u32),
+            _ => p.cast::<u64>().write_unaligned(v),
+        }
     }
 }
 
@@ -483,15 +533,13 @@ impl Exec<'_> {
                 }
             }
             if w.groups.len() > 1 {
-                w.groups.sort_by_key(|g| g.pc);
+                w.groups.sort_by_key(Group::order);
+                // Groups at the same place (adjacent once sorted) merge.
                 let mut k = 0;
                 while k + 1 < w.groups.len() {
-                    if let Some(j) = (k + 1..w.groups.len())
-                        .take_while(|&j| w.groups[j].pc == w.groups[k].pc)
-                        .find(|&j| w.groups[j].same_place(&w.groups[k]))
-                    {
-                        w.groups[k].mask |= w.groups[j].mask;
-                        w.groups.remove(j);
+                    if w.groups[k + 1].same_place(&w.groups[k]) {
+                        w.groups[k].mask |= w.groups[k + 1].mask;
+                        w.groups.remove(k + 1);
                     } else {
                         k += 1;
                     }
@@ -541,6 +589,41 @@ impl Exec<'_> {
         w.regs[r as usize * 32 + lane] = v;
     }
 
+    /// A source's value in every lane.
+    fn read<'w>(&self, w: &'w Warp, s: Src) -> Lanes<'w> {
+        match s {
+            Src::Reg(r) => {
+                let b = r as usize * 32;
+                Lanes::Ref(w.regs[b..b + 32].try_into().expect("32 lanes"))
+            }
+            Src::Imm(v) => Lanes::Own([v; 32]),
+            Src::Special(sp) => Lanes::Own(std::array::from_fn(|l| self.special(w, sp, l))),
+        }
+    }
+
+    /// An operation on registers, written to the active lanes.
+    fn pure(&mut self, w: &mut Warp, op: &Op, active: u32) {
+        let mut out = std::mem::take(&mut self.scratch);
+        crate::lanes::compute(op, &WarpSources { exec: self, w }, &mut out);
+        for (r, v) in &out {
+            let r = if *r == crate::lanes::CC {
+                self.kernel.cc
+            } else {
+                *r
+            };
+            let b = r as usize * 32;
+            let dst = &mut w.regs[b..b + 32];
+            if active == u32::MAX {
+                dst.copy_from_slice(v);
+            } else {
+                for l in lanes(active) {
+                    dst[l] = v[l];
+                }
+            }
+        }
+        self.scratch = out;
+    }
+
     /// Who a lane is, for the race checker.
     fn who(&self, w: &Warp, lane: usize) -> Who {
         Who {
@@ -568,7 +651,7 @@ impl Exec<'_> {
             Mem::Generic => (Mem::Global, addr),
             m => (m, addr),
         };
-        if !addr.is_multiple_of(size as u64) {
+        if addr & (size as u64 - 1) != 0 {
             return Err(self.fault(
                 w,
                 lane,
@@ -588,12 +671,19 @@ impl Exec<'_> {
         };
         match mem {
             Mem::Global | Mem::Generic => {
-                let region = match self.cache {
-                    Some(r) if r.contains(addr, size as u64) => r,
-                    _ => {
+                let cached = self
+                    .cache
+                    .iter()
+                    .flatten()
+                    .find(|r| r.contains(addr, size as u64))
+                    .copied();
+                let region = match cached {
+                    Some(r) => r,
+                    None => {
                         match self.memory.region(addr, size as u64) {
                             Some(r) => {
-                                self.cache = Some(r);
+                                self.cache.rotate_right(1);
+                                self.cache[0] = Some(r);
                                 r
                             }
                             None => {
@@ -704,37 +794,12 @@ impl Exec<'_> {
     fn op(&mut self, w: &mut Warp, inst: &Inst, active: u32, group: u32) -> Result<(), Fault> {
         let line = inst.line;
         match &inst.op {
-            Op::Mov { d, a, bits } => {
-                for l in lanes(active) {
-                    let v = trunc(self.val(w, *a, l), *bits);
-                    Self::set(w, *d, l, v);
-                }
-            }
-            Op::Pack { d, parts, bits } => {
-                for l in lanes(active) {
-                    let mut v = 0u64;
-                    for (k, p) in parts.iter().enumerate() {
-                        v |= trunc(self.val(w, *p, l), *bits) << (k as u32 * bits);
-                    }
-                    Self::set(w, *d, l, v);
-                }
-            }
-            Op::Unpack { ds, a, bits } => {
-                for l in lanes(active) {
-                    let v = self.val(w, *a, l);
-                    for (k, d) in ds.iter().enumerate() {
-                        if let Some(d) = d {
-                            Self::set(w, *d, l, trunc(v >> (k as u32 * bits), *bits));
-                        }
-                    }
-                }
-            }
             Op::Ld { mem, ty, d, addr } => {
                 let size = ty.bytes();
                 let total = size * d.len() as u32;
                 for l in lanes(active) {
                     let a = (self.val(w, addr.base, l) as i64).wrapping_add(addr.offset) as u64;
-                    if !a.is_multiple_of(total as u64) {
+                    if a & (total as u64 - 1) != 0 {
                         return Err(self.fault(
                             w,
                             l,
@@ -746,12 +811,8 @@ impl Exec<'_> {
                     for (k, d) in d.iter().enumerate() {
                         let at = a + (k as u32 * size) as u64;
                         let p = self.access(w, l, line, (*mem, at, size, Kind::Read))?;
-                        let mut buf = [0u8; 8];
                         // SAFETY: `access` gave `size` readable bytes.
-                        unsafe {
-                            std::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), size as usize)
-                        };
-                        let raw = u64::from_le_bytes(buf);
+                        let raw = unsafe { load(p, size) };
                         let v = if ty.is_signed() {
                             sext(raw, ty.bits()) as u64
                         } else {
@@ -768,7 +829,7 @@ impl Exec<'_> {
                 let total = size * s.len() as u32;
                 for l in lanes(active) {
                     let a = (self.val(w, addr.base, l) as i64).wrapping_add(addr.offset) as u64;
-                    if !a.is_multiple_of(total as u64) {
+                    if a & (total as u64 - 1) != 0 {
                         return Err(self.fault(
                             w,
                             l,
@@ -778,336 +839,12 @@ impl Exec<'_> {
                         ));
                     }
                     for (k, s) in s.iter().enumerate() {
-                        let v = self.val(w, *s, l).to_le_bytes();
+                        let v = self.val(w, *s, l);
                         let at = a + (k as u32 * size) as u64;
                         let p = self.access(w, l, line, (*mem, at, size, Kind::Write))?;
                         // SAFETY: `access` gave `size` writable bytes.
-                        unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), p, size as usize) };
+                        unsafe { store(p, size, v) };
                     }
-                }
-            }
-            Op::Cvta {
-                to_generic,
-                mem,
-                d,
-                a,
-                bits,
-            } => {
-                for l in lanes(active) {
-                    let v = self.val(w, *a, l);
-                    let r = match (mem, to_generic) {
-                        (Mem::Shared, true) => trunc(v, 32) + SHARED_WINDOW,
-                        (Mem::Local, true) => trunc(v, 32) + LOCAL_WINDOW,
-                        (Mem::Shared, false) => v.wrapping_sub(SHARED_WINDOW),
-                        (Mem::Local, false) => v.wrapping_sub(LOCAL_WINDOW),
-                        _ => v,
-                    };
-                    Self::set(w, *d, l, trunc(r, *bits));
-                }
-            }
-            Op::Int {
-                op,
-                ty,
-                d,
-                a,
-                b,
-                cc_out,
-                cc_in,
-                sat,
-            } => {
-                let bits = ty.bits();
-                let cc = self.kernel.cc;
-                for l in lanes(active) {
-                    let (x, y) = (self.val(w, *a, l), self.val(w, *b, l));
-                    let cin = if *cc_in {
-                        w.regs[cc as usize * 32 + l]
-                    } else {
-                        0
-                    };
-                    let (r, carry) = int_op(*op, *ty, x, y, cin, *sat);
-                    if *cc_out {
-                        Self::set(w, cc, l, carry);
-                    }
-                    let out_bits = if *op == IntOp::MulWide {
-                        bits * 2
-                    } else {
-                        bits
-                    };
-                    Self::set(w, *d, l, trunc(r, out_bits));
-                }
-            }
-            Op::Mad {
-                product,
-                ty,
-                d,
-                a,
-                b,
-                c,
-                cc_out,
-                cc_in,
-            } => {
-                let bits = ty.bits();
-                let out_bits = if *product == IntOp::MulWide {
-                    bits * 2
-                } else {
-                    bits
-                };
-                let cc = self.kernel.cc;
-                for l in lanes(active) {
-                    let (x, y, z) = (self.val(w, *a, l), self.val(w, *b, l), self.val(w, *c, l));
-                    let (p, _) = int_op(*product, *ty, x, y, 0, false);
-                    let cin = if *cc_in {
-                        w.regs[cc as usize * 32 + l]
-                    } else {
-                        0
-                    };
-                    let wide = Ty::U64;
-                    let (r, carry) = if out_bits == 64 {
-                        int_op(IntOp::Add, wide, p, z, cin, false)
-                    } else {
-                        let s = trunc(p, out_bits) + trunc(z, out_bits) + cin;
-                        (s, s >> out_bits)
-                    };
-                    if *cc_out {
-                        Self::set(w, cc, l, carry & 1);
-                    }
-                    Self::set(w, *d, l, trunc(r, out_bits));
-                }
-            }
-            Op::IntUn { op, ty, d, a } => {
-                let bits = ty.bits();
-                for l in lanes(active) {
-                    let x = trunc(self.val(w, *a, l), bits);
-                    let r = match op {
-                        IntUnOp::Neg => x.wrapping_neg(),
-                        IntUnOp::Abs => sext(x, bits).wrapping_abs() as u64,
-                        IntUnOp::Not => !x,
-                        IntUnOp::Cnot => (x == 0) as u64,
-                        IntUnOp::Clz => (x.leading_zeros() - (64 - bits)) as u64,
-                        IntUnOp::Popc => x.count_ones() as u64,
-                        IntUnOp::Brev => x.reverse_bits() >> (64 - bits),
-                    };
-                    let out = if matches!(op, IntUnOp::Clz | IntUnOp::Popc) {
-                        32
-                    } else {
-                        bits
-                    };
-                    Self::set(w, *d, l, trunc(r, out));
-                }
-            }
-            Op::Bfi {
-                ty,
-                d,
-                a,
-                b,
-                pos,
-                len,
-            } => {
-                let bits = ty.bits();
-                for l in lanes(active) {
-                    let (x, y) = (self.val(w, *a, l), self.val(w, *b, l));
-                    let (p, n) = (self.val(w, *pos, l) & 0xff, self.val(w, *len, l) & 0xff);
-                    let r = if n == 0 || p >= bits as u64 {
-                        y
-                    } else {
-                        let n = n.min(bits as u64 - p);
-                        let mask =
-                            trunc(if n >= 64 { u64::MAX } else { (1u64 << n) - 1 } << p, bits);
-                        (y & !mask) | ((x << p) & mask)
-                    };
-                    Self::set(w, *d, l, trunc(r, bits));
-                }
-            }
-            Op::Bfe { ty, d, a, pos, len } => {
-                let bits = ty.bits();
-                for l in lanes(active) {
-                    let x = trunc(self.val(w, *a, l), bits);
-                    let (p, n) = (self.val(w, *pos, l) & 0xff, self.val(w, *len, l) & 0xff);
-                    let msb = (p + n).min(bits as u64).saturating_sub(1);
-                    let sign = if ty.is_signed() {
-                        if n == 0 {
-                            false
-                        } else {
-                            (x >> msb.min(63)) & 1 == 1
-                        }
-                    } else {
-                        false
-                    };
-                    let mut r = 0u64;
-                    for i in 0..bits as u64 {
-                        let bit = if i < n && p + i <= msb {
-                            (x >> (p + i)) & 1
-                        } else {
-                            sign as u64
-                        };
-                        r |= bit << i;
-                    }
-                    Self::set(w, *d, l, trunc(r, bits));
-                }
-            }
-            Op::PredLogic { op, d, a, b } => {
-                for l in lanes(active) {
-                    let (x, y) = (self.pred(w, *a, l), self.pred(w, *b, l));
-                    let r = match op {
-                        BoolOp::And => x && y,
-                        BoolOp::Or => x || y,
-                        BoolOp::Xor => x != y,
-                    };
-                    Self::set(w, *d, l, r as u64);
-                }
-            }
-            Op::PredNot { d, a } => {
-                for l in lanes(active) {
-                    let r = !self.pred(w, *a, l);
-                    Self::set(w, *d, l, r as u64);
-                }
-            }
-            Op::Setp {
-                cmp,
-                ty,
-                ftz,
-                p,
-                q,
-                a,
-                b,
-                combine,
-            } => {
-                for l in lanes(active) {
-                    let (x, y) = (self.val(w, *a, l), self.val(w, *b, l));
-                    let t = compare(*cmp, *ty, *ftz, x, y);
-                    let (rp, rq) = match combine {
-                        None => (t, !t),
-                        Some((op, c)) => {
-                            let c = self.pred(w, *c, l);
-                            let f = |v: bool| match op {
-                                BoolOp::And => v && c,
-                                BoolOp::Or => v || c,
-                                BoolOp::Xor => v != c,
-                            };
-                            (f(t), f(!t))
-                        }
-                    };
-                    if let Some(p) = p {
-                        Self::set(w, *p, l, rp as u64);
-                    }
-                    if let Some(q) = q {
-                        Self::set(w, *q, l, rq as u64);
-                    }
-                }
-            }
-            Op::Selp { ty, d, a, b, c } => {
-                for l in lanes(active) {
-                    let v = if self.pred(w, *c, l) {
-                        self.val(w, *a, l)
-                    } else {
-                        self.val(w, *b, l)
-                    };
-                    Self::set(w, *d, l, trunc(v, ty.bits()));
-                }
-            }
-            Op::Fp {
-                op,
-                fp,
-                mode,
-                ftz,
-                sat,
-                d,
-                a,
-                b,
-            } => {
-                for l in lanes(active) {
-                    let (x, y) = (self.val(w, *a, l), self.val(w, *b, l));
-                    let r = match fp {
-                        Fp::F32 => {
-                            let r = num::fp32(
-                                *op,
-                                *mode,
-                                *ftz,
-                                f32::from_bits(x as u32),
-                                f32::from_bits(y as u32),
-                            );
-                            (if *sat { num::sat32(r) } else { r }).to_bits() as u64
-                        }
-                        Fp::F64 => {
-                            let r =
-                                num::fp64(*op, *mode, *ftz, f64::from_bits(x), f64::from_bits(y));
-                            (if *sat { num::sat64(r) } else { r }).to_bits()
-                        }
-                    };
-                    Self::set(w, *d, l, r);
-                }
-            }
-            Op::Fma {
-                fp,
-                rnd,
-                ftz,
-                sat,
-                d,
-                a,
-                b,
-                c,
-            } => {
-                for l in lanes(active) {
-                    let (x, y, z) = (self.val(w, *a, l), self.val(w, *b, l), self.val(w, *c, l));
-                    let r = match fp {
-                        Fp::F32 => {
-                            let r = num::fma32(
-                                *rnd,
-                                *ftz,
-                                f32::from_bits(x as u32),
-                                f32::from_bits(y as u32),
-                                f32::from_bits(z as u32),
-                            );
-                            (if *sat { num::sat32(r) } else { r }).to_bits() as u64
-                        }
-                        Fp::F64 => {
-                            let r =
-                                num::fma64(f64::from_bits(x), f64::from_bits(y), f64::from_bits(z));
-                            (if *sat { num::sat64(r) } else { r }).to_bits()
-                        }
-                    };
-                    Self::set(w, *d, l, r);
-                }
-            }
-            Op::FpUn {
-                op,
-                fp,
-                mode,
-                ftz,
-                d,
-                a,
-            } => {
-                for l in lanes(active) {
-                    let x = self.val(w, *a, l);
-                    let r = match fp {
-                        Fp::F32 => {
-                            num::un32(*op, *mode, *ftz, f32::from_bits(x as u32)).to_bits() as u64
-                        }
-                        Fp::F64 => num::un64(*op, *mode, *ftz, f64::from_bits(x)).to_bits(),
-                    };
-                    Self::set(w, *d, l, r);
-                }
-            }
-            Op::Cvt {
-                dty,
-                aty,
-                rnd,
-                integral,
-                ftz,
-                sat,
-                d,
-                a,
-            } => {
-                for l in lanes(active) {
-                    let x = trunc(self.val(w, *a, l), aty.bits());
-                    let r = num::cvt(*dty, *aty, *rnd, *integral, *ftz, *sat, x);
-                    // Signed results are kept sign-extended, as loads keep them.
-                    let r = if dty.is_signed() {
-                        sext(r, dty.bits()) as u64
-                    } else {
-                        r
-                    };
-                    Self::set(w, *d, l, r);
                 }
             }
             Op::BarWarp { mask } => {
@@ -1166,16 +903,13 @@ impl Exec<'_> {
                 for l in lanes(active) {
                     let at = (self.val(w, addr.base, l) as i64).wrapping_add(addr.offset) as u64;
                     let p = self.access(w, l, line, (*mem, at, size, Kind::Atomic))?;
-                    let mut buf = [0u8; 8];
                     // SAFETY: `access` gave `size` readable and writable bytes.
-                    unsafe { std::ptr::copy_nonoverlapping(p, buf.as_mut_ptr(), size as usize) };
-                    let old = u64::from_le_bytes(buf);
+                    let old = unsafe { load(p, size) };
                     let x = self.val(w, *b, l);
                     let y = c.map_or(0, |c| self.val(w, c, l));
                     let new = atom_op(*op, *ty, old, x, y);
-                    let bytes = new.to_le_bytes();
                     // SAFETY: as above.
-                    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), p, size as usize) };
+                    unsafe { store(p, size, new) };
                     if let Some(d) = d {
                         let v = if ty.is_signed() {
                             sext(old, ty.bits()) as u64
@@ -1190,6 +924,7 @@ impl Exec<'_> {
             Op::Bra { .. } | Op::Bar | Op::Call { .. } | Op::Ret | Op::Exit | Op::Trap => {
                 unreachable!("control flow is handled by run_warp")
             }
+            pure => self.pure(w, pure, active),
         }
         Ok(())
     }
@@ -1295,131 +1030,6 @@ impl Exec<'_> {
             }
         }
         Ok(())
-    }
-}
-
-/// An integer operation on `bits`-wide operands: the result and the carry
-/// (or borrow, for subtraction) out.
-fn int_op(op: IntOp, ty: Ty, x: u64, y: u64, cin: u64, sat: bool) -> (u64, u64) {
-    let bits = ty.bits();
-    let signed = ty.is_signed();
-    let (ux, uy) = (trunc(x, bits), trunc(y, bits));
-    let (sx, sy) = (sext(x, bits), sext(y, bits));
-    match op {
-        IntOp::Add => {
-            if sat && signed {
-                let r = (sx as i128 + sy as i128).clamp(i32::MIN as i128, i32::MAX as i128);
-                return (r as u64, 0);
-            }
-            let s = ux as u128 + uy as u128 + (cin & 1) as u128;
-            (s as u64, ((s >> bits) & 1) as u64)
-        }
-        IntOp::Sub => {
-            if sat && signed {
-                let r = (sx as i128 - sy as i128).clamp(i32::MIN as i128, i32::MAX as i128);
-                return (r as u64, 0);
-            }
-            let s = (ux as u128).wrapping_sub(uy as u128 + (cin & 1) as u128);
-            (s as u64, (ux < uy + (cin & 1)) as u64)
-        }
-        IntOp::MulLo => (ux.wrapping_mul(uy), 0),
-        IntOp::MulHi | IntOp::MulWide => {
-            let p: u128 = if signed {
-                (sx as i128 * sy as i128) as u128
-            } else {
-                ux as u128 * uy as u128
-            };
-            if op == IntOp::MulWide {
-                (p as u64, 0)
-            } else {
-                ((p >> bits) as u64, 0)
-            }
-        }
-        IntOp::Div => {
-            if uy == 0 {
-                return (u64::MAX, 0);
-            }
-            (
-                if signed {
-                    sx.wrapping_div(sy) as u64
-                } else {
-                    ux / uy
-                },
-                0,
-            )
-        }
-        IntOp::Rem => {
-            if uy == 0 {
-                return (ux, 0);
-            }
-            (
-                if signed {
-                    sx.wrapping_rem(sy) as u64
-                } else {
-                    ux % uy
-                },
-                0,
-            )
-        }
-        IntOp::Min => (
-            if signed {
-                sx.min(sy) as u64
-            } else {
-                ux.min(uy)
-            },
-            0,
-        ),
-        IntOp::Max => (
-            if signed {
-                sx.max(sy) as u64
-            } else {
-                ux.max(uy)
-            },
-            0,
-        ),
-        IntOp::And => (ux & uy, 0),
-        IntOp::Or => (ux | uy, 0),
-        IntOp::Xor => (ux ^ uy, 0),
-        IntOp::Shl => {
-            let n = trunc(y, 32);
-            (if n >= bits as u64 { 0 } else { ux << n }, 0)
-        }
-        IntOp::Shr => {
-            let n = trunc(y, 32).min(bits as u64);
-            if signed {
-                (sx.wrapping_shr(n.min(63) as u32) as u64, 0)
-            } else {
-                (if n >= bits as u64 { 0 } else { ux >> n }, 0)
-            }
-        }
-    }
-}
-
-/// `setp`'s comparison of two values of type `ty`.
-fn compare(cmp: Cmp, ty: Ty, ftz: bool, x: u64, y: u64) -> bool {
-    if ty.is_float() {
-        let (mut a, mut b) = (num::float_of(ty, x), num::float_of(ty, y));
-        if ftz && ty == Ty::F32 {
-            a = num::ftz32(a as f32) as f64;
-            b = num::ftz32(b as f32) as f64;
-        }
-        return num::cmp_float(cmp, a, b);
-    }
-    let bits = ty.bits();
-    let (a, b) = if ty.is_signed() {
-        (sext(x, bits) as i128, sext(y, bits) as i128)
-    } else {
-        (trunc(x, bits) as i128, trunc(y, bits) as i128)
-    };
-    match cmp {
-        Cmp::Eq | Cmp::Equ => a == b,
-        Cmp::Ne | Cmp::Neu => a != b,
-        Cmp::Lt | Cmp::Ltu => a < b,
-        Cmp::Le | Cmp::Leu => a <= b,
-        Cmp::Gt | Cmp::Gtu => a > b,
-        Cmp::Ge | Cmp::Geu => a >= b,
-        Cmp::Num => true,
-        Cmp::Nan => false,
     }
 }
 

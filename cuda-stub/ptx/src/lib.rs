@@ -63,6 +63,7 @@ mod decode;
 mod error;
 mod exec;
 mod ir;
+mod lanes;
 mod lex;
 mod memory;
 mod num;

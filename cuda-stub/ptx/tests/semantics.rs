@@ -384,3 +384,51 @@ fn launches_outside_the_limits_of_sm_80_are_refused() {
     let e = run_grid(&body, [1, 70_000, 1], [1, 1, 1], 1, 0).unwrap_err();
     assert_eq!(e.kind, FaultKind::Invalid);
 }
+
+#[test]
+fn lanes_inside_a_call_finish_it_before_others_pass_the_call_site() {
+    // Lanes 0..16 call a function in a loop; the rest skip the loop; all
+    // meet at a barrier after it. The function's code lies after the
+    // kernel's, so ordering by raw program counter alone would let the
+    // skipping lanes reach the barrier first.
+    let body = "
+.func (.param .b32 r) inc(.param .b32 x)
+{
+    .reg .b32 %r<3>;
+    ld.param.u32 %r1, [x];
+    add.s32 %r2, %r1, 1;
+    st.param.b32 [r], %r2;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<5>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r9, 0;
+    setp.ge.u32 %p1, %r1, 16;
+    @%p1 bra JOIN;
+LOOP:
+    {
+    .param .b32 a;
+    st.param.b32 [a], %r9;
+    .param .b32 r;
+    call.uni (r), inc, (a);
+    ld.param.b32 %r9, [r];
+    }
+    setp.lt.u32 %p2, %r9, %r1;
+    @%p2 bra LOOP;
+JOIN:
+    bar.sync 0;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r9;
+    ret;
+}";
+    let got = run_one(body, 32, 32).unwrap();
+    for (t, v) in got.iter().enumerate() {
+        assert_eq!(*v, if t < 16 { (t as u32).max(1) } else { 0 }, "thread {t}");
+    }
+}
