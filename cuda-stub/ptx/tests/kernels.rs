@@ -198,3 +198,116 @@ fn a_removed_barrier_of_a_block_reduction_is_a_race() {
     );
     assert_eq!(e.kernel, "softmax_rows_f32");
 }
+
+/// `offsets_of<2>` of the committed `move` module (the index math every
+/// strided kernel shares) at flat index `i` of a walk, through a probe
+/// kernel appended to the module.
+fn offsets_of(sizes: &[u64], strides: [&[i64]; 2], i: u64) -> [i64; 2] {
+    let probe = r#"
+.visible .entry probe(.param .u64 out, .param .u64 i, .param .align 8 .b8 w[208])
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<12>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u64 %rd2, [i];
+    mov.b64 %rd3, w;
+    mov.u32 %r1, walk_smem;
+    mov.u32 %r2, 0;
+COPY:
+    mul.wide.u32 %rd4, %r2, 8;
+    add.s64 %rd5, %rd3, %rd4;
+    ld.param.u64 %rd6, [%rd5];
+    shl.b32 %r3, %r2, 3;
+    add.s32 %r4, %r1, %r3;
+    st.shared.u64 [%r4], %rd6;
+    add.s32 %r2, %r2, 1;
+    setp.lt.u32 %p1, %r2, 26;
+    @%p1 bra COPY;
+    cvt.u64.u32 %rd7, %r1;
+    cvta.shared.u64 %rd7, %rd7;
+    {
+    .param .b64 param0;
+    st.param.b64 [param0], %rd7;
+    .param .b64 param1;
+    st.param.b64 [param1], %rd2;
+    .param .align 8 .b8 retval0[16];
+    call.uni (retval0), _Z10offsets_ofILi2EE4OffsIXT_EEPK4WalkIXT_EEy, (param0, param1);
+    ld.param.b64 %rd8, [retval0];
+    ld.param.b64 %rd9, [retval0+8];
+    }
+    cvta.to.global.u64 %rd10, %rd1;
+    st.global.u64 [%rd10], %rd8;
+    st.global.u64 [%rd10+8], %rd9;
+    ret;
+}
+"#;
+    let m = Module::parse(&format!("{}{probe}", ptx("move"))).unwrap();
+    let mut mem = HostMemory::default();
+    let out = mem.alloc(16);
+    let p = params(
+        &m,
+        "probe",
+        &[
+            out.to_le_bytes().to_vec(),
+            i.to_le_bytes().to_vec(),
+            walk(sizes, &strides),
+        ],
+    );
+    let k = m.kernel("probe").unwrap();
+    let launch = Launch {
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        dynamic_shared: 0,
+        params: &p,
+    };
+    run(&k, &launch, &mem, &Options::default()).unwrap();
+    let b = mem.read(out, 16);
+    [
+        i64::from_le_bytes(b[..8].try_into().unwrap()),
+        i64::from_le_bytes(b[8..].try_into().unwrap()),
+    ]
+}
+
+/// The offsets of flat index `i` computed on the host.
+fn host_offsets(sizes: &[u64], strides: [&[i64]; 2], mut i: u64) -> [i64; 2] {
+    let mut o = [0i64; 2];
+    for d in (0..sizes.len()).rev() {
+        let r = i % sizes[d];
+        i /= sizes[d];
+        for k in 0..2 {
+            o[k] += r as i64 * strides[k][d];
+        }
+    }
+    o
+}
+
+#[test]
+fn the_shared_index_math_is_64_bit_past_four_billion_elements() {
+    // A walk of 3 × (2^31 + 7) × 5 elements (past 2^32: the u64 branch),
+    // and one of fewer (the u32 branch), at indices throughout.
+    let big = [3u64, (1 << 31) + 7, 5];
+    let strides: [&[i64]; 2] = [&[-((1i64 << 34) + 3), 5, 1 << 32], &[1, 3, -7]];
+    for i in [
+        0u64,
+        4,
+        5,
+        1 << 32,
+        (1 << 33) + 12_345,
+        big.iter().product::<u64>() - 1,
+    ] {
+        assert_eq!(
+            offsets_of(&big, strides, i),
+            host_offsets(&big, strides, i),
+            "index {i}"
+        );
+    }
+    let small = [7u64, 1000, 3];
+    for i in [0u64, 2, 3001, 20_999] {
+        assert_eq!(
+            offsets_of(&small, strides, i),
+            host_offsets(&small, strides, i),
+            "index {i}"
+        );
+    }
+}
