@@ -116,6 +116,8 @@ mod stream;
 pub mod testing;
 #[cfg(feature = "cuda")]
 mod transfer;
+#[cfg(all(test, feature = "cuda"))]
+mod typed_launches;
 
 #[cfg(feature = "cuda")]
 pub use alloc::CudaBuffer;
