@@ -1043,11 +1043,37 @@ unsafe extern "C" fn cuEventElapsedTime(ms: *mut f32, start: Handle, end: Handle
 /// The highest PTX ISA version the stand-in (like driver 580, CUDA 13.0) takes.
 const PTX_MAX: (u32, u32) = (9, 0);
 
+/// `text` with the mutation `AXIAL_STAND_IN_MUTATE=<kernel>:<old>:<new>`
+/// applied: the first `<old>` in kernel `<kernel>`'s body replaced by
+/// `<new>`. A test of the tests: a suite run with a mutated kernel must
+/// fail.
+fn mutate(text: &str) -> std::borrow::Cow<'_, str> {
+    let Ok(spec) = std::env::var("AXIAL_STAND_IN_MUTATE") else {
+        return text.into();
+    };
+    let mut parts = spec.splitn(3, ':');
+    let (Some(kernel), Some(old), Some(new)) = (parts.next(), parts.next(), parts.next()) else {
+        return text.into();
+    };
+    let Some(start) = text.find(&format!(".entry {kernel}(")) else {
+        return text.into();
+    };
+    let end = text[start..].find("\n}").map_or(text.len(), |e| start + e);
+    let Some(at) = text[start..end].find(old).map(|a| start + a) else {
+        return text.into();
+    };
+    eprintln!(
+        "CUDA stand-in: kernel `{kernel}` mutated: `{old}` replaced by `{new}` (AXIAL_STAND_IN_MUTATE)"
+    );
+    format!("{}{new}{}", &text[..at], &text[at + old.len()..]).into()
+}
+
 /// Loads PTX text into context `ctx`: every kernel decoded now (the driver
 /// compiles the whole module at load), its global variables allocated.
 fn load(ctx: u64, text: &str) -> std::result::Result<u64, (Code, String)> {
     let d = driver();
-    let mut m = axial_ptx::Module::parse(text).map_err(|e| (INVALID_PTX, e.to_string()))?;
+    let text = mutate(text);
+    let mut m = axial_ptx::Module::parse(&text).map_err(|e| (INVALID_PTX, e.to_string()))?;
     if m.version() > PTX_MAX {
         let (a, b) = m.version();
         return Err((

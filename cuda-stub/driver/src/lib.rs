@@ -22,6 +22,11 @@
 //! kernel, block, thread and PTX line) to stderr. The race checker can be
 //! turned off with `AXIAL_STAND_IN_RACE_CHECK=0`. Every other driver
 //! function returns `CUDA_ERROR_NOT_SUPPORTED`.
+//!
+//! To test the tests, `AXIAL_STAND_IN_MUTATE=<kernel>:<old>:<new>` loads
+//! every module with the first `<old>` of kernel `<kernel>` replaced by
+//! `<new>` (CI checks that a suite fails on `binary_add_f32` computing a
+//! difference).
 
 mod api;
 mod codes;
