@@ -136,6 +136,12 @@ impl SharedShadow {
         }
     }
 
+    /// Forgets every access (a new block).
+    pub(crate) fn clear(&mut self) {
+        self.cells.iter_mut().for_each(|c| *c = Cell::default());
+        self.written.iter_mut().for_each(|w| *w = false);
+    }
+
     /// Records an access of `len` bytes at `at`: `Err(None)` for a read of
     /// bytes never written, `Err(Some(other))` for a race.
     pub(crate) fn access(
@@ -164,18 +170,34 @@ const PAGE: u64 = 4096;
 #[derive(Default)]
 pub(crate) struct GlobalShadow {
     pages: HashMap<u64, Box<[Cell]>>,
+    /// The page accessed last and its index in `pages`' key space.
+    last: Option<(u64, *mut Cell)>,
 }
 
 impl GlobalShadow {
     /// Records an access of `len` bytes at `addr` (not crossing a page: it
     /// is aligned to its size); the other thread when it races.
     pub(crate) fn access(&mut self, addr: u64, len: u64, who: Who, kind: Kind) -> Option<Race> {
-        let page = self
-            .pages
-            .entry(addr / PAGE)
-            .or_insert_with(|| vec![Cell::default(); PAGE as usize].into_boxed_slice());
+        let key = addr / PAGE;
+        let page = match self.last {
+            Some((k, p)) if k == key => p,
+            _ => {
+                let page = self
+                    .pages
+                    .entry(key)
+                    .or_insert_with(|| vec![Cell::default(); PAGE as usize].into_boxed_slice());
+                let p = page.as_mut_ptr();
+                self.last = Some((key, p));
+                p
+            }
+        };
         let at = (addr % PAGE) as usize;
-        access_cells(&mut page[at..at + len as usize], who, kind)
+        // SAFETY: `page` is the first cell of a boxed page of `PAGE` cells
+        // that `pages` owns (boxes do not move when the map grows), and
+        // `at + len <= PAGE` (an aligned access does not cross a page); the
+        // `&mut self` borrow excludes any other reference to it.
+        let cells = unsafe { std::slice::from_raw_parts_mut(page.add(at), len as usize) };
+        access_cells(cells, who, kind)
     }
 }
 

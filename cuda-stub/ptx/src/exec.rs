@@ -104,6 +104,8 @@ struct Warp {
     groups: Vec<Group>,
     /// Lanes that exist and have not ended.
     live: u32,
+    /// Lanes that exist.
+    present: u32,
     at_barrier: bool,
     regs: Vec<u64>,
     local: Vec<u8>,
@@ -211,20 +213,41 @@ pub fn run(
         ctaid: [0; 3],
         block_linear: 0,
         shared: vec![0; shared_len],
-        shared_shadow: None,
+        shared_shadow: options.check_races.then(|| SharedShadow::new(shared_len)),
         global_shadow: options.check_races.then(GlobalShadow::default),
         epoch: 0,
         cache: [None; 4],
         steps: 0,
         scratch: Vec::with_capacity(4),
     };
+    let n = per_block as u32;
+    let mut warps: Vec<Warp> = (0..n.div_ceil(32))
+        .map(|w| {
+            let count = (n - w * 32).min(32);
+            let present = if count == 32 {
+                u32::MAX
+            } else {
+                (1u32 << count) - 1
+            };
+            Warp {
+                index: w,
+                groups: Vec::with_capacity(4),
+                live: present,
+                present,
+                at_barrier: false,
+                regs: vec![0; kernel.nregs as usize * 32],
+                local: vec![0; kernel.local_size as usize * 32],
+                call: vec![0; kernel.call_param_size as usize * 32],
+            }
+        })
+        .collect();
     let mut stats = Stats::default();
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
                 e.ctaid = [x, y, z];
                 e.block_linear = x + gx * (y + gy * z);
-                e.block()?;
+                e.block(&mut warps)?;
                 stats.blocks += 1;
             }
         }
@@ -280,39 +303,27 @@ unsafe fn store(p: *mut u8, size: u32, v: u64) {
 }
 
 impl Exec<'_> {
-    fn block(&mut self) -> Result<(), Fault> {
+    /// Runs the current block with `warps` (made for the launch and reused:
+    /// a block starts from the state the previous one left, as registers
+    /// and local memory are undefined at a kernel's start; shared memory
+    /// starts zeroed, its checker's record empty).
+    fn block(&mut self, warps: &mut [Warp]) -> Result<(), Fault> {
         self.shared.iter_mut().for_each(|b| *b = 0);
-        self.shared_shadow = self
-            .options
-            .check_races
-            .then(|| SharedShadow::new(self.shared.len()));
+        if let Some(sh) = &mut self.shared_shadow {
+            sh.clear();
+        }
         self.epoch = 0;
-        let k = self.kernel;
-        let n = self.per_block;
-        let mut warps: Vec<Warp> = (0..n.div_ceil(32))
-            .map(|w| {
-                let count = (n - w * 32).min(32);
-                let present = if count == 32 {
-                    u32::MAX
-                } else {
-                    (1u32 << count) - 1
-                };
-                Warp {
-                    index: w,
-                    groups: vec![Group {
-                        pc: 0,
-                        mask: present,
-                        depth: 0,
-                        stack: [0; MAX_DEPTH],
-                    }],
-                    live: present,
-                    at_barrier: false,
-                    regs: vec![0; k.nregs as usize * 32],
-                    local: vec![0; k.local_size as usize * 32],
-                    call: vec![0; k.call_param_size as usize * 32],
-                }
-            })
-            .collect();
+        for w in warps.iter_mut() {
+            w.live = w.present;
+            w.at_barrier = false;
+            w.groups.clear();
+            w.groups.push(Group {
+                pc: 0,
+                mask: w.present,
+                depth: 0,
+                stack: [0; MAX_DEPTH],
+            });
+        }
         loop {
             let mut waiting = 0;
             for w in warps.iter_mut() {
