@@ -52,9 +52,9 @@ pub fn on_stand_in() -> bool {
 pub fn describe(gpu: &Cuda) -> String {
     let name = gpu.description().unwrap_or_else(|e| format!("({e})"));
     let kind = if on_stand_in() {
-        "the stand-in driver of cuda-stub, PTX executed on the CPU"
+        "the test stand-in of cuda-stub, not a GPU"
     } else {
-        "a GPU through the NVIDIA driver"
+        "a GPU, through the NVIDIA driver"
     };
     format!("{}: {name} ({kind})", axial_core::Device::name(gpu))
 }

@@ -91,7 +91,7 @@ fn failure_message(code: Code) -> Option<String> {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuGetErrorName(error: Code, p: *mut *const c_char) -> Code {
+pub(crate) unsafe extern "C" fn cuGetErrorName(error: Code, p: *mut *const c_char) -> Code {
     let Some((name, _)) = describe(error) else {
         return INVALID_VALUE;
     };
@@ -101,7 +101,7 @@ unsafe extern "C" fn cuGetErrorName(error: Code, p: *mut *const c_char) -> Code 
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuGetErrorString(error: Code, p: *mut *const c_char) -> Code {
+pub(crate) unsafe extern "C" fn cuGetErrorString(error: Code, p: *mut *const c_char) -> Code {
     let Some((_, text)) = describe(error) else {
         return INVALID_VALUE;
     };
@@ -131,7 +131,7 @@ fn leak(s: String) -> *const c_char {
 // ------------------------------------------------------ driver and devices
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuInit(flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuInit(flags: c_uint) -> Code {
     if flags != 0 {
         return INVALID_VALUE;
     }
@@ -146,13 +146,13 @@ unsafe extern "C" fn cuInit(flags: c_uint) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDriverGetVersion(v: *mut c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDriverGetVersion(v: *mut c_int) -> Code {
     // SAFETY: the caller's out-pointer.
     code(unsafe { put(v, 13000) })
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceGetCount(n: *mut c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDeviceGetCount(n: *mut c_int) -> Code {
     code(initialized().and_then(|()| {
         // SAFETY: the caller's out-pointer.
         unsafe { put(n, driver().devices as c_int) }
@@ -160,7 +160,7 @@ unsafe extern "C" fn cuDeviceGetCount(n: *mut c_int) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceGet(dev: *mut c_int, ordinal: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDeviceGet(dev: *mut c_int, ordinal: c_int) -> Code {
     code(device_of(ordinal).and_then(|d| {
         // SAFETY: the caller's out-pointer.
         unsafe { put(dev, d as c_int) }
@@ -169,11 +169,11 @@ unsafe extern "C" fn cuDeviceGet(dev: *mut c_int, ordinal: c_int) -> Code {
 
 /// The name each device reports.
 fn device_name(d: u32) -> String {
-    format!("axial CUDA stand-in {d} (PTX executed on the CPU, for tests)")
+    format!("axial CUDA stand-in {d} (sm_80, kernels run on the CPU)")
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceGetName(name: *mut c_char, len: c_int, dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDeviceGetName(name: *mut c_char, len: c_int, dev: c_int) -> Code {
     code(device_of(dev).and_then(|d| {
         if name.is_null() || len <= 0 {
             return Err(INVALID_VALUE);
@@ -246,7 +246,11 @@ fn attribute(a: c_int) -> Option<c_int> {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceGetAttribute(pi: *mut c_int, attrib: c_int, dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDeviceGetAttribute(
+    pi: *mut c_int,
+    attrib: c_int,
+    dev: c_int,
+) -> Code {
     code(device_of(dev).and_then(|_| {
         let v = attribute(attrib).ok_or(INVALID_VALUE)?;
         // SAFETY: the caller's out-pointer.
@@ -255,7 +259,7 @@ unsafe extern "C" fn cuDeviceGetAttribute(pi: *mut c_int, attrib: c_int, dev: c_
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: c_int) -> Code {
     code(device_of(dev).and_then(|_| {
         // SAFETY: the caller's out-pointer.
         unsafe { put(bytes, driver().memory as usize) }
@@ -263,7 +267,7 @@ unsafe extern "C" fn cuDeviceTotalMem_v2(bytes: *mut usize, dev: c_int) -> Code 
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceComputeCapability(
+pub(crate) unsafe extern "C" fn cuDeviceComputeCapability(
     major: *mut c_int,
     minor: *mut c_int,
     dev: c_int,
@@ -278,7 +282,7 @@ unsafe extern "C" fn cuDeviceComputeCapability(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut [u8; 16], dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut [u8; 16], dev: c_int) -> Code {
     code(device_of(dev).and_then(|d| {
         let mut u = *b"axial-stand-in-0";
         u[15] = b'0' + d as u8;
@@ -288,7 +292,7 @@ unsafe extern "C" fn cuDeviceGetUuid(uuid: *mut [u8; 16], dev: c_int) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDeviceGetUuid_v2(uuid: *mut [u8; 16], dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDeviceGetUuid_v2(uuid: *mut [u8; 16], dev: c_int) -> Code {
     // SAFETY: the same contract.
     unsafe { cuDeviceGetUuid(uuid, dev) }
 }
@@ -296,7 +300,7 @@ unsafe extern "C" fn cuDeviceGetUuid_v2(uuid: *mut [u8; 16], dev: c_int) -> Code
 // ---------------------------------------------------------------- contexts
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut Handle, dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut Handle, dev: c_int) -> Code {
     code(device_of(dev).and_then(|d| {
         let mut st = driver().state();
         let ctx = match st.primary[d as usize].0 {
@@ -314,7 +318,7 @@ unsafe extern "C" fn cuDevicePrimaryCtxRetain(pctx: *mut Handle, dev: c_int) -> 
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: c_int) -> Code {
     code(device_of(dev).and_then(|d| {
         let mut st = driver().state();
         let refs = &mut st.primary[d as usize].1;
@@ -328,13 +332,13 @@ unsafe extern "C" fn cuDevicePrimaryCtxRelease_v2(dev: c_int) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDevicePrimaryCtxRelease(dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuDevicePrimaryCtxRelease(dev: c_int) -> Code {
     // SAFETY: no pointers.
     unsafe { cuDevicePrimaryCtxRelease_v2(dev) }
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDevicePrimaryCtxGetState(
+pub(crate) unsafe extern "C" fn cuDevicePrimaryCtxGetState(
     dev: c_int,
     flags: *mut c_uint,
     active: *mut c_int,
@@ -352,7 +356,7 @@ unsafe extern "C" fn cuDevicePrimaryCtxGetState(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: c_int, flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: c_int, flags: c_uint) -> Code {
     code(device_of(dev).map(|d| {
         let mut st = driver().state();
         if let Some(c) = st.primary[d as usize].0 {
@@ -362,7 +366,11 @@ unsafe extern "C" fn cuDevicePrimaryCtxSetFlags_v2(dev: c_int, flags: c_uint) ->
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxCreate_v2(pctx: *mut Handle, flags: c_uint, dev: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxCreate_v2(
+    pctx: *mut Handle,
+    flags: c_uint,
+    dev: c_int,
+) -> Code {
     code(device_of(dev).and_then(|d| {
         let ctx = driver().state().new_context(d, flags);
         CURRENT.with(|c| c.borrow_mut().push(ctx));
@@ -372,7 +380,7 @@ unsafe extern "C" fn cuCtxCreate_v2(pctx: *mut Handle, flags: c_uint, dev: c_int
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> Code {
     let ctx = ctx as u64;
     let d = driver();
     if !d.state().contexts.contains_key(&ctx) {
@@ -389,7 +397,7 @@ unsafe extern "C" fn cuCtxDestroy_v2(ctx: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxSetCurrent(ctx: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxSetCurrent(ctx: Handle) -> Code {
     let ctx = ctx as u64;
     if ctx != 0 && !driver().state().contexts.contains_key(&ctx) {
         return INVALID_CONTEXT;
@@ -405,14 +413,14 @@ unsafe extern "C" fn cuCtxSetCurrent(ctx: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut Handle) -> Code {
     let ctx = CURRENT.with(|c| c.borrow().last().copied()).unwrap_or(0);
     // SAFETY: the caller's out-pointer.
     code(unsafe { put(pctx, ctx as Handle) })
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: Handle) -> Code {
     let ctx = ctx as u64;
     if !driver().state().contexts.contains_key(&ctx) {
         return INVALID_CONTEXT;
@@ -422,7 +430,7 @@ unsafe extern "C" fn cuCtxPushCurrent_v2(ctx: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut Handle) -> Code {
     match CURRENT.with(|c| c.borrow_mut().pop()) {
         None => INVALID_CONTEXT,
         Some(ctx) if !pctx.is_null() => {
@@ -435,7 +443,7 @@ unsafe extern "C" fn cuCtxPopCurrent_v2(pctx: *mut Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxGetDevice(dev: *mut c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxGetDevice(dev: *mut c_int) -> Code {
     code(current().and_then(|ctx| {
         let d = driver().state().contexts[&ctx].device;
         // SAFETY: the caller's out-pointer.
@@ -444,7 +452,7 @@ unsafe extern "C" fn cuCtxGetDevice(dev: *mut c_int) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> Code {
     code(current().and_then(|ctx| {
         let f = driver().state().contexts[&ctx].flags;
         // SAFETY: the caller's out-pointer.
@@ -453,7 +461,7 @@ unsafe extern "C" fn cuCtxGetFlags(flags: *mut c_uint) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxGetApiVersion(ctx: Handle, v: *mut c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxGetApiVersion(ctx: Handle, v: *mut c_uint) -> Code {
     if !driver().state().contexts.contains_key(&(ctx as u64)) {
         return INVALID_CONTEXT;
     }
@@ -462,12 +470,15 @@ unsafe extern "C" fn cuCtxGetApiVersion(ctx: Handle, v: *mut c_uint) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxSynchronize() -> Code {
+pub(crate) unsafe extern "C" fn cuCtxSynchronize() -> Code {
     code(current().and_then(|ctx| driver().sync_context(ctx)))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuCtxGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuCtxGetStreamPriorityRange(
+    least: *mut c_int,
+    greatest: *mut c_int,
+) -> Code {
     code(current().map(|_| {
         // SAFETY: out-pointers of the caller, either may be null.
         unsafe {
@@ -484,7 +495,7 @@ unsafe extern "C" fn cuCtxGetStreamPriorityRange(least: *mut c_int, greatest: *m
 // ------------------------------------------------------------------ memory
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemAlloc_v2(dptr: *mut u64, bytes: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemAlloc_v2(dptr: *mut u64, bytes: usize) -> Code {
     code(current().and_then(|ctx| {
         let d = driver();
         let dev = d.state().contexts[&ctx].device;
@@ -495,7 +506,7 @@ unsafe extern "C" fn cuMemAlloc_v2(dptr: *mut u64, bytes: usize) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemFree_v2(dptr: u64) -> Code {
+pub(crate) unsafe extern "C" fn cuMemFree_v2(dptr: u64) -> Code {
     if dptr == 0 {
         return SUCCESS;
     }
@@ -509,7 +520,7 @@ unsafe extern "C" fn cuMemFree_v2(dptr: u64) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> Code {
     code(current().and_then(|ctx| {
         let d = driver();
         let st = d.state();
@@ -523,7 +534,7 @@ unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> Cod
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemGetAddressRange_v2(
+pub(crate) unsafe extern "C" fn cuMemGetAddressRange_v2(
     pbase: *mut u64,
     psize: *mut usize,
     dptr: u64,
@@ -563,12 +574,16 @@ fn pin(p: u64, len: u64, block: Option<Block>) -> Result<()> {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemHostRegister_v2(p: *mut c_void, bytes: usize, _flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuMemHostRegister_v2(
+    p: *mut c_void,
+    bytes: usize,
+    _flags: c_uint,
+) -> Code {
     code(current().and_then(|_| pin(p as u64, bytes as u64, None)))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemHostUnregister(p: *mut c_void) -> Code {
+pub(crate) unsafe extern "C" fn cuMemHostUnregister(p: *mut c_void) -> Code {
     code(current().and_then(|_| {
         let mut st = driver().state();
         match st.pinned.get(&(p as u64)) {
@@ -582,7 +597,11 @@ unsafe extern "C" fn cuMemHostUnregister(p: *mut c_void) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemHostAlloc(pp: *mut *mut c_void, bytes: usize, _flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuMemHostAlloc(
+    pp: *mut *mut c_void,
+    bytes: usize,
+    _flags: c_uint,
+) -> Code {
     code(current().and_then(|_| {
         let block = Block::new(bytes).ok_or(OUT_OF_MEMORY)?;
         let a = block.addr();
@@ -593,13 +612,13 @@ unsafe extern "C" fn cuMemHostAlloc(pp: *mut *mut c_void, bytes: usize, _flags: 
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemAllocHost_v2(pp: *mut *mut c_void, bytes: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemAllocHost_v2(pp: *mut *mut c_void, bytes: usize) -> Code {
     // SAFETY: the same contract.
     unsafe { cuMemHostAlloc(pp, bytes, 0) }
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> Code {
+pub(crate) unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> Code {
     code(current().and_then(|ctx| {
         let d = driver();
         d.sync_context(ctx)?;
@@ -675,22 +694,22 @@ fn dtod(dst: u64, src: u64, len: usize, stream: Handle, sync: bool) -> Result<()
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpyHtoD_v2(dst: u64, src: *const c_void, n: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemcpyHtoD_v2(dst: u64, src: *const c_void, n: usize) -> Code {
     code(htod(dst, src, n, std::ptr::null_mut(), true))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpyDtoH_v2(dst: *mut c_void, src: u64, n: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemcpyDtoH_v2(dst: *mut c_void, src: u64, n: usize) -> Code {
     code(dtoh(dst, src, n, std::ptr::null_mut(), true))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpyDtoD_v2(dst: u64, src: u64, n: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemcpyDtoD_v2(dst: u64, src: u64, n: usize) -> Code {
     code(dtod(dst, src, n, std::ptr::null_mut(), true))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpyHtoDAsync_v2(
+pub(crate) unsafe extern "C" fn cuMemcpyHtoDAsync_v2(
     dst: u64,
     src: *const c_void,
     n: usize,
@@ -700,7 +719,7 @@ unsafe extern "C" fn cuMemcpyHtoDAsync_v2(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpyDtoHAsync_v2(
+pub(crate) unsafe extern "C" fn cuMemcpyDtoHAsync_v2(
     dst: *mut c_void,
     src: u64,
     n: usize,
@@ -710,7 +729,12 @@ unsafe extern "C" fn cuMemcpyDtoHAsync_v2(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpyDtoDAsync_v2(dst: u64, src: u64, n: usize, stream: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuMemcpyDtoDAsync_v2(
+    dst: u64,
+    src: u64,
+    n: usize,
+    stream: Handle,
+) -> Code {
     code(dtod(dst, src, n, stream, false))
 }
 
@@ -729,12 +753,17 @@ fn unified(dst: u64, src: u64, n: usize, stream: Handle, sync: bool) -> Result<(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpy(dst: u64, src: u64, n: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemcpy(dst: u64, src: u64, n: usize) -> Code {
     code(unified(dst, src, n, std::ptr::null_mut(), true))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemcpyAsync(dst: u64, src: u64, n: usize, stream: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuMemcpyAsync(
+    dst: u64,
+    src: u64,
+    n: usize,
+    stream: Handle,
+) -> Code {
     code(unified(dst, src, n, stream, false))
 }
 
@@ -773,39 +802,49 @@ fn memset(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemsetD8_v2(dst: u64, v: u8, n: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemsetD8_v2(dst: u64, v: u8, n: usize) -> Code {
     code(memset(dst, v as u32, 1, n, std::ptr::null_mut(), true))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemsetD16_v2(dst: u64, v: u16, n: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemsetD16_v2(dst: u64, v: u16, n: usize) -> Code {
     code(memset(dst, v as u32, 2, n, std::ptr::null_mut(), true))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemsetD32_v2(dst: u64, v: u32, n: usize) -> Code {
+pub(crate) unsafe extern "C" fn cuMemsetD32_v2(dst: u64, v: u32, n: usize) -> Code {
     code(memset(dst, v, 4, n, std::ptr::null_mut(), true))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemsetD8Async(dst: u64, v: u8, n: usize, stream: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuMemsetD8Async(dst: u64, v: u8, n: usize, stream: Handle) -> Code {
     code(memset(dst, v as u32, 1, n, stream, false))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemsetD16Async(dst: u64, v: u16, n: usize, stream: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuMemsetD16Async(
+    dst: u64,
+    v: u16,
+    n: usize,
+    stream: Handle,
+) -> Code {
     code(memset(dst, v as u32, 2, n, stream, false))
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuMemsetD32Async(dst: u64, v: u32, n: usize, stream: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuMemsetD32Async(
+    dst: u64,
+    v: u32,
+    n: usize,
+    stream: Handle,
+) -> Code {
     code(memset(dst, v, 4, n, stream, false))
 }
 
 // ----------------------------------------------------------------- streams
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamCreateWithPriority(
+pub(crate) unsafe extern "C" fn cuStreamCreateWithPriority(
     ps: *mut Handle,
     flags: c_uint,
     priority: c_int,
@@ -824,13 +863,13 @@ unsafe extern "C" fn cuStreamCreateWithPriority(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamCreate(ps: *mut Handle, flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamCreate(ps: *mut Handle, flags: c_uint) -> Code {
     // SAFETY: the same contract.
     unsafe { cuStreamCreateWithPriority(ps, flags, 0) }
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamDestroy_v2(s: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamDestroy_v2(s: Handle) -> Code {
     code(current().and_then(|ctx| {
         let h = stream_of(ctx, s)?;
         let d = driver();
@@ -846,7 +885,7 @@ unsafe extern "C" fn cuStreamDestroy_v2(s: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamSynchronize(s: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamSynchronize(s: Handle) -> Code {
     code(current().and_then(|ctx| {
         let h = stream_of(ctx, s)?;
         let d = driver();
@@ -857,7 +896,7 @@ unsafe extern "C" fn cuStreamSynchronize(s: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamQuery(s: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamQuery(s: Handle) -> Code {
     code(current().and_then(|ctx| {
         let h = stream_of(ctx, s)?;
         let d = driver();
@@ -871,7 +910,7 @@ unsafe extern "C" fn cuStreamQuery(s: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamWaitEvent(s: Handle, e: Handle, _flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamWaitEvent(s: Handle, e: Handle, _flags: c_uint) -> Code {
     code(current().and_then(|ctx| {
         let h = stream_of(ctx, s)?;
         let mut st = driver().state();
@@ -885,7 +924,7 @@ unsafe extern "C" fn cuStreamWaitEvent(s: Handle, e: Handle, _flags: c_uint) -> 
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamGetFlags(s: Handle, flags: *mut c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamGetFlags(s: Handle, flags: *mut c_uint) -> Code {
     code(current().and_then(|ctx| {
         let h = stream_of(ctx, s)?;
         let f = driver().state().streams[&h].flags;
@@ -895,7 +934,7 @@ unsafe extern "C" fn cuStreamGetFlags(s: Handle, flags: *mut c_uint) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamGetPriority(s: Handle, p: *mut c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamGetPriority(s: Handle, p: *mut c_int) -> Code {
     code(current().and_then(|ctx| {
         let h = stream_of(ctx, s)?;
         let v = driver().state().streams[&h].priority;
@@ -905,7 +944,7 @@ unsafe extern "C" fn cuStreamGetPriority(s: Handle, p: *mut c_int) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuStreamGetCtx(s: Handle, pctx: *mut Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuStreamGetCtx(s: Handle, pctx: *mut Handle) -> Code {
     code(current().and_then(|ctx| {
         stream_of(ctx, s)?;
         // SAFETY: the caller's out-pointer.
@@ -914,7 +953,7 @@ unsafe extern "C" fn cuStreamGetCtx(s: Handle, pctx: *mut Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuLaunchHostFunc(
+pub(crate) unsafe extern "C" fn cuLaunchHostFunc(
     s: Handle,
     f: Option<unsafe extern "C" fn(*mut c_void)>,
     data: *mut c_void,
@@ -936,7 +975,7 @@ unsafe extern "C" fn cuLaunchHostFunc(
 // ------------------------------------------------------------------ events
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuEventCreate(pe: *mut Handle, flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuEventCreate(pe: *mut Handle, flags: c_uint) -> Code {
     code(current().and_then(|ctx| {
         let mut st = driver().state();
         let h = st.handle();
@@ -955,7 +994,7 @@ unsafe extern "C" fn cuEventCreate(pe: *mut Handle, flags: c_uint) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuEventRecord(e: Handle, s: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuEventRecord(e: Handle, s: Handle) -> Code {
     code(current().and_then(|ctx| {
         let h = stream_of(ctx, s)?;
         let mut st = driver().state();
@@ -972,7 +1011,11 @@ unsafe extern "C" fn cuEventRecord(e: Handle, s: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuEventRecordWithFlags(e: Handle, s: Handle, _flags: c_uint) -> Code {
+pub(crate) unsafe extern "C" fn cuEventRecordWithFlags(
+    e: Handle,
+    s: Handle,
+    _flags: c_uint,
+) -> Code {
     // SAFETY: the same contract.
     unsafe { cuEventRecord(e, s) }
 }
@@ -983,7 +1026,7 @@ fn event_place(e: Handle) -> Result<Option<(u64, u64)>> {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuEventQuery(e: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuEventQuery(e: Handle) -> Code {
     code(current().and_then(|_| match event_place(e)? {
         None => Ok(()),
         Some((s, seq)) => {
@@ -997,7 +1040,7 @@ unsafe extern "C" fn cuEventQuery(e: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuEventSynchronize(e: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuEventSynchronize(e: Handle) -> Code {
     code(current().and_then(|ctx| {
         if let Some((s, seq)) = event_place(e)? {
             driver().sync_stream(s, seq)?;
@@ -1007,7 +1050,7 @@ unsafe extern "C" fn cuEventSynchronize(e: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuEventDestroy_v2(e: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuEventDestroy_v2(e: Handle) -> Code {
     match driver().state().events.remove(&(e as u64)) {
         Some(_) => SUCCESS,
         None => INVALID_HANDLE,
@@ -1015,7 +1058,11 @@ unsafe extern "C" fn cuEventDestroy_v2(e: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuEventElapsedTime(ms: *mut f32, start: Handle, end: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuEventElapsedTime(
+    ms: *mut f32,
+    start: Handle,
+    end: Handle,
+) -> Code {
     code(current().and_then(|_| {
         let st = driver().state();
         let (a, b) = (
@@ -1153,7 +1200,7 @@ unsafe fn error_log(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuModuleLoadDataEx(
+pub(crate) unsafe extern "C" fn cuModuleLoadDataEx(
     pm: *mut Handle,
     image: *const c_void,
     n: c_uint,
@@ -1190,13 +1237,13 @@ unsafe extern "C" fn cuModuleLoadDataEx(
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuModuleLoadData(pm: *mut Handle, image: *const c_void) -> Code {
+pub(crate) unsafe extern "C" fn cuModuleLoadData(pm: *mut Handle, image: *const c_void) -> Code {
     // SAFETY: the same contract, no options.
     unsafe { cuModuleLoadDataEx(pm, image, 0, std::ptr::null(), std::ptr::null()) }
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuModuleLoad(pm: *mut Handle, path: *const c_char) -> Code {
+pub(crate) unsafe extern "C" fn cuModuleLoad(pm: *mut Handle, path: *const c_char) -> Code {
     if path.is_null() {
         return INVALID_VALUE;
     }
@@ -1215,7 +1262,7 @@ unsafe extern "C" fn cuModuleLoad(pm: *mut Handle, path: *const c_char) -> Code 
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuModuleUnload(m: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuModuleUnload(m: Handle) -> Code {
     code(current().and_then(|ctx| {
         let d = driver();
         d.sync_context(ctx)?;
@@ -1233,7 +1280,11 @@ unsafe extern "C" fn cuModuleUnload(m: Handle) -> Code {
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuModuleGetFunction(pf: *mut Handle, m: Handle, name: *const c_char) -> Code {
+pub(crate) unsafe extern "C" fn cuModuleGetFunction(
+    pf: *mut Handle,
+    m: Handle,
+    name: *const c_char,
+) -> Code {
     code(current().and_then(|_| {
         if name.is_null() {
             return Err(INVALID_VALUE);
@@ -1265,7 +1316,7 @@ unsafe extern "C" fn cuModuleGetFunction(pf: *mut Handle, m: Handle, name: *cons
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuModuleGetGlobal_v2(
+pub(crate) unsafe extern "C" fn cuModuleGetGlobal_v2(
     dptr: *mut u64,
     bytes: *mut usize,
     m: Handle,
@@ -1302,7 +1353,11 @@ unsafe extern "C" fn cuModuleGetGlobal_v2(
 // ----------------------------------------------------------------- kernels
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuFuncGetAttribute(pi: *mut c_int, attrib: c_int, f: Handle) -> Code {
+pub(crate) unsafe extern "C" fn cuFuncGetAttribute(
+    pi: *mut c_int,
+    attrib: c_int,
+    f: Handle,
+) -> Code {
     code(current().and_then(|_| {
         let st = driver().state();
         let func = st.functions.get(&(f as u64)).ok_or(INVALID_HANDLE)?;
@@ -1325,7 +1380,7 @@ unsafe extern "C" fn cuFuncGetAttribute(pi: *mut c_int, attrib: c_int, f: Handle
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuFuncSetAttribute(f: Handle, attrib: c_int, value: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuFuncSetAttribute(f: Handle, attrib: c_int, value: c_int) -> Code {
     code(current().and_then(|_| {
         let mut st = driver().state();
         let func = st.functions.get_mut(&(f as u64)).ok_or(INVALID_HANDLE)?;
@@ -1345,7 +1400,7 @@ unsafe extern "C" fn cuFuncSetAttribute(f: Handle, attrib: c_int, value: c_int) 
 }
 
 #[unsafe(no_mangle)]
-unsafe extern "C" fn cuFuncSetCacheConfig(f: Handle, _config: c_int) -> Code {
+pub(crate) unsafe extern "C" fn cuFuncSetCacheConfig(f: Handle, _config: c_int) -> Code {
     code(current().and_then(|_| {
         driver()
             .state()
@@ -1385,7 +1440,7 @@ unsafe fn parameters(k: &axial_ptx::Kernel, params: *mut *mut c_void) -> Result<
 
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
-unsafe extern "C" fn cuLaunchKernel(
+pub(crate) unsafe extern "C" fn cuLaunchKernel(
     f: Handle,
     gx: c_uint,
     gy: c_uint,

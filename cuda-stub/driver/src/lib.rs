@@ -31,6 +31,8 @@
 mod api;
 mod codes;
 mod device;
+#[cfg(test)]
+mod tests;
 
 include!(concat!(env!("OUT_DIR"), "/unsupported.rs"));
 
