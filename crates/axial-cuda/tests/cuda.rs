@@ -55,6 +55,22 @@ fn memory_round_trips_and_refuses_ranges_outside() {
 }
 
 #[test]
+fn allocations_past_the_devices_memory_are_refused() {
+    let Some(gpu) = gpu("allocations_past_the_devices_memory_are_refused") else {
+        return;
+    };
+    // A petabyte: the driver is out of memory even after the cache is freed.
+    let err = gpu.alloc(1 << 50).err().expect("refused").to_string();
+    assert!(
+        err.contains("CUDA out of memory. Tried to allocate 1048576.00 GiB on cuda:0"),
+        "{err}"
+    );
+    // The device still works.
+    let x = RawTensor::full_on(&gpu, &[3], 2.into(), DType::F32).unwrap();
+    assert_eq!(x.to_vec::<f32>().unwrap(), vec![2.0; 3]);
+}
+
+#[test]
 fn tensors_move_between_host_and_device() {
     let Some(gpu) = gpu("tensors_move_between_host_and_device") else {
         return;
