@@ -229,6 +229,7 @@ impl State {
                     waits.push((h, s.submitted));
                 }
             }
+            waits.sort_unstable();
         } else if blocking {
             let l = &self.streams[&legacy];
             if l.submitted > l.done {
@@ -392,12 +393,14 @@ impl Driver {
 
     /// Runs the work of every stream (under the exec lock).
     fn run_everything(&self) -> Result<(), Code> {
-        let streams: Vec<(u64, u64)> = self
+        let mut streams: Vec<(u64, u64)> = self
             .state()
             .streams
             .iter()
             .map(|(&h, s)| (h, s.submitted))
             .collect();
+        // In the order the streams were made: a run is deterministic.
+        streams.sort_unstable();
         let mut first = Ok(());
         for (h, upto) in streams {
             if let Err(e) = self.run_stream(h, upto) {
@@ -416,13 +419,14 @@ impl Driver {
     /// Runs the work of every stream of a context.
     pub(crate) fn sync_context(&self, ctx: u64) -> Result<(), Code> {
         let _exec = lock(&self.exec);
-        let streams: Vec<(u64, u64)> = self
+        let mut streams: Vec<(u64, u64)> = self
             .state()
             .streams
             .iter()
             .filter(|(_, s)| s.ctx == ctx)
             .map(|(&h, s)| (h, s.submitted))
             .collect();
+        streams.sort_unstable();
         for (h, upto) in streams {
             self.run_stream(h, upto)?;
         }
