@@ -60,7 +60,7 @@ fn allocations_past_the_devices_memory_are_refused() {
         return;
     };
     // A petabyte: the driver is out of memory even after the cache is freed.
-    let err = gpu.alloc(1 << 50).err().expect("refused").to_string();
+    let err = gpu.alloc(1 << 50).expect_err("refused").to_string();
     assert!(
         err.contains("CUDA out of memory. Tried to allocate 1048576.00 GiB on cuda:0"),
         "{err}"

@@ -531,10 +531,15 @@ impl Driver {
                     dynamic_shared: shared,
                     params: &params,
                 };
+                let defaults = axial_ptx::Options::default();
                 let options = axial_ptx::Options {
                     check_races: std::env::var("AXIAL_STAND_IN_RACE_CHECK")
                         .map_or(true, |v| v != "0"),
-                    ..axial_ptx::Options::default()
+                    max_steps: std::env::var("AXIAL_STAND_IN_MAX_STEPS")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(defaults.max_steps),
+                    ..defaults
                 };
                 match axial_ptx::run(&kernel, &launch, &view, &options) {
                     Ok(_) => Ok(()),

@@ -20,7 +20,9 @@
 //! waits for it, in order; a kernel that faults makes its context fail every
 //! later call, as the driver's sticky errors do, and prints the fault (the
 //! kernel, block, thread and PTX line) to stderr. The race checker can be
-//! turned off with `AXIAL_STAND_IN_RACE_CHECK=0`. Every other driver
+//! turned off with `AXIAL_STAND_IN_RACE_CHECK=0`; a launch of more than
+//! `AXIAL_STAND_IN_MAX_STEPS` warp instructions (2^30) is reported as
+//! hanging. Every other driver
 //! function returns `CUDA_ERROR_NOT_SUPPORTED`.
 //!
 //! To test the tests, `AXIAL_STAND_IN_MUTATE=<kernel>:<old>:<new>` loads

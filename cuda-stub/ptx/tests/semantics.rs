@@ -432,3 +432,24 @@ JOIN:
         assert_eq!(*v, if t < 16 { (t as u32).max(1) } else { 0 }, "thread {t}");
     }
 }
+
+#[test]
+fn a_kernel_that_loops_for_ever_is_reported_as_hanging() {
+    let text =
+        format!("{HEAD}.visible .entry k(.param .u64 out)\n{{\nLOOP:\n    bra.uni LOOP;\n}}\n");
+    let m = Module::parse(&text).unwrap();
+    let k = m.kernel("k").unwrap();
+    let params = 0u64.to_le_bytes();
+    let launch = Launch {
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        dynamic_shared: 0,
+        params: &params,
+    };
+    let options = Options {
+        max_steps: 1000,
+        ..Options::default()
+    };
+    let e = run(&k, &launch, &HostMemory::default(), &options).unwrap_err();
+    assert_eq!((e.kind, e.line), (FaultKind::Hang, 7), "{e}");
+}
