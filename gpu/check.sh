@@ -7,7 +7,7 @@
 # - every kernel loads (the driver JIT-compiles every PTX module);
 # - the kernel suites on the CUDA device: every op and dtype against naive
 #   references on random strided layouts (the same suites the CPU passes),
-#   with AXIAL_REQUIRE_GPU=1 so that a missing GPU fails instead of skipping;
+#   with AXIAL_REQUIRE_GPU=1 so that a missing device fails instead of skipping;
 # - axial-cuda's tests: pinned copies, streams, events, cuBLAS, errors;
 # - bandwidth and FLOP/s against the device's copy bandwidth, and the same
 #   cases in PyTorch when it is installed with CUDA.
