@@ -727,6 +727,30 @@ fn index_select_and_gather_match_the_cpu_and_check_every_index() {
 }
 
 #[test]
+fn arg_reductions_split_across_blocks_match_the_cpu() {
+    let Some(gpu) = gpu("arg_reductions_split_across_blocks_match_the_cpu") else {
+        return;
+    };
+    // Two long rows: few outputs, so each reduction is split across blocks
+    // whose partial (value, index) pairs a second kernel combines.
+    for dtype in [DType::F32, DType::F16, DType::BF16, DType::F64, DType::I32] {
+        let (x, g) = pair(&gpu, &[2, 40_000], dtype, 61);
+        for op in [
+            axial_core::ArgReduceOp::ArgMin,
+            axial_core::ArgReduceOp::ArgMax,
+        ] {
+            let want = x.view().arg_reduce(op, Some(1), false).unwrap();
+            let got = g.view().arg_reduce(op, Some(1), false).unwrap();
+            assert_eq!(
+                got.to_vec::<i64>().unwrap(),
+                want.to_vec::<i64>().unwrap(),
+                "{op:?} {dtype}"
+            );
+        }
+    }
+}
+
+#[test]
 fn cumsum_matches_the_cpu_in_every_dtype() {
     let Some(gpu) = gpu("cumsum_matches_the_cpu_in_every_dtype") else {
         return;
