@@ -5,8 +5,8 @@
 //! convolution, the pooled axes of a pooling; they are found by name, so an
 //! NCHW and an NHWC tensor are two types of one op. The hyper-parameters
 //! are types ([`Conv`], [`Same`], [`SameWith`], [`TfSame`], [`ConvT`], [`Pool`]), so for
-//! static sizes each output length `(n + 2·pad − dil·(k − 1) − 1) / stride
-//! + 1` is a number the compiler knows: a layer after a flatten is checked
+//! static sizes each output length, `(n + 2·pad − dil·(k − 1) − 1) / stride + 1`,
+//! is a number the compiler knows: a layer after a flatten is checked
 //! against the real feature count. `Dyn` sizes stay `Dyn` (checked at run
 //! time), and a symbolic size stays its symbol where the rule keeps the
 //! length.
