@@ -332,9 +332,13 @@ impl fmt::Display for ErrorKind {
                 f,
                 "the pattern names axis `{pattern}` where the tensor has `{axis}`: the left side names the tensor's axes in order"
             ),
+            GroupWithoutAxis { group, axis } if axis.starts_with('(') => write!(
+                f,
+                "the group {group} splits the composed axis `{axis}`, but is not its parts in order: write {axis}, or use names the tensor does not have"
+            ),
             GroupWithoutAxis { group, axis } => write!(
                 f,
-                "the group {group} splits axis `{axis}`, but does not name it: name it among the group's parts, as ({axis} ..)"
+                "the group {group} splits axis `{axis}`, but uses a name of another of the tensor's axes: name `{axis}` among its parts, as ({axis} ..), or use names the tensor does not have"
             ),
         }
     }

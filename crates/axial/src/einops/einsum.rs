@@ -2,7 +2,7 @@
 //! then einops' einsum (lowered to batched matmul) on their layouts.
 
 use axial_core::einops;
-use axial_core::{Backend, Element, Result, TensorRef};
+use axial_core::{Backend, Device, Element, Result, TensorRef};
 use axial_shape::einops::EinsumOf;
 use axial_shape::{Cons, Nil};
 
@@ -10,6 +10,77 @@ use super::recipe::EinsumCell;
 use crate::access::owned;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
+
+/// One operand of `einsum!`: a tensor (owned, shared or a view), or a
+/// reference to one at any depth, so that code holding a `&Tensor` passes it
+/// as it is.
+///
+/// ```
+/// use axial::__private::einsum_operand;
+/// use axial::prelude::*;
+/// let a = Tensor::<f32, shape![2]>::zeros();
+/// let by_ref = &a;
+/// assert!(einsum_operand(&&by_ref).shares_storage_with(&a));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`einsum!` takes tensors, and `{Self}` is not one",
+    label = "not a tensor",
+    note = "give a `Tensor`, a view, or a reference to one"
+)]
+pub trait EinsumOperand {
+    /// Its element type.
+    type Elem;
+    /// Its shape.
+    type Shape;
+    /// Its device.
+    type Device: Device;
+    /// Its storage kind.
+    type Repr;
+    /// The tensor.
+    fn tensor(&self) -> &TensorBase<Self::Elem, Self::Shape, Self::Device, Self::Repr>;
+}
+
+impl<T, S, D: Device, R> EinsumOperand for TensorBase<T, S, D, R> {
+    type Elem = T;
+    type Shape = S;
+    type Device = D;
+    type Repr = R;
+    fn tensor(&self) -> &Self {
+        self
+    }
+}
+impl<X: EinsumOperand + ?Sized> EinsumOperand for &X {
+    type Elem = X::Elem;
+    type Shape = X::Shape;
+    type Device = X::Device;
+    type Repr = X::Repr;
+    fn tensor(&self) -> &TensorBase<X::Elem, X::Shape, X::Device, X::Repr> {
+        (**self).tensor()
+    }
+}
+impl<X: EinsumOperand + ?Sized> EinsumOperand for &mut X {
+    type Elem = X::Elem;
+    type Shape = X::Shape;
+    type Device = X::Device;
+    type Repr = X::Repr;
+    fn tensor(&self) -> &TensorBase<X::Elem, X::Shape, X::Device, X::Repr> {
+        (**self).tensor()
+    }
+}
+
+/// The tensor an operand of `einsum!` is (what the macro calls on each).
+///
+/// ```
+/// use axial::__private::einsum_operand;
+/// use axial::prelude::*;
+/// let a = Tensor::<f32, shape![2]>::ones();
+/// assert_eq!(einsum_operand(&&a).to_vec(), vec![1.0, 1.0]);
+/// ```
+pub fn einsum_operand<X: EinsumOperand + ?Sized>(
+    operand: &X,
+) -> &TensorBase<X::Elem, X::Shape, X::Device, X::Repr> {
+    operand.tensor()
+}
 
 /// The operands of `einsum!`: a tuple of references to tensors of one
 /// element type on one device (1 to 8 of them).
@@ -21,6 +92,11 @@ use crate::tensor::{Tensor, TensorBase};
 /// fn operands<O: EinsumOperands>(_: O) {}
 /// operands((&a, &a.as_view()));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "the operands of `einsum!` are not tensors of one element type on one device: `{Self}`",
+    label = "operands of different element types or devices",
+    note = "axial has no implicit type promotion: convert an operand first with `.cast::<T>()`, or move it with `.to_device`"
+)]
 pub trait EinsumOperands {
     /// Their element type.
     type Elem: Element;
