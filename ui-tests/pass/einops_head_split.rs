@@ -21,6 +21,6 @@ fn main() {
     let _: TensorView<'_, f32, shape![Batch: 2, Seq: 7, Inner: 96, Copies: 4]> =
         rearrange!(q.as_view(), "Batch Seq (Inner Copies) -> Batch Seq Inner Copies", Copies = 4);
     let flat = rearrange!(heads, "Batch Heads Seq HeadDim -> Batch (Heads Seq HeadDim)");
-    let _: TensorView<'_, f32, shape![Batch: 2, Rows: 84, Cols: 64]> =
+    let _: TensorView<'_, f32, shape![Batch: 2, Rows: 42, Cols: 64]> =
         rearrange!(flat.as_view(), "Batch (Rows Cols) -> Batch Rows Cols", Cols = 64);
 }
