@@ -185,8 +185,9 @@ macro_rules! try_reduce {
 /// einops' `einsum`, checked while the program compiles:
 /// `einsum!("Batch Rows Inner, Batch Inner Cols -> Batch Rows Cols", a, b)`.
 ///
-/// The pattern comes first, then one tensor per input (borrowed; one element
-/// type and one device). Each input's names are the operand's axes in order
+/// The pattern comes first, then one tensor per input (a tensor, a view, or
+/// a reference to one at any depth, as code holding a `&Tensor` has it; each
+/// is borrowed; one element type and one device). Each input's names are the operand's axes in order
 /// (`...` for axes not named: the same axes in every operand that has
 /// some); a name shared by operands must have one size (proven when static,
 /// checked at run time with `Dyn`); the output names axes of the inputs, and
