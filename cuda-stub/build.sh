@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Builds a stand-in `libcuda.so` from symbols.txt (every driver function the
-# `cust` crate declares, listed from cust_raw 0.11.3): each returns
-# CUDA_ERROR_STUB_LIBRARY (34), as NVIDIA's own stub does, except the two
-# that describe an error. Test binaries link against it where there is no
-# driver and run with `LD_LIBRARY_PATH=cuda-stub/lib64/stubs`, reporting that
-# there is no GPU; on a GPU machine the same binaries load the real
-# `libcuda.so.1` (the soname) instead. Never put the stub on an rpath.
+# Builds a stand-in `libcuda.so.1` from symbols.txt (the driver functions
+# of the CUDA 11 driver API, a superset of those axial-cuda loads): each
+# returns CUDA_ERROR_STUB_LIBRARY (34), as NVIDIA's own stub does, except the
+# two that describe an error. axial-cuda links no driver; it loads
+# `libcuda.so.1` when a program first asks for a device, so test binaries run
+# with `LD_LIBRARY_PATH=cuda-stub/lib64/stubs` load this one where there is no
+# driver and report that there is no GPU (without it they report that there is
+# no driver); on a GPU machine they load the real one. Never put the stub on
+# an rpath.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$here/lib64/stubs"

@@ -100,7 +100,8 @@ fn align_as_lines_a_bias_up_with_feature_maps() {
     let bias = Tensor::<f32, shape![Out: 3]>::from_array([1.0, 2.0, 3.0]);
     let other = [Some("Batch"), Some("Out"), Some("Rows"), Some("Cols")];
     let a = bias.as_view().align_as(&x);
-    let _: &TensorView<'_, f32, shape![Batch: 1, Out: 3, Rows: 1, Cols: 1]> = &a;
+    type AlignedBias = shape![Batch: 1, Out: 3, Rows: 1, Cols: 1];
+    let _: &TensorView<'_, f32, AlignedBias> = &a;
     is_torch_align_as(&bias.as_view(), &a, &other);
     assert_eq!(a.strides().as_slice(), &[0, 1, 0, 0]);
     let y = &x + &a;
@@ -123,7 +124,8 @@ fn align_as_keeps_strides_of_any_layout() {
     let narrowed = w.as_view().narrow::<Cols>(1, 5);
     let cols_out = narrowed.t();
     let a = cols_out.as_view().align_as(&x);
-    let _: &TensorView<'_, f32, shape![Batch: 1, Out: 3, Rows: 1, Cols: Dyn]> = &a;
+    type Aligned = shape![Batch: 1, Out: 3, Rows: 1, Cols: Dyn];
+    let _: &TensorView<'_, f32, Aligned> = &a;
     let other = [Some("Batch"), Some("Out"), Some("Rows"), Some("Cols")];
     is_torch_align_as(&cols_out.as_view(), &a, &other);
     assert_eq!(a.strides().as_slice(), &[0, 6, 0, 1]);

@@ -4,13 +4,13 @@
 
 use std::ffi::c_void;
 
+use crate::sys as cu;
 use axial_core::op::{PowScalarKind, Resolved};
 use axial_core::plan::Plan;
 use axial_core::{
     Arg, BinaryOp, CmpOp, DType, Element, Error, Input, Output, Result, Scalar, Storage, UnaryOp,
     with_dtype,
 };
-use cust::sys as cu;
 
 use crate::backend::{Operand, Side, input, output, sides, state_of};
 use crate::driver::{State, check};
