@@ -1,13 +1,13 @@
 //! The left side of a pattern read against the names of the tensor's axes
 //! (when the tensor has names): each dim on a named axis names it. A bare
-//! axis is the axis of that name. A group that splits a named axis names it
-//! among its parts (`(Inner P)` on `Inner`: the part `Inner` keeps the
-//! name, the others are new), or is made of names the tensor does not have
-//! (`(Heads HeadDim)` on `Inner`); a group on a composed axis `(A B)` is
+//! axis is the axis of that name. A group that splits a named axis is made
+//! of its name and of names the tensor does not have: `(Inner P)` on
+//! `Inner` (the part `Inner` keeps the name, the others are new) or
+//! `(Heads HeadDim)` on `Inner`; a group on a composed axis `(A B)` is
 //! exactly `(A B)`, or new names. An anonymous axis (`None`) takes any dim.
 //! The names a tensor has are its axes' and those its composed axes are
-//! made of, so `(W P)` on `H` of a tensor that has `W` is refused: it would
-//! cut an image with its axes swapped.
+//! made of, so `(W P)` or `(H W)` on `H` of a tensor that has `W` is
+//! refused: it would cut an image with its axes mixed up.
 //!
 //! This is the rule the typed macros prove while compiling; here it is an
 //! error at run time, for names that are only known then.
@@ -22,9 +22,10 @@ impl Pattern {
     ///
     /// # Errors
     /// A bare axis of the pattern on an axis of another name
-    /// ([`ErrorKind::AxisNameDiffers`]), or a group on a named axis that
-    /// neither names it (composes it) nor is made of new names
-    /// ([`ErrorKind::GroupWithoutAxis`]), with the span of the dim.
+    /// ([`ErrorKind::AxisNameDiffers`]), or a group on a named axis with a
+    /// part that is neither that axis nor a new name, or on a composed axis
+    /// neither its parts nor new names ([`ErrorKind::GroupWithoutAxis`]),
+    /// with the span of the dim.
     ///
     /// ```
     /// # use axial_pattern::{ErrorKind, Pattern};
@@ -33,7 +34,7 @@ impl Pattern {
     /// let err = p.check_names(&names).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
-    ///     "the group (Width P) splits axis `Height`, but uses a name of another of the tensor's axes: name `Height` among its parts, as (Height ..), or use names the tensor does not have"
+    ///     "the group (Width P) splits axis `Height`, but uses a name of another of the tensor's axes: make it of `Height` and names the tensor does not have, as (Height ..)"
     /// );
     /// assert_eq!(err.span().map(|s| s.text(p.text())), Some("(Width P)"));
     /// let right = Pattern::parse("B C (Height P) (Width Q) -> B (Height Width) (C P Q)")?;
@@ -101,14 +102,16 @@ fn check_dim(pattern: &Pattern, dim: &Dim, name: &str, used: &[&str]) -> Result<
         };
     }
     let composed = format!("({})", names.join(" "));
-    let merged = name.starts_with('(');
-    let names_it = if merged {
-        composed == name
+    // On a named axis each part is its name or a new one; on a composed
+    // axis the group is its parts in order, or new names only.
+    let fits = if name.starts_with('(') {
+        composed == name || names.iter().all(|part| !used.contains(part))
     } else {
-        names.contains(&name)
+        names
+            .iter()
+            .all(|part| *part == name || !used.contains(part))
     };
-    let fresh = names.iter().all(|part| !used.contains(part));
-    if names_it || fresh || dim.atoms.is_empty() {
+    if fits || dim.atoms.is_empty() {
         return Ok(());
     }
     Err(PatternError::at(
@@ -182,6 +185,15 @@ mod tests {
             Some(ErrorKind::GroupWithoutAxis {
                 group: "(C T)".into(),
                 axis: "((H W) C)".into()
+            })
+        );
+        // A group that names its axis may not also take another's name.
+        let hw = [Some("B"), Some("H"), Some("W")];
+        assert_eq!(
+            kind("B (H W) (P Q) -> B H W P Q", &hw),
+            Some(ErrorKind::GroupWithoutAxis {
+                group: "(H W)".into(),
+                axis: "H".into()
             })
         );
         // Anonymous lengths are no names.

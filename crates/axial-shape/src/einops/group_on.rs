@@ -1,14 +1,15 @@
 //! Which groups of a left side may split which axis.
 //!
-//! A group on a named axis either names it among its parts (`(Inner P)` on
-//! `Inner`: the part `Inner` keeps the name, with the size left after the
-//! others) or is made of names the tensor does not have (`(Heads HeadDim)`
-//! on `Inner`: the axis is gone, its parts are new axes). What it may not do
-//! is use a name the tensor already has without naming the axis: `(Width P)`
-//! on `Height` gives the name `Width` to a part of `Height`, and the patches
-//! of an image cut with its axes swapped would have the type of the right
-//! ones. A merged axis `(H W)` splits back into exactly `(H W)`, or into
-//! names the tensor does not have; an anonymous axis takes any group.
+//! A group on a named axis is made of that axis' name and of names the
+//! tensor does not have: `(Inner P)` on `Inner` (the part `Inner` keeps the
+//! name, with the size left after the others) or `(Heads HeadDim)` on
+//! `Inner` (the axis is gone, its parts are new axes). What it may not do is
+//! use the name of another axis of the tensor: `(Width P)` on `Height` gives
+//! the name `Width` to a part of `Height`, and `(Height Width)` on `Height`
+//! does too, so the patches of an image cut with its axes mixed up would
+//! have the type of the right ones. A merged axis `(H W)` splits back into
+//! exactly `(H W)`, or into names the tensor does not have; an anonymous axis
+//! takes any group.
 //!
 //! "The names the tensor has" are its axes' names and, for a merged axis,
 //! the names it is made of (at any depth), so `(W H)` is no new name on
@@ -17,7 +18,7 @@
 use super::group::Part;
 use super::names::{ComposedId, IdCons, IdListEq, IdNil, UnnamedId};
 use crate::id::{Gone, IdEq, Named, Pos};
-use crate::logic::{B0, B1, Not, NotBit, Or, OrWith, Truth};
+use crate::logic::{And, AndWith, B0, B1, Not, NotBit, Or, OrWith, Truth};
 use crate::name::AxisName;
 use crate::shape::{Ax, Cons, Nil};
 
@@ -44,8 +45,10 @@ use crate::shape::{Ax, Cons, Nil};
 /// }
 /// assert_eq!(on::<Height, HeightPatches>(), Some(true));
 /// assert_eq!(on::<Height, NewNames>(), Some(true));
-/// // `Width` is another axis of the tensor.
+/// // `Width` is another axis of the tensor, beside `Height` or not.
 /// assert_eq!(on::<Height, WidthPatches>(), Some(false));
+/// type Both = Cons<Part<Height, Infer>, Cons<Part<Width, U4>, Nil>>;
+/// assert_eq!(on::<Height, Both>(), Some(false));
 /// assert_eq!(on::<axial_shape::Anon<0>, WidthPatches>(), Some(true));
 /// ```
 pub trait GroupOn<Parts, Whole> {
@@ -62,11 +65,10 @@ type Fresh<Parts, Whole> = Not<<Parts as PartsUsed<Whole>>::Out>;
 
 impl<Bits, Parts, Whole> GroupOn<Parts, Whole> for Named<Bits>
 where
-    Parts: PartsName<Named<Bits>> + PartsUsed<Whole>,
-    <Parts as PartsUsed<Whole>>::Out: NotBit,
-    <Parts as PartsName<Named<Bits>>>::Out: OrWith<Fresh<Parts, Whole>>,
+    Parts: PartsUsedBesides<Whole, Named<Bits>>,
+    <Parts as PartsUsedBesides<Whole, Named<Bits>>>::Out: NotBit,
 {
-    type Named = Or<<Parts as PartsName<Named<Bits>>>::Out, Fresh<Parts, Whole>>;
+    type Named = Not<<Parts as PartsUsedBesides<Whole, Named<Bits>>>::Out>;
     type Merged = B1;
     type Out = Self::Named;
 }
@@ -97,42 +99,43 @@ any_group! {
     [] Gone;
 }
 
-/// `Out` is `B1` when one of the parts of a group has the identity `Id`.
+/// `Out` is `B1` when a part of a group other than the axis `Id` it splits
+/// is a name the tensor of shape `Whole` has (an anonymous length never is).
 ///
 /// ```
-/// use axial_shape::einops::{Infer, Part, PartsName};
-/// use axial_shape::{AxisName, Cons, Nil, Truth, axes};
-/// axes!(H, P, W);
-/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, typenum::U2>, Nil>>;
-/// assert_eq!(<<Parts as PartsName<<P as AxisName>::Id>>::Out as Truth>::VALUE, Some(true));
-/// assert_eq!(<<Parts as PartsName<<W as AxisName>::Id>>::Out as Truth>::VALUE, Some(false));
+/// use axial_shape::einops::{Infer, Part, PartsUsedBesides};
+/// use axial_shape::{AxisName, Cons, Nil, Truth, axes, shape};
+/// use typenum::U2;
+/// axes!(H, W, P);
+/// type Image = shape![H: 4, W: 6];
+/// type Parts<A, B> = Cons<Part<A, Infer>, Cons<Part<B, U2>, Nil>>;
+/// fn used<Parts: PartsUsedBesides<Image, <H as AxisName>::Id>>() -> Option<bool> {
+///     <Parts::Out as Truth>::VALUE
+/// }
+/// assert_eq!(used::<Parts<H, P>>(), Some(false));
+/// assert_eq!(used::<Parts<H, W>>(), Some(true));
 /// ```
-pub trait PartsName<Id> {
+pub trait PartsUsedBesides<Whole, Id> {
     /// The answer.
     type Out: Truth;
 }
-impl<Id> PartsName<Id> for Nil {
+impl<Whole, Id> PartsUsedBesides<Whole, Id> for Nil {
     type Out = B0;
 }
-impl<A: AxisName, G, T, Id> PartsName<Id> for Cons<Part<A, G>, T>
+impl<A: AxisName, G, T: PartsUsedBesides<Whole, Id>, Whole, Id> PartsUsedBesides<Whole, Id>
+    for Cons<Part<A, G>, T>
 where
-    A::Id: IdEq<Id>,
-    <A::Id as IdEq<Id>>::Out: OrParts<T, Id>,
+    A::Id: UsedIn<Whole> + IdEq<Id>,
+    <A::Id as IdEq<Id>>::Out: NotBit,
+    Not<<A::Id as IdEq<Id>>::Out>: AndWith<<A::Id as UsedIn<Whole>>::Out>,
+    UsedBesides<A, Whole, Id>: OrWith<T::Out>,
 {
-    type Out = <<A::Id as IdEq<Id>>::Out as OrParts<T, Id>>::Out;
+    type Out = Or<UsedBesides<A, Whole, Id>, T::Out>;
 }
 
-/// After one part: found, or look among the rest.
-pub trait OrParts<T, Id> {
-    /// The answer.
-    type Out: Truth;
-}
-impl<T, Id> OrParts<T, Id> for B1 {
-    type Out = B1;
-}
-impl<T: PartsName<Id>, Id> OrParts<T, Id> for B0 {
-    type Out = T::Out;
-}
+/// The part `A` is not the axis `Id` and is a name the tensor has.
+type UsedBesides<A, Whole, Id> =
+    And<Not<<<A as AxisName>::Id as IdEq<Id>>::Out>, <<A as AxisName>::Id as UsedIn<Whole>>::Out>;
 
 /// The identities of a group's parts, in order (to compare with a
 /// `Composed<..>` axis).

@@ -38,7 +38,7 @@ pub mod report;
 pub use einsum::{Agree, AgreeOn, EinsumOf, Operand, Operands, SameAxes, Widen};
 pub use group::{Decompose, Given, GivenSize, Infer, Part, Resolve, SizeDiv, SizeOr, Solve};
 pub use group_on::{
-    GroupOn, ListMentions, Mentions, OrParts, PartIds, PartsName, PartsUsed, ShapeMentions, UsedIn,
+    GroupOn, ListMentions, Mentions, PartIds, PartsUsed, PartsUsedBesides, ShapeMentions, UsedIn,
 };
 pub use left::{
     Around, Axis, Continue, Group, Lockstep, MatchDim, MatchDims, MatchLeft, Plain, SizedAxis,
@@ -74,10 +74,10 @@ type Known<S, L, N, P> = Concat<Elementary<S, L, P>, N>;
 /// the new named axes of `repeat` with their sizes (`Nil` otherwise).
 ///
 /// The left side names the axes in order; a group takes the axis at its
-/// place when it names it or is made of names the tensor does not have (a
-/// merged axis: when it is exactly its parts, or new names; an anonymous
-/// axis: any group); `1` takes an axis of size 1; `...` the axes not
-/// named. The elementary axes (and `News`) must name no axis twice, and so
+/// place when it is made of that axis' name and names the tensor does not
+/// have (a merged axis: when it is exactly its parts, or new names; an
+/// anonymous axis: any group); `1` takes an axis of size 1; `...` the axes
+/// not named. The elementary axes (and `News`) must name no axis twice, and so
 /// must the output.
 ///
 /// # Example

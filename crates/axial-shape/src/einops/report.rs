@@ -127,15 +127,15 @@ impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for B1 {}
 #[diagnostic::do_not_recommend]
 impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
 
-/// A group on the left names the named axis it splits, or is made of names
-/// the tensor does not have (`Self`: whether so).
+/// A group on the left that splits a named axis is made of its name and of
+/// names the tensor does not have (`Self`: whether so).
 ///
-/// What a [`Group`](super::Group) asks of a named axis at its place: it is
-/// among the group's names (`(Inner P)` on `Inner`: the part `Inner` keeps
-/// the name), or none of the group's names is one the tensor has
-/// (`(Heads HeadDim)` on `Inner`: new axes in its place). So `(Width P)`
-/// cannot stand on `Height`: the patches of an NCHW tensor cut with H and W
-/// swapped would have the same type as the right ones.
+/// What a [`Group`](super::Group) asks of a named axis at its place: each
+/// of the group's names is the axis' own (`(Inner P)` on `Inner`: the part
+/// `Inner` keeps the name) or one the tensor does not have (`(Heads
+/// HeadDim)` on `Inner`: new axes in its place). So neither `(Width P)` nor
+/// `(Height Width)` can stand on `Height`: the patches of an NCHW tensor cut
+/// with H and W mixed up would have the same type as the right ones.
 /// ```
 /// use axial_shape::einops::{Einops, Group, Infer, OutAxis, Part, Plain};
 /// use axial_shape::{Cons, Nil, Shape, axes, shape};
@@ -153,7 +153,7 @@ impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
 #[diagnostic::on_unimplemented(
     message = "the group `{Group}` splits axis `{Have}` of the tensor of shape `{Disp}`, but uses a name of another of its axes",
     label = "`{Group}` stands on `{Have}`",
-    note = "a group on a named axis names it among its parts, `({Have} ..)`, or is made of names the tensor does not have; the left side reads `{Pat}`"
+    note = "a group on a named axis is made of its name, `({Have} ..)`, and of names the tensor does not have; the left side reads `{Pat}`"
 )]
 pub trait PatternGroup<Have, Group, Pat, Disp> {}
 #[diagnostic::do_not_recommend]

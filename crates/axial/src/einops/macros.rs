@@ -12,11 +12,11 @@
 ///   for the axes not named; `1` or `()` takes an axis of size 1;
 /// - a group on the left decomposes the axis at its place into its parts,
 ///   which are the names of the result, as written. On a named axis the
-///   group either names it or is made of names the tensor does not have:
-///   `(Rows P)` on `Rows` splits it into a `Rows` of the size left after the
-///   others and a new `P`; `(Heads HeadDim)` on `Inner` splits it into two
-///   new axes, and `Inner` is gone. A group that uses the name of *another*
-///   axis of the tensor without naming its own, such as `(Cols P)` on
+///   group is made of that axis' name and of names the tensor does not
+///   have: `(Rows P)` on `Rows` splits it into a `Rows` of the size left
+///   after the others and a new `P`; `(Heads HeadDim)` on `Inner` splits it
+///   into two new axes, and `Inner` is gone. A group that uses the name of
+///   *another* axis of the tensor, such as `(Cols P)` or `(Rows Cols)` on
 ///   `Rows` (the NCHW/NHWC mistake of patch code, which would come out with
 ///   the type of the right one), is a compile error. A merged
 ///   `Composed<(Rows, Cols)>` axis splits back into `(Rows Cols)` or into new
