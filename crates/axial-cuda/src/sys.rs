@@ -82,6 +82,14 @@ pub(crate) enum CUdevice_attribute {
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
 }
 
+/// The kernel attributes asked for.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CUfunction_attribute {
+    /// Statically allocated shared memory, in bytes.
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+}
+
 /// The JIT options passed when loading PTX.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug)]
@@ -164,6 +172,7 @@ driver! {
         values: *mut *mut c_void,
     );
     cuModuleGetFunction(function: *mut CUfunction, module: CUmodule, name: *const c_char);
+    cuFuncGetAttribute(value: *mut c_int, attribute: CUfunction_attribute, function: CUfunction);
     cuMemAlloc_v2(ptr: *mut CUdeviceptr, bytes: usize);
     cuMemFree_v2(ptr: CUdeviceptr);
     cuMemHostRegister_v2(ptr: *mut c_void, bytes: usize, flags: c_uint);
