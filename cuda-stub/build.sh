@@ -6,12 +6,11 @@
 #                               checks bounds and races
 #   libcublas.so.13             the cuBLAS entry points axial-cuda calls,
 #                               computed on the CPU in cuBLAS's precision
-# Test binaries built with the `cuda` feature link against libcuda.so here
-# (the `cust` crate's build script looks in cuda-stub/lib64/stubs) and need
-# `libcuda.so.1` at run time: with LD_LIBRARY_PATH=cuda-stub/lib64/stubs
-# they run on the stand-ins; on a machine with a GPU, without that
-# variable, the same binaries use the real driver. These are test tools,
-# not drivers: never put them on an rpath.
+# Nothing links them: axial-cuda loads `libcuda.so.1` (and cuBLAS) when a
+# program first asks for a device, so with LD_LIBRARY_PATH=cuda-stub/lib64/stubs
+# test binaries built with the `cuda` feature run on the stand-ins; on a
+# machine with a GPU, without that variable, the same binaries use the real
+# driver. These are test tools, not drivers: never put them on an rpath.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"

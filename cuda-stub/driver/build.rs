@@ -1,5 +1,5 @@
 //! Names the library `libcuda.so.1` (the real driver's soname), and exports
-//! every driver function the `cust` crate declares (`../symbols.txt`): those
+//! every driver function of `../symbols.txt` (CUDA 11's driver API): those
 //! `src/api.rs` does not implement return `CUDA_ERROR_NOT_SUPPORTED`.
 
 use std::fmt::Write;

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::ffi::{CStr, c_void};
 use std::sync::{Mutex, OnceLock};
 
+use crate::sys::{self as cu, CUresult};
 use axial_core::{Error, Result};
-use cust::sys::{self as cu, CUresult};
 
 use crate::alloc::Pool;
 use crate::blas::Blas;
@@ -31,7 +31,7 @@ pub(crate) fn driver_error(op: &'static str, r: CUresult) -> Error {
         cu::cuGetErrorName(r, &mut name) == CUresult::CUDA_SUCCESS
             && cu::cuGetErrorString(r, &mut text) == CUresult::CUDA_SUCCESS
     };
-    let code = r as u32;
+    let code = r.0;
     let message = if described && !name.is_null() && !text.is_null() {
         // SAFETY: non-null pointers from the driver to NUL-terminated static strings.
         let (name, text) = unsafe { (CStr::from_ptr(name), CStr::from_ptr(text)) };
@@ -59,6 +59,7 @@ pub(crate) fn device_count() -> Result<usize> {
     static COUNT: OnceLock<std::result::Result<usize, Error>> = OnceLock::new();
     COUNT
         .get_or_init(|| {
+            cu::load().map_err(|why| device_error("cuda init", why))?;
             // SAFETY: cuInit may be called any number of times from any thread.
             check("cuda init", unsafe { cu::cuInit(0) })?;
             let mut n = 0i32;

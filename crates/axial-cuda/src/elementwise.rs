@@ -8,7 +8,6 @@ use axial_core::{
     Arg, BinaryOp, CmpOp, DType, Element, Error, Input, Output, Result, Scalar, Storage, UnaryOp,
     with_dtype,
 };
-use cust::sys as cu;
 
 use crate::backend::{Operand, Side, input, output, sides, state_of};
 use crate::driver::{State, check};
@@ -16,6 +15,7 @@ use crate::launch::{
     KernelArg, MAX_DIMS, Scalars, THREADS, Walk, arg, blocks_for, for_pieces, launch, scalar_bits,
     size_name,
 };
+use crate::sys as cu;
 use crate::{Cuda, ptx};
 
 /// Launches `name` of `module` over every piece of the walk of `ops`

@@ -4,9 +4,9 @@
 
 use std::ffi::c_void;
 
+use crate::sys as cu;
 use axial_core::plan::{Dims, Plan};
 use axial_core::{DType, Result, Scalar, with_dtype};
-use cust::sys as cu;
 
 use crate::driver::{State, check, device_error};
 

@@ -1,5 +1,6 @@
-//! The CUDA device of axial: tensors in GPU memory, through the driver API
-//! of [`cust`].
+//! The CUDA device of axial: tensors in GPU memory, through the NVIDIA
+//! driver's API, loaded at run time (`libcuda.so.1`): building the crate
+//! needs nothing of CUDA, and running it needs the driver alone.
 //!
 //! With the `cuda` feature, [`Cuda`] is an [`axial_core::Device`] and an
 //! [`axial_core::Backend`]: device buffers come from a caching allocator
@@ -118,6 +119,8 @@ mod reduce;
 mod scan;
 #[cfg(feature = "cuda")]
 mod stream;
+#[cfg(feature = "cuda")]
+mod sys;
 #[cfg(feature = "cuda")]
 pub mod testing;
 #[cfg(feature = "cuda")]

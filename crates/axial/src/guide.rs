@@ -148,12 +148,32 @@
 //!    |
 //! 12 |     let _ = block(&x);
 //!    |             ----- ^^ expected `64`, found `32`
-//!    = note: expected reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<64>, Nil>>, Cpu, Owned<Cpu>>`
-//!               found reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<32>, Nil>>, Cpu, Owned<Cpu>>`
+//!    = note: expected reference `&TensorBase<_, Ax<_, _, Ax<_, Sz<64>, _>>, _, _>`
+//!               found reference `&TensorBase<_, Ax<_, _, Ax<_, Sz<32>, _>>, _, _>`
 //! note: function defined here
 //!    |
 //!  6 | fn block(x: &Tensor<f32, shape![Batch: 4, Model: 64]>) -> f32 {
 //! ```
+//!
+//! rustc writes `_` for every part of the two types that agrees, the axis
+//! names included, and no attribute changes what this error (a type
+//! mismatch, not a failed proof) prints. The axis is the one at that place
+//! of the shape: `Ax<_, _, Ax<_, Sz<64>, _>>` is the second axis, `Model`
+//! in the signature the note points to. To see the types whole, with the
+//! names, ask rustc for its verbose form, on the crate alone (its
+//! dependencies are not rebuilt):
+//!
+//! ```text
+//! $ cargo rustc --bin my_model -- --verbose     (or --lib, --test name, --example name)
+//!    = note: expected reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<64>, Nil>>, Cpu, Owned<Cpu>>`
+//!               found reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<32>, Nil>>, Cpu, Owned<Cpu>>`
+//! ```
+//!
+//! Where the sizes of a tensor from elsewhere are to be checked, rather than
+//! trusted, [`realize`](crate::TensorBase::realize) is the boundary that
+//! names the axis: `x.realize::<shape![Batch: 4, Model: 64]>()` is a proof
+//! for static sizes (a mismatch is a compile error that says
+//! `Model` has 32 where 64 is wanted) and a run-time check for `Dyn` ones.
 //!
 //! and a failed proof names the axes and shapes in the first line:
 //!

@@ -48,7 +48,7 @@ pub use realize::Realize;
 pub use reduce::{AxesList, Reduce, ReduceOutput, Reduced, ReducedKeep};
 pub use rename::{RefineNames, Rename};
 pub use reshape::{Merge, ReshapeTo, Split};
-pub use sizes::{DynSizes, ExtentIs, RankIs, StaticShape};
+pub use sizes::{DynSizes, ExtentIs, RankIs, SizesGiven, StaticShape};
 pub use swap::{Transpose, TransposeT, TransposedT};
 pub use two::{Diagonal, Unfold};
 

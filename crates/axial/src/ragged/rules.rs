@@ -173,20 +173,29 @@ pub trait ReduceNested<A>: ItemAxis<A> {
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>>;
 }
 
+/// Which axis `A` is: (whether it is the ragged axis, whether it is the batch axis).
+type Which<S, A> = (
+    <<S as RaggedShape>::Ragged as SameName<A>>::Out,
+    <<S as RaggedShape>::Batch as SameName<A>>::Out,
+);
+
 impl<S, A> ReduceNested<A> for S
 where
     S: ItemAxis<A>,
     S::Ragged: SameName<A>,
-    <S::Ragged as SameName<A>>::Out: ReduceKind<S, A>,
+    S::Batch: SameName<A>,
+    Which<S, A>: ReduceKind<S, A>,
 {
-    type Out<T: Element> = <<S::Ragged as SameName<A>>::Out as ReduceKind<S, A>>::Out<T>;
+    type Out<T: Element> = <Which<S, A> as ReduceKind<S, A>>::Out<T>;
 
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
-        <<S::Ragged as SameName<A>>::Out as ReduceKind<S, A>>::reduce(n, op)
+        <Which<S, A> as ReduceKind<S, A>>::reduce(n, op)
     }
 }
 
-/// [`ReduceNested`] by whether `A` is the ragged axis (`B1`) or not (`B0`).
+/// [`ReduceNested`] by which axis `A` is: `(B1, B0)` the ragged one, `(B0,
+/// B0)` a fixed one, `(B0, B1)` the batch axis (refused by [`ItemAxis`],
+/// whose error is then the only one).
 pub trait ReduceKind<S, A> {
     /// The result.
     type Out<T: Element>;
@@ -194,7 +203,7 @@ pub trait ReduceKind<S, A> {
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>>;
 }
 
-impl<S: ItemAxis<A> + HasAxis<A>, A> ReduceKind<S, A> for B1 {
+impl<S: ItemAxis<A> + HasAxis<A>, A> ReduceKind<S, A> for (B1, B0) {
     type Out<T: Element> = Tensor<T, <S as HasAxis<A>>::Without>;
 
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
@@ -202,7 +211,7 @@ impl<S: ItemAxis<A> + HasAxis<A>, A> ReduceKind<S, A> for B1 {
     }
 }
 
-impl<S, A> ReduceKind<S, A> for B0
+impl<S, A> ReduceKind<S, A> for (B0, B0)
 where
     S: ItemAxis<A> + HasAxis<A>,
     <S as HasAxis<A>>::Without: RaggedShape,
@@ -212,5 +221,16 @@ where
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
         let dim = <S as HasAxis<A>>::POS as isize;
         n.reduce(op, &[dim], false).map(Nested::wrap)
+    }
+}
+
+/// The batch axis: never reached through [`ReduceNested`], whose
+/// [`ItemAxis`] bound refuses it while compiling (so that refusal is the
+/// one error); its run-time form is PyTorch's error.
+impl<S: RaggedShape, A> ReduceKind<S, A> for (B0, B1) {
+    type Out<T: Element> = Nested<T, S>;
+
+    fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
+        n.reduce(op, &[0], false).map(Nested::wrap)
     }
 }
