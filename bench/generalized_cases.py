@@ -12,6 +12,7 @@ is fixed, so rerunning writes the same files.
 import json
 import math
 import random
+import re
 import warnings
 from pathlib import Path
 
@@ -423,9 +424,123 @@ def nested_errors():
     return cases
 
 
+# Transposes and products draw from their own generator, so that the cases
+# above stay as they were.
+rng_t = random.Random(26)
+
+
+def t_gauss(mu, sigma):
+    return r32(rng_t.gauss(mu, sigma))
+
+
+def t_items(lengths, rest):
+    return [[t_gauss(0, 1) for _ in range(n * math.prod(rest))] for n in lengths]
+
+
+def t_lengths(b):
+    lengths = [rng_t.randint(0 if rng_t.random() < 0.15 else 1, 5) for _ in range(b)]
+    if all(n == 0 for n in lengths):
+        lengths[0] = 1
+    return lengths
+
+
+def jagged(items, lengths, rest):
+    ts = [torch.tensor(v).view([n] + rest) for v, n in zip(items, lengths)]
+    return torch.nested.nested_tensor(ts, layout=torch.jagged)
+
+
+def nested_shape(t):
+    """The nested sizes with the ragged ones as None."""
+    return [None if not isinstance(n, int) else n for n in t.shape]
+
+
+def item_values(t):
+    return [flat(x.contiguous()) for x in t.unbind()]
+
+
+def nested_transpose():
+    """A jagged tensor (B, j, rest...) transposed, and ops on the result."""
+    b = rng_t.randint(1, 4)
+    rest = [rng_t.randint(1, 3) for _ in range(rng_t.choice([1, 1, 2]))]
+    lengths = t_lengths(b)
+    items = t_items(lengths, rest)
+    nj = jagged(items, lengths, rest)
+    rank = 2 + len(rest)
+    d0, d1 = rng_t.sample(range(1, rank), 2)
+    t = nj.transpose(d0, d1)
+    case = {"op": "nested_transpose", "rest": rest, "lengths": lengths, "items": items, "dims": [d0, d1],
+            "ragged_idx": t._ragged_idx, "shape": nested_shape(t), "values_shape": list(t.values().shape),
+            "values": flat(t.values().contiguous()), "repr": re.sub(r"j[0-9]+", "j1", repr(t)),
+            "unbind": item_values(t),
+            "padded": flat(t.to_padded_tensor(0.0))}
+    r = t._ragged_idx
+    case["sum_ragged"] = flat(t.sum(dim=r))
+    if 0 not in lengths:
+        case["amax_ragged"] = flat(t.amax(dim=r))
+    fixed = [d for d in range(1, rank) if d != r]
+    f = rng_t.choice(fixed)
+    case["fixed_dim"] = f
+    s = t.sum(dim=f)
+    case["sum_fixed"] = {"ragged_idx": s._ragged_idx, "values": flat(s.values().contiguous())}
+    case["softmax_fixed"] = flat(torch.softmax(t, dim=f).values().contiguous())
+    case["relu"] = flat(torch.relu(t).values().contiguous())
+    case["times_two"] = flat((t * 2).values().contiguous())
+    case["back"] = flat(t.transpose(d0, d1).values().contiguous())
+    return case
+
+
+def strided(items, lengths, shape_of):
+    return torch.nested.nested_tensor([torch.tensor(v).view(shape_of(n)) for v, n in zip(items, lengths)])
+
+
+def nested_product():
+    """Attention over a ragged batch: q @ k^T, softmax, @ v, item by item
+    (PyTorch's strided nested tensors compute it; its jagged layout refuses
+    the first product), and the product over the ragged dim (jagged)."""
+    b = rng_t.randint(1, 4)
+    heads = rng_t.choice([None, None, 2])
+    d, e = rng_t.randint(1, 4), rng_t.randint(1, 4)
+    lengths = t_lengths(b)
+    lead = [] if heads is None else [heads]
+
+    def per(n, last):
+        return lead + [n, last]
+
+    def data(last):
+        return [[t_gauss(0, 1) for _ in range(math.prod(per(n, last)))] for n in lengths]
+
+    q, k, v = data(d), data(d), data(e)
+    sq, sk, sv = (strided(x, lengths, lambda n, w=w: per(n, w)) for x, w in ((q, d), (k, d), (v, e)))
+    scores = sq @ sk.transpose(-1, -2)
+    probs = torch.softmax(scores, dim=-1)
+    out = probs @ sv
+    case = {"op": "nested_product", "lengths": lengths, "heads": heads, "d": d, "e": e, "q": q, "k": k, "v": v,
+            "scores": item_values(scores), "probs": item_values(probs),
+            "probs_rows": item_values(torch.softmax(scores, dim=-2)), "out": item_values(out)}
+    if heads is None:
+        # The same in PyTorch's jagged layout: it refuses q @ k^T (one ragged
+        # dim), and computes k^T @ v, summed over the ragged dim, dense.
+        jq = jagged(q, lengths, [d])
+        jk, jv = (torch.nested.nested_tensor_from_jagged(jagged(x, lengths, [w]).values(), jq.offsets())
+                  for x, w in ((k, d), (v, e)))
+        refused = error(lambda: jq @ jk.transpose(1, 2))
+        case["jagged_refuses"] = re.sub(r"j[0-9]+", "j1", refused)
+        case["kt_v"] = flat(jk.transpose(1, 2) @ jv)
+    return case
+
+
+def nested_transpose_errors():
+    nj = torch.nested.nested_tensor([torch.ones(2, 3), torch.ones(4, 3)], layout=torch.jagged)
+    return [{"op": "nested_transpose_error", "dims": [0, 1], "error": error(lambda: nj.transpose(0, 1))},
+            {"op": "nested_softmax_ragged_idx", "pytorch_refuses": error(lambda: torch.softmax(nj.transpose(1, 2), dim=2))}]
+
+
 def nested():
     cases = [nested_case() for _ in range(220)]
-    return cases + nested_errors()
+    cases += nested_errors()
+    cases += [nested_transpose() for _ in range(60)]
+    cases += [nested_product() for _ in range(60)]
+    return cases + nested_transpose_errors()
 
 
 def main():
