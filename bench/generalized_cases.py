@@ -205,6 +205,48 @@ def q_errors():
     return cases
 
 
+# Integers quantized already, and their dequantization, from their own
+# generator so that the cases above stay as they were.
+rng_q = random.Random(27)
+
+
+def q_from_int_repr():
+    """`_make_per_{tensor,channel}_quantized_tensor` over random integers,
+    qint32 ones near the ends of the range with zero points far from 0:
+    PyTorch's per-tensor `q - zero_point` wraps in int32 there (recorded as
+    `dequantize_pytorch_wraps`; axial computes it exactly, as PyTorch's
+    per-channel path does)."""
+    name = rng_q.choice(list(QDTYPES))
+    lo, hi = QRANGE[name]
+    s = [rng_q.randint(1, 4) for _ in range(rng_q.randint(1, 3))]
+    n = math.prod(s)
+    if name == "qint32" and rng_q.random() < 0.5:
+        ints = [rng_q.choice([lo, lo + 1, hi - 1, hi, rng_q.randint(lo, hi)]) for _ in range(n)]
+    else:
+        ints = [rng_q.randint(lo, hi) for _ in range(n)]
+    repr_dtype = {"quint8": torch.uint8, "qint8": torch.int8, "qint32": torch.int32}[name]
+    t = torch.tensor(ints, dtype=repr_dtype).view(s)
+    wide = 10**6 if name == "qint32" else 0
+    zp_range = (lo, hi) if not wide else (-wide, wide)
+    if rng_q.random() < 0.5:
+        scale = 10 ** rng_q.uniform(-3, 0)
+        zp = rng_q.randint(*zp_range)
+        q = torch._make_per_tensor_quantized_tensor(t, scale, zp)
+        case = {"op": "from_int_repr", "dtype": name, "shape": s, "ints": ints, "scale": scale, "zero_point": zp,
+                "dequantize": flat(q.dequantize())}
+        exact = f32([np.float32(scale) * np.float32(v - zp) for v in ints])
+        if exact != case["dequantize"]:
+            case["dequantize_pytorch_wraps"] = case["dequantize"]
+            case["dequantize"] = exact
+        return case
+    axis = rng_q.randrange(len(s))
+    scales = [10 ** rng_q.uniform(-3, 0) for _ in range(s[axis])]
+    zps = [rng_q.randint(*zp_range) for _ in range(s[axis])]
+    q = torch._make_per_channel_quantized_tensor(t, torch.tensor(scales, dtype=torch.float64), torch.tensor(zps), axis)
+    return {"op": "from_int_repr_per_channel", "dtype": name, "shape": s, "ints": ints, "scales": scales,
+            "zero_points": zps, "axis": axis, "dequantize": flat(q.dequantize())}
+
+
 def quantized():
     cases = []
     for _ in range(120):
@@ -218,6 +260,7 @@ def quantized():
     for _ in range(12):
         cases.append(q_unsafe())
     cases += q_errors()
+    cases += [q_from_int_repr() for _ in range(80)]
     return cases
 
 
@@ -346,6 +389,32 @@ def s_csr_invalid():
     return cases
 
 
+# Hybrid tensors (values with dense dims) times dense matrices, from their
+# own generator so that the cases above stay as they were.
+rng_h = random.Random(28)
+
+
+def s_hybrid_mm():
+    """A hybrid matrix, rows sparse and columns dense (values of rank 2),
+    times a dense matrix or vector: `torch.sparse.mm` refuses it; the oracle
+    is PyTorch's product of the same matrix made dense. Integer values, so
+    every sum is exact in any order."""
+    rows, cols, n = rng_h.randint(1, 6), rng_h.randint(1, 5), rng_h.randint(1, 4)
+    nnz = rng_h.randint(0, 7)
+    idx = [[rng_h.randrange(rows) for _ in range(nnz)]]
+    values = [float(rng_h.randint(-8, 8)) for _ in range(nnz * cols)]
+    vector = rng_h.random() < 0.25
+    d = [float(rng_h.randint(-8, 8)) for _ in range(cols * (1 if vector else n))]
+    s = torch.sparse_coo_tensor(torch.tensor(idx, dtype=torch.int64).view(1, nnz), torch.tensor(values).view(nnz, cols),
+                                (rows, cols))
+    dense = torch.tensor(d).view(cols) if vector else torch.tensor(d).view(cols, n)
+    c = s.coalesce()
+    return {"op": "hybrid_mm", "size": [rows, cols], "indices": idx, "values": values,
+            "dense_shape": list(dense.shape), "dense": d, "to_dense": flat(s.to_dense()),
+            "coalesced_indices": c.indices().tolist(), "coalesced_values": flat(c.values()),
+            "out": flat(s.to_dense() @ dense), "pytorch_refuses": error(lambda: torch.sparse.mm(s, dense))}
+
+
 def sparse():
     cases = []
     for _ in range(80):
@@ -361,6 +430,7 @@ def sparse():
     for _ in range(20):
         cases.append(s_invalid())
     cases += s_csr_invalid()
+    cases += [s_hybrid_mm() for _ in range(60)]
     return cases
 
 

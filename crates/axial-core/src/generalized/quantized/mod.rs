@@ -36,7 +36,9 @@ use std::sync::Arc;
 
 pub use linear::{PackedLinearWeight, linear, linear_relu, matmul};
 pub(crate) use quantize::round_half_even;
-pub use quantize::{from_int_repr, quantize_per_channel, quantize_per_tensor};
+pub use quantize::{
+    from_int_repr, from_int_repr_per_channel, quantize_per_channel, quantize_per_tensor,
+};
 
 use crate::{Cpu, DType, Error, Layout, RawTensor, Result, TensorRef};
 
