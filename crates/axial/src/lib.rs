@@ -115,7 +115,7 @@ pub use ragged::{
 };
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;
-pub use sparse::{SparseCoo, SparseCsr};
+pub use sparse::{DenseAxes, HybridShape, SparseCoo, SparseCsr};
 pub use symbolic::{Scope, scope};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,

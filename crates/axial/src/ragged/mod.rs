@@ -51,6 +51,9 @@ use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use crate::views::or_panic;
 
+/// Holds the type parameters without values of them.
+type Marker<T> = PhantomData<fn() -> T>;
+
 /// A ragged batch of `T` elements: shape `S = (Batch, Ragged: Dyn,
 /// rest...)` as built; `L` names the ragged axes (`names![Ragged]`, the
 /// default), wherever a transpose put them, two of them for the scores of a
@@ -65,7 +68,7 @@ use crate::views::or_panic;
 /// ```
 pub struct Nested<T, S, L = Cons<<S as RaggedShape>::Ragged, Nil>> {
     inner: NestedTensor,
-    marker: PhantomData<fn() -> (T, S, L)>,
+    marker: Marker<(T, S, L)>,
 }
 
 /// The items of a [`Nested`] tensor, pushed one by one (each may have its
@@ -81,7 +84,7 @@ pub struct Nested<T, S, L = Cons<<S as RaggedShape>::Ragged, Nil>> {
 /// ```
 pub struct NestedBuilder<T, S> {
     items: Vec<axial_core::RawTensor>,
-    marker: PhantomData<fn() -> (T, S)>,
+    marker: Marker<(T, S)>,
 }
 
 impl<T: Element, S: RaggedShape> NestedBuilder<T, S> {

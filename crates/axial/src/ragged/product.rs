@@ -103,6 +103,15 @@ where
 /// One ragged axis on each side, `X` and `Y`, by whether each is the axis
 /// `C` summed over and whether they are the same: both summed, a dense
 /// result; neither, `X` and `Y` stay (once when they are one axis).
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::RaggedSingle;
+/// use axial::shape::{B0, B1};
+/// axes!(Seq, Key, Head);
+/// let _: Option<<(B0, B0, B0) as RaggedSingle<Seq, Key, Head>>::Out> = None::<names![Seq, Key]>;
+/// let _: Option<<(B1, B1, B1) as RaggedSingle<Key, Key, Key>>::Out> = None::<names![]>;
+/// ```
 #[diagnostic::on_unimplemented(
     message = "the product sums over `{C}`, ragged in one nested tensor and fixed in the other",
     label = "a ragged axis sums only against a ragged axis",
@@ -124,6 +133,14 @@ impl<X, Y, C> RaggedSingle<X, Y, C> for (B0, B0, B0) {
 
 /// Two ragged axes on a side: the product sums over one of them, `C`,
 /// against the other side's ragged `C`; `Keep` are those left.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::RaggedPair;
+/// use axial::shape::B1;
+/// axes!(Seq, Key);
+/// let _: Option<<(B1, B1) as RaggedPair<names![Seq], Key>>::Out> = None::<names![Seq]>;
+/// ```
 #[diagnostic::on_unimplemented(
     message = "the product of these nested tensors must sum over the ragged axis `{C}` of both",
     label = "a nested tensor with two ragged axes multiplies along one of them",

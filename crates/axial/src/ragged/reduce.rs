@@ -12,6 +12,9 @@ use crate::repr::View;
 use crate::tensor::{TensorBase, TensorView};
 use crate::views::or_panic;
 
+/// The ragged axis `R` after renaming `Old` to `New`, as a names list.
+type RenamedRagged<R, Old, New> = Cons<<R as Renamed<Old, New>>::Out, Nil>;
+
 impl<T: Element, S: Batched, R> Nested<T, S, Cons<R, Nil>> {
     /// The items concatenated along the ragged axis (a view).
     ///
@@ -200,7 +203,7 @@ impl<T: Element, S: Batched, R> Nested<T, S, Cons<R, Nil>> {
     /// ```
     pub fn rename<Old, New>(
         self,
-    ) -> Nested<T, <S as Rename<Old, New>>::Output, Cons<<R as Renamed<Old, New>>::Out, Nil>>
+    ) -> Nested<T, <S as Rename<Old, New>>::Output, RenamedRagged<R, Old, New>>
     where
         S: Rename<Old, New>,
         <S as Rename<Old, New>>::Output: Batched,

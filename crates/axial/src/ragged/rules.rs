@@ -296,6 +296,13 @@ where
 }
 
 /// `X` for `B1`, `Y` for `B0`.
+///
+/// ```
+/// use axial::Pick;
+/// use axial::shape::{B0, B1};
+/// let _: Option<<B1 as Pick<u8, i8>>::Out> = None::<u8>;
+/// let _: Option<<B0 as Pick<u8, i8>>::Out> = None::<i8>;
+/// ```
 pub trait Pick<X, Y> {
     /// The one picked.
     type Out;

@@ -15,12 +15,44 @@ use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
 
-impl<T, S, DN, DZ, DT> SparseCoo<T, S, Ax<DN, DZ, DT>>
+/// The dense axes of a hybrid tensor: at least one.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::DenseAxes;
+/// axes!(Cols);
+/// fn dense<D: DenseAxes>() {}
+/// dense::<shape![Cols: 3]>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` are not the dense axes of a hybrid sparse tensor",
+    label = "a hybrid tensor has at least one dense axis",
+    note = "a sparse tensor without dense axes is `SparseCoo<T, S>`"
+)]
+pub trait DenseAxes: Shape {}
+impl<N, Z, T> DenseAxes for Ax<N, Z, T> where Self: Shape {}
+
+/// The shape a hybrid tensor of sparse axes `S` and dense axes `D` holds:
+/// `S` then `D`.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::HybridShape;
+/// axes!(Rows, Cols);
+/// let _: Option<HybridShape<shape![Rows: 4], shape![Cols: 3]>> = None::<shape![Rows: 4, Cols: 3]>;
+/// ```
+pub type HybridShape<S, D> = Concat<S, D>;
+
+/// The shape of a hybrid matrix of sparse axes `S` and dense axes `D`
+/// times a dense tensor of shape `S2`.
+type HybridProduct<S, D, S2> = MatMulOut<HybridShape<S, D>, S2>;
+
+impl<T, S, D> SparseCoo<T, S, D>
 where
     T: Element,
-    S: Shape + Append<Ax<DN, DZ, DT>>,
-    Ax<DN, DZ, DT>: Shape,
-    Concat<S, Ax<DN, DZ, DT>>: Shape,
+    S: Shape + Append<D>,
+    D: DenseAxes,
+    HybridShape<S, D>: Shape,
 {
     /// The entries `indices[e]` (one coordinate per sparse axis) with the
     /// dense blocks `values[e]` (the first axis of `values` runs over the
@@ -45,12 +77,12 @@ where
     /// ```
     pub fn try_with_sizes<const N: usize, E, SE, R>(
         indices: &[[i64; N]],
-        values: &TensorBase<T, Ax<E, SE, Ax<DN, DZ, DT>>, Cpu, R>,
+        values: &TensorBase<T, Ax<E, SE, D>, Cpu, R>,
         sizes: [usize; N],
     ) -> Result<Self>
     where
         S: RankIs<N>,
-        Ax<E, SE, Ax<DN, DZ, DT>>: Shape,
+        Ax<E, SE, D>: Shape,
         R: Data<Cpu>,
     {
         check_sizes::<S>("sparse_coo_tensor", &sizes)?;
@@ -75,11 +107,11 @@ where
     /// ```
     pub fn try_from_entries<const N: usize, E, SE, R>(
         indices: &[[i64; N]],
-        values: &TensorBase<T, Ax<E, SE, Ax<DN, DZ, DT>>, Cpu, R>,
+        values: &TensorBase<T, Ax<E, SE, D>, Cpu, R>,
     ) -> Result<Self>
     where
         S: RankIs<N>,
-        Ax<E, SE, Ax<DN, DZ, DT>>: Shape,
+        Ax<E, SE, D>: Shape,
         R: Data<Cpu>,
     {
         let sizes = static_sizes::<S>("sparse_coo_tensor")?;
@@ -103,11 +135,11 @@ where
     #[track_caller]
     pub fn from_entries<const N: usize, E, SE, R>(
         indices: &[[i64; N]],
-        values: &TensorBase<T, Ax<E, SE, Ax<DN, DZ, DT>>, Cpu, R>,
+        values: &TensorBase<T, Ax<E, SE, D>, Cpu, R>,
     ) -> Self
     where
         S: RankIs<N>,
-        Ax<E, SE, Ax<DN, DZ, DT>>: Shape,
+        Ax<E, SE, D>: Shape,
         R: Data<Cpu>,
     {
         or_panic(Self::try_from_entries(indices, values))
@@ -131,7 +163,7 @@ where
     /// # Ok::<(), axial::Error>(())
     /// ```
     pub fn try_from_dense<R: Data<Cpu>>(
-        x: &TensorBase<T, Concat<S, Ax<DN, DZ, DT>>, Cpu, R>,
+        x: &TensorBase<T, HybridShape<S, D>, Cpu, R>,
     ) -> Result<Self> {
         core_s::SparseCoo::from_dense(&x.raw(), S::RANK).map(Self::wrap)
     }
@@ -149,7 +181,7 @@ where
     /// assert_eq!((m.nnz(), m.as_core().dense_dim()), (2, 2));
     /// ```
     #[track_caller]
-    pub fn from_dense<R: Data<Cpu>>(x: &TensorBase<T, Concat<S, Ax<DN, DZ, DT>>, Cpu, R>) -> Self {
+    pub fn from_dense<R: Data<Cpu>>(x: &TensorBase<T, HybridShape<S, D>, Cpu, R>) -> Self {
         or_panic(Self::try_from_dense(x))
     }
 
@@ -168,7 +200,7 @@ where
     /// assert_eq!(d.to_vec(), vec![0.0, 0.0, 1.0, 2.0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_to_dense(&self) -> Result<Tensor<T, Concat<S, Ax<DN, DZ, DT>>>> {
+    pub fn try_to_dense(&self) -> Result<Tensor<T, HybridShape<S, D>>> {
         self.as_core().to_dense().map(owned)
     }
 
@@ -185,7 +217,7 @@ where
     /// assert_eq!(m.to_dense().to_vec(), vec![5.0, 0.0]);
     /// ```
     #[track_caller]
-    pub fn to_dense(&self) -> Tensor<T, Concat<S, Ax<DN, DZ, DT>>> {
+    pub fn to_dense(&self) -> Tensor<T, HybridShape<S, D>> {
         or_panic(self.try_to_dense())
     }
 
@@ -212,9 +244,9 @@ where
     pub fn try_matmul<T2, S2, R2>(
         &self,
         dense: &TensorBase<T2, S2, Cpu, R2>,
-    ) -> Result<Tensor<T, MatMulOut<Concat<S, Ax<DN, DZ, DT>>, S2>>>
+    ) -> Result<Tensor<T, HybridProduct<S, D, S2>>>
     where
-        Concat<S, Ax<DN, DZ, DT>>: MatMul<S2> + RankIs<2>,
+        HybridShape<S, D>: MatMul<S2> + RankIs<2>,
         T2: SameDType<T> + Element,
         S2: Shape,
         R2: Data<Cpu>,
@@ -239,9 +271,9 @@ where
     pub fn matmul<T2, S2, R2>(
         &self,
         dense: &TensorBase<T2, S2, Cpu, R2>,
-    ) -> Tensor<T, MatMulOut<Concat<S, Ax<DN, DZ, DT>>, S2>>
+    ) -> Tensor<T, HybridProduct<S, D, S2>>
     where
-        Concat<S, Ax<DN, DZ, DT>>: MatMul<S2> + RankIs<2>,
+        HybridShape<S, D>: MatMul<S2> + RankIs<2>,
         T2: SameDType<T> + Element,
         S2: Shape,
         R2: Data<Cpu>,

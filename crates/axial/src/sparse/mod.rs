@@ -35,7 +35,12 @@ use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
 
+/// Holds the type parameters without values of them.
+type Marker<T> = PhantomData<fn() -> T>;
+
 mod hybrid;
+
+pub use hybrid::{DenseAxes, HybridShape};
 
 /// Checks run-time `sizes` against the static sizes of `S`.
 fn check_sizes<S: Shape>(op: &'static str, sizes: &[usize]) -> Result<()> {
@@ -113,7 +118,7 @@ fn static_sizes<S: Shape>(op: &'static str) -> Result<Vec<usize>> {
 /// ```
 pub struct SparseCoo<T, S, D = Nil> {
     inner: core_s::SparseCoo,
-    marker: PhantomData<fn() -> (T, S, D)>,
+    marker: Marker<(T, S, D)>,
 }
 
 /// A sparse matrix in CSR form, of `T` elements and shape `S` (two axes).
@@ -128,7 +133,7 @@ pub struct SparseCoo<T, S, D = Nil> {
 /// ```
 pub struct SparseCsr<T, S> {
     inner: core_s::SparseCsr,
-    marker: PhantomData<fn() -> (T, S)>,
+    marker: Marker<(T, S)>,
 }
 
 impl<T: Element, S: Shape, D> SparseCoo<T, S, D> {
