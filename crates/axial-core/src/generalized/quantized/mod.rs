@@ -10,7 +10,9 @@
 //! Where PyTorch quantizes garbage without a word, these are `Err`s: a scale
 //! that is zero, negative or not finite (or whose `f32` reciprocal is not
 //! finite), and a NaN input (which PyTorch maps to whatever the conversion
-//! instruction gives, differently per tensor and per channel).
+//! instruction gives, differently per tensor and per channel). Dequantizing
+//! `qint32` computes `q - zero_point` exactly, where PyTorch's per-tensor
+//! path wraps it in `int32` (see [`QuantizedRef::dequantize`]).
 //!
 //! # Example
 //! ```
