@@ -10,6 +10,13 @@ use serde_json::Value;
 axes!(Batch, Seq, Key, Head, Out, Features);
 
 type Queries = Nested<f32, shape![Batch: Dyn, Seq: Dyn, Head: Dyn]>;
+type Item = shape![Seq: Dyn, Features: Dyn];
+type Scores = shape![Batch: Dyn, Seq: Dyn, Key: Dyn];
+type Outputs = shape![Batch: Dyn, Seq: Dyn, Out: Dyn];
+type KeyValue = shape![Batch: Dyn, Head: Dyn, Out: Dyn];
+type Transposed = shape![Batch: Dyn, Features: 3, Seq: Dyn];
+type Rows = shape![Batch: Dyn, Seq: Dyn];
+type PerItem = shape![Batch: Dyn, Features: 2];
 type Values = Nested<f32, shape![Batch: Dyn, Key: Dyn, Out: Dyn]>;
 
 fn cases() -> Vec<Value> {
@@ -40,7 +47,7 @@ fn items(c: &Value, key: &str, width: usize) -> Items {
         .iter()
         .map(|n| n.as_u64().unwrap() as usize)
         .collect();
-    let items: Vec<Tensor<f32, shape![Seq: Dyn, Features: Dyn]>> = c[key]
+    let items: Vec<Tensor<f32, Item>> = c[key]
         .as_array()
         .unwrap()
         .iter()
@@ -83,8 +90,7 @@ fn attention_over_a_ragged_batch_matches_pytorch() {
             .rename::<Features, Out>()
             .rename::<Seq, Key>();
         let kt = k.transpose::<Key, Head>(); // [Batch, Head, Key], names![Key]
-        let scores: Nested<f32, shape![Batch: Dyn, Seq: Dyn, Key: Dyn], names![Seq, Key]> =
-            q.matmul_nested(&kt);
+        let scores: Nested<f32, Scores, names![Seq, Key]> = q.matmul_nested(&kt);
         close(
             &flat(&scores),
             &floats(&c["scores"]),
@@ -105,7 +111,7 @@ fn attention_over_a_ragged_batch_matches_pytorch() {
             2e-6,
             &format!("case {i}: softmax over Seq"),
         );
-        let out: Nested<f32, shape![Batch: Dyn, Seq: Dyn, Out: Dyn]> = p.matmul_nested(&v);
+        let out: Nested<f32, Outputs> = p.matmul_nested(&v);
         close(
             &flat(&out),
             &floats(&c["out"]),
@@ -113,7 +119,7 @@ fn attention_over_a_ragged_batch_matches_pytorch() {
             &format!("case {i}: p @ v"),
         );
         // Summed over the ragged axis: dense, as PyTorch's jagged k^T @ v.
-        let kv: Tensor<f32, shape![Batch: Dyn, Head: Dyn, Out: Dyn]> = kt.matmul_nested(&v);
+        let kv: Tensor<f32, KeyValue> = kt.matmul_nested(&v);
         close(
             &kv.to_vec(),
             &floats(&c["kt_v"]),
@@ -133,8 +139,7 @@ fn transposes_move_the_ragged_axis_by_name() {
         .push(&Tensor::<f32, shape![Seq: 0, Features: 3]>::zeros())
         .push(&Tensor::<f32, shape![Seq: 1, Features: 3]>::full(7.0))
         .build();
-    let t: Nested<f32, shape![Batch: Dyn, Features: 3, Seq: Dyn], names![Seq]> =
-        n.clone().transpose::<Seq, Features>();
+    let t: Nested<f32, Transposed, names![Seq]> = n.clone().transpose::<Seq, Features>();
     assert_eq!(
         t.to_string(),
         "NestedTensor(size=(3, 3, j1), offsets=tensor([0, 2, 2, 3]), contiguous=False)"
@@ -146,7 +151,7 @@ fn transposes_move_the_ragged_axis_by_name() {
     );
     // Reductions by name, wherever the ragged axis is.
     assert_eq!(t.sum::<Seq>().to_vec(), n.sum::<Seq>().to_vec());
-    let rows: Nested<f32, shape![Batch: Dyn, Seq: Dyn], names![Seq]> = t.sum::<Features>();
+    let rows: Nested<f32, Rows> = t.sum::<Features>();
     assert_eq!(rows.values().to_vec(), vec![3.0, 12.0, 21.0]);
     // Padded: the ragged axis padded where it is.
     let p = t.to_padded(-1.0);
@@ -178,10 +183,9 @@ fn reductions_have_try_forms() {
         .push(&Tensor::<i32, shape![Seq: 0, Features: 2]>::zeros())
         .build();
     // Integers sum to i64, as PyTorch's: no wrap past i32::MAX.
-    let s: Tensor<i64, shape![Batch: Dyn, Features: 2]> = n.try_sum::<Seq>().unwrap();
+    let s: Tensor<i64, PerItem> = n.try_sum::<Seq>().unwrap();
     assert_eq!(s.to_vec(), vec![i32::MAX as i64 + 1, 3, 0, 0]);
-    let f: Nested<i64, shape![Batch: Dyn, Seq: Dyn], names![Seq]> =
-        n.try_sum::<Features>().unwrap();
+    let f: Nested<i64, Rows> = n.try_sum::<Features>().unwrap();
     assert_eq!(f.values().to_vec(), vec![i32::MAX as i64 + 1, 3]);
     let e = n.try_amax::<Seq>().unwrap_err();
     assert!(e.to_string().contains("reduce_ragged_or"), "{e}");

@@ -12,6 +12,10 @@ use serde_json::Value;
 
 axes!(Batch, In, Out, Rows, Inner, Cols, K, Entry);
 
+type Outputs = shape![Batch: Dyn, Out: Dyn];
+type Matrix = shape![Rows: Dyn, Cols: Dyn];
+type RowsByK = shape![Rows: Dyn, K: Dyn];
+
 fn cases(name: &str) -> Vec<Value> {
     let path = format!(
         "{}/crates/axial-core/tests/data/{name}.json",
@@ -101,7 +105,7 @@ fn linear_and_linear_relu_match_pytorch_bit_for_bit() {
             plain += 1;
             qx.try_linear(&w, so, zo).unwrap()
         };
-        let _: &Quantized<QUInt8, shape![Batch: Dyn, Out: Dyn]> = &y;
+        let _: &Quantized<QUInt8, Outputs> = &y;
         assert_eq!(
             widen(y.int_repr().to_vec()),
             ints(&c["int_repr"]),
@@ -142,7 +146,7 @@ where
         c["b_scale"].as_f64().unwrap(),
         c["b_zero_point"].as_i64().unwrap(),
     );
-    let y: Quantized<Q, shape![Rows: Dyn, Cols: Dyn]> = qa
+    let y: Quantized<Q, Matrix> = qa
         .try_matmul(
             &qb,
             c["out_scale"].as_f64().unwrap(),
@@ -231,7 +235,7 @@ fn hybrid_sparse_matrices_match_pytorch() {
             [rows.len(), sizes[1]],
         );
         let s = RowSparse::try_with_sizes(&rows, &values, [sizes[0]]).unwrap();
-        let dense: Tensor<f32, shape![Rows: Dyn, Cols: Dyn]> = s.to_dense();
+        let dense: Tensor<f32, Matrix> = s.to_dense();
         assert_eq!(dense.to_vec(), floats(&c["to_dense"]), "case {i}: to_dense");
         assert_eq!(
             s.coalesce()
@@ -260,7 +264,7 @@ fn hybrid_sparse_matrices_match_pytorch() {
                 d,
                 [sizes[1], shape[1] as usize],
             );
-            let y: Tensor<f32, shape![Rows: Dyn, K: Dyn]> = s.matmul(&m);
+            let y: Tensor<f32, RowsByK> = s.matmul(&m);
             y.to_vec()
         };
         assert_eq!(y, floats(&c["out"]), "case {i}: s @ d");
