@@ -283,12 +283,7 @@ fn index_math_is_64_bit_past_four_billion_elements() {
         .unwrap()
         .binary(BinaryOp::Add, &y.view())
         .unwrap();
-    assert_eq!(
-        z.view()
-            .get::<u8>(&[rows as isize - 1, cols as isize - 1])
-            .unwrap(),
-        3
-    );
+    assert_eq!(z.view().get::<u8>(&[rows - 1, cols - 1]).unwrap(), 3);
     let total = z.view().reduce(ReduceOp::Sum, &[], false).unwrap();
     assert_eq!(
         total.view().item::<i64>().unwrap(),

@@ -84,6 +84,7 @@ mod tensor;
 mod views;
 
 pub use access::OneElementShape;
+pub use axial_core::layout::AxisIndex;
 pub use axial_core::{Backend, Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
     self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, OverAxis, Shape, Sym, Sz,
@@ -105,15 +106,16 @@ pub use ops::{
 };
 pub use quantized::{
     LinearWeight, PackedLinear, PerChannel, PerTensor, QInt8, QInt32, QType, QUInt8, Quantized,
-    QuantizedView, WeightScheme,
+    QuantizedMatMul, QuantizedView, WeightScheme,
 };
 pub use ragged::{
-    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, Nested, NestedBuilder, NestedMatMulOut,
-    NotBatch, RaggedAxisFits, RaggedShape, ReduceKind, ReduceNested, WithItems,
+    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, LastAxis, Nested, NestedBuilder,
+    NestedMatMulOut, NestedProduct, NotBatch, Pick, ProductNames, ProductResult, RaggedAxisFits,
+    RaggedPair, RaggedShape, RaggedSingle, ReduceKind, ReduceNested, Renamed, WithItems,
 };
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;
-pub use sparse::{SparseCoo, SparseCsr};
+pub use sparse::{DenseAxes, HybridShape, SparseCoo, SparseCsr};
 pub use symbolic::{Scope, scope};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
