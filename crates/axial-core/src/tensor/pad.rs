@@ -87,7 +87,7 @@ impl<D: Backend> TensorRef<'_, D> {
             .map(|(i, p)| (self.dim() - 1 - i, p[0], p[1]))
             .collect();
         for &(dim, before, after) in &pairs {
-            check_pad(op, mode, self.shape(), dim, before, after)?;
+            check_pad(op, pad.len(), mode, self.shape(), dim, before, after)?;
         }
         match mode {
             PadMode::Constant(value) => self.pad_constant(&pairs, value),
@@ -136,9 +136,10 @@ impl<D: Backend> TensorRef<'_, D> {
     }
 }
 
-/// PyTorch's checks of one padded dim.
+/// PyTorch's checks of one padded dim (`pad_len` numbers PyTorch's argument).
 fn check_pad(
     op: &'static str,
+    pad_len: usize,
     mode: PadMode,
     shape: &[usize],
     dim: usize,
@@ -159,7 +160,8 @@ fn check_pad(
         op,
         match mode {
             PadMode::Reflect => format!(
-                "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({before}, {after}) at dimension {dim} of input {shape:?}"
+                "Argument #{}: Padding size should be less than the corresponding input dimension, but got: padding ({before}, {after}) at dimension {dim} of input {shape:?}",
+                pad_len + 2
             ),
             PadMode::Replicate => format!(
                 "padding size is expected to be at most the input size, but dimension {dim} of input {shape:?} is empty"
