@@ -211,8 +211,29 @@ fn filled<S: Shape>(given: &[usize]) -> GenericArray<usize, S::Rank> {
     )
 }
 
+/// The extents given are the run-time sizes of the shape, in order
+/// (`Self`: the shape's run-time sizes).
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::ExtentsFit;
+/// use axial::shape::{Cons, Nil};
+/// fn fits<L: ExtentsFit<Given, Disp>, Given, Disp>() {}
+/// fits::<Cons<Dyn, Nil>, Cons<Dyn, Nil>, ()>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the extents given do not fit the run-time sizes of `{Disp}`",
+    label = "one extent per run-time size is needed, each of that size",
+    note = "a shape of `{Disp}` takes the extents of its run-time sizes `{Self}` in order, as `Extents((a, b))` for two; this gives `{Given}`"
+)]
+pub trait ExtentsFit<Given, Disp> {}
+impl<L, Disp> ExtentsFit<L, Disp> for L {}
+
 /// One extent for a shape of one run-time axis.
-impl<S: Shape + RuntimeAxes<List = Cons<Z, Nil>>, Z> DynSizes<S> for Extent<Z> {
+impl<S: Shape + RuntimeAxes, Z> DynSizes<S> for Extent<Z>
+where
+    S::List: ExtentsFit<Cons<Z, Nil>, S::Display>,
+{
     fn sizes(self) -> GenericArray<usize, S::Rank> {
         filled::<S>(&[self.n])
     }
@@ -235,7 +256,10 @@ pub struct Extents<T>(pub T);
 
 macro_rules! extent_tuples {
     ($(($($z:ident $e:ident),+): $list:ty;)*) => {$(
-        impl<S: Shape + RuntimeAxes<List = $list>, $($z),+> DynSizes<S> for Extents<($(Extent<$z>,)+)> {
+        impl<S: Shape + RuntimeAxes, $($z),+> DynSizes<S> for Extents<($(Extent<$z>,)+)>
+        where
+            S::List: ExtentsFit<$list, S::Display>,
+        {
             fn sizes(self) -> GenericArray<usize, S::Rank> {
                 let ($($e,)+) = self.0;
                 filled::<S>(&[$($e.n),+])

@@ -96,7 +96,7 @@ pub use create::Eye;
 #[cfg(feature = "cuda")]
 pub use cuda::{Cuda, Event, Pinned, PinnedTensor, Stream};
 pub use device::SameDevice;
-pub use extent::{Extent, Extents, KeepRuntime, RuntimeAxes};
+pub use extent::{Extent, Extents, ExtentsFit, KeepRuntime, RuntimeAxes};
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested_array::NestedArray;

@@ -82,9 +82,9 @@ impl<D: Backend> TensorRef<'_, D> {
 }
 
 /// The values in decreasing order, NaN above every number.
-#[expect(clippy::eq_op, reason = "`x != x` is the test for NaN of every dtype")]
 fn descending<T: Element>(a: T, b: T) -> Ordering {
-    let nan = |x: T| x != x;
+    // NaN, of every dtype: the one value not ordered with itself.
+    let nan = |x: T| x.partial_cmp(&x).is_none();
     match (nan(a), nan(b)) {
         (true, true) => Ordering::Equal,
         (true, false) => Ordering::Less,

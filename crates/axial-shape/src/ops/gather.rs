@@ -3,6 +3,7 @@
 
 use typenum::IsLessOrEqual;
 
+use super::join::{End, Node, Uncons};
 use super::{Disp, HasAxis};
 use crate::logic::{Answer, B0, B1, Truth, TruthOf, Unknown};
 use crate::name::{AxisName, SameName};
@@ -37,25 +38,39 @@ where
 }
 
 /// The pairwise check of [`GatherBy`] (`Input` and `Index` are what
-/// messages print).
+/// messages print), the index taken apart by [`Uncons`] (see
+/// [`CatZip`](super::join::CatZip) for why).
 pub trait GatherZip<SI, A, Input, Index> {}
-impl<A, Input, Index> GatherZip<Nil, A, Input, Index> for Nil {}
-impl<N, Z, T, A, Input, Index> GatherZip<Ax<N, Z, T>, A, Input, Index> for Nil where
+impl<SI: Uncons, A, Input, Index> GatherZip<SI, A, Input, Index> for Nil where
+    SI::Kind: GatherAfterNil<Input, Index>
+{
+}
+impl<N, Z, T, SI: Uncons, A, Input, Index> GatherZip<SI, A, Input, Index> for Ax<N, Z, T> where
+    SI::Kind: GatherAfterAx<N, Z, T, SI, A, Input, Index>
+{
+}
+
+/// [`GatherZip`] of the end of the input, by the index's kind.
+pub trait GatherAfterNil<Input, Index> {}
+impl<Input, Index> GatherAfterNil<Input, Index> for End {}
+impl<Input, Index> GatherAfterNil<Input, Index> for Node where
     GatherLeftOver: GatherRank<Input, Index>
 {
 }
-impl<N, Z, T, A, Input, Index> GatherZip<Nil, A, Input, Index> for Ax<N, Z, T> where
+
+/// [`GatherZip`] of an axis `N` of size `Z` of the input, by the index's kind.
+pub trait GatherAfterAx<N, Z, T, SI, A, Input, Index> {}
+impl<N, Z, T, SI, A, Input, Index> GatherAfterAx<N, Z, T, SI, A, Input, Index> for End where
     GatherLeftOver: GatherRank<Input, Index>
 {
 }
-impl<N, Z, T, NI, ZI, TI, A, Input, Index> GatherZip<Ax<NI, ZI, TI>, A, Input, Index>
-    for Ax<N, Z, T>
+impl<N, Z, T, SI: Uncons, A, Input, Index> GatherAfterAx<N, Z, T, SI, A, Input, Index> for Node
 where
-    N: SameName<NI> + SameName<A>,
-    <N as SameName<NI>>::Out: GatherNames<N, NI, Input, Index>,
-    ZI: AtMost<Z>,
-    <N as SameName<A>>::Out: GatherFits<ZI::Out, N, Input, Index>,
-    T: GatherZip<TI, A, Input, Index>,
+    N: SameName<SI::Name> + SameName<A>,
+    <N as SameName<SI::Name>>::Out: GatherNames<N, SI::Name, Input, Index>,
+    SI::Size: AtMost<Z>,
+    <N as SameName<A>>::Out: GatherFits<<SI::Size as AtMost<Z>>::Out, N, Input, Index>,
+    T: GatherZip<SI::Tail, A, Input, Index>,
 {
 }
 

@@ -114,29 +114,84 @@ pub trait CatZip<S2, A, Left, Right> {
     /// The joined axes from here on.
     type Out;
 }
-impl<A, Left, Right> CatZip<Nil, A, Left, Right> for Nil {
+// One impl per side, the other side taken apart by `Uncons`: an impl chosen
+// by the other side's structure would let the compiler guess that side from
+// the impl whose bounds can hold, before it reads the argument.
+impl<S2: Uncons, A, Left, Right> CatZip<S2, A, Left, Right> for Nil
+where
+    S2::Kind: CatAfterNil<Left, Right>,
+{
     type Out = Nil;
 }
-impl<N2, Z2, T2, A, Left, Right> CatZip<Ax<N2, Z2, T2>, A, Left, Right> for Nil
+impl<N, Z, T, S2: Uncons, A, Left, Right> CatZip<S2, A, Left, Right> for Ax<N, Z, T>
+where
+    S2::Kind: CatAfterAx<N, Z, T, S2, A, Left, Right>,
+{
+    type Out = <S2::Kind as CatAfterAx<N, Z, T, S2, A, Left, Right>>::Out;
+}
+
+/// A shape taken apart: its first axis and the rest, or its end.
+///
+/// ```
+/// use axial_shape::ops::join::{End, Node, Uncons};
+/// use axial_shape::{Nil, Sz, axes, shape};
+/// axes!(Rows);
+/// let _: Option<<Nil as Uncons>::Kind> = None::<End>;
+/// let _: Option<<shape![Rows: 2] as Uncons>::Kind> = None::<Node>;
+/// let _: Option<<shape![Rows: 2] as Uncons>::Size> = None::<Sz<2>>;
+/// ```
+pub trait Uncons {
+    /// [`End`] or [`Node`].
+    type Kind;
+    /// The first axis' name (`()` at the end).
+    type Name;
+    /// Its size (`()` at the end).
+    type Size;
+    /// The axes after it.
+    type Tail;
+}
+/// [`Uncons::Kind`] of `Nil`.
+pub struct End;
+/// [`Uncons::Kind`] of an axis in front of a shape.
+pub struct Node;
+impl Uncons for Nil {
+    type Kind = End;
+    type Name = ();
+    type Size = ();
+    type Tail = Nil;
+}
+impl<N, Z, T> Uncons for Ax<N, Z, T> {
+    type Kind = Node;
+    type Name = N;
+    type Size = Z;
+    type Tail = T;
+}
+
+/// [`CatZip`] of the end of the left operand, by the right's kind.
+pub trait CatAfterNil<Left, Right> {}
+impl<Left, Right> CatAfterNil<Left, Right> for End {}
+impl<Left, Right> CatAfterNil<Left, Right> for Node where CatLeftOver: CatRank<Left, Right> {}
+
+/// [`CatZip`] of an axis `N` of size `Z` in front of `T`, by the right's kind.
+pub trait CatAfterAx<N, Z, T, S2, A, Left, Right> {
+    /// The joined axes from here on.
+    type Out;
+}
+impl<N, Z, T, S2, A, Left, Right> CatAfterAx<N, Z, T, S2, A, Left, Right> for End
 where
     CatLeftOver: CatRank<Left, Right>,
 {
     type Out = Nil;
 }
-impl<N, Z, T, A, Left, Right> CatZip<Nil, A, Left, Right> for Ax<N, Z, T>
+impl<N, Z, T, S2: Uncons, A, Left, Right> CatAfterAx<N, Z, T, S2, A, Left, Right> for Node
 where
-    CatLeftOver: CatRank<Left, Right>,
+    N: SameName<S2::Name> + SameName<A>,
+    <N as SameName<S2::Name>>::Out: CatNames<N, S2::Name, Left, Right>,
+    <N as SameName<A>>::Out: CatSize<Z, S2::Size, N, A, Left, Right>,
+    T: CatZip<S2::Tail, A, Left, Right>,
 {
-    type Out = Nil;
-}
-impl<N, Z, T, N2, Z2, T2, A, Left, Right> CatZip<Ax<N2, Z2, T2>, A, Left, Right> for Ax<N, Z, T>
-where
-    N: SameName<N2> + SameName<A>,
-    <N as SameName<N2>>::Out: CatNames<N, N2, Left, Right>,
-    <N as SameName<A>>::Out: CatSize<Z, Z2, N, A, Left, Right>,
-    T: CatZip<T2, A, Left, Right>,
-{
-    type Out = Ax<N, <<N as SameName<A>>::Out as CatSize<Z, Z2, N, A, Left, Right>>::Out, T::Out>;
+    type Out =
+        Ax<N, <<N as SameName<A>>::Out as CatSize<Z, S2::Size, N, A, Left, Right>>::Out, T::Out>;
 }
 
 /// The size of one pair of axes in `cat` (`Self`: whether it is the axis
