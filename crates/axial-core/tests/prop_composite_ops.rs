@@ -82,7 +82,7 @@ fn pad_case() -> impl Strategy<Value = (Case, usize, usize, usize, PadMode)> {
 
 /// Class indices in `0..classes`, some of them `ignore`.
 fn targets(n: usize, classes: usize, ignore: i64) -> impl Strategy<Value = Vec<i64>> {
-    prop::collection::vec(prop_oneof![4 => (0..classes as i64), 1 => Just(ignore)], n)
+    prop::collection::vec(prop_oneof![4 => 0..classes as i64, 1 => Just(ignore)], n)
 }
 
 proptest! {
