@@ -57,6 +57,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(e.to_string(), "cat: Sizes of tensors must match except in dimension 0. Expected size 3 but got size 2 for tensor number 1 in the list.");
     /// # Ok::<(), axial::Error>(())
     /// ```
+    #[expect(
+        clippy::type_complexity,
+        reason = "the output shape is spelled out for the docs"
+    )]
     pub fn try_cat<A, O>(
         &self,
         other: O,

@@ -29,6 +29,10 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert!(x.as_view().try_narrow_to::<Seq, _>(3, Sz::<4>).is_err());
     /// # Ok::<(), axial::Error>(())
     /// ```
+    #[expect(
+        clippy::type_complexity,
+        reason = "the output shape is spelled out for the docs"
+    )]
     pub fn try_narrow_to<A, Z>(
         self,
         start: isize,
@@ -120,10 +124,6 @@ impl<T: Element, S: Shape, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(w.sum::<Window>().to_vec(), vec![1.0, 3.0, 5.0, 7.0, 11.0, 13.0, 15.0, 17.0]);
     /// ```
     #[track_caller]
-    #[expect(
-        clippy::type_complexity,
-        reason = "the output shape is spelled out for the docs"
-    )]
     pub fn unfold_windows<A, New, const SIZE: usize, const STEP: usize>(
         self,
     ) -> TensorBase<T, <S as UnfoldBy<A, New, SIZE, STEP>>::Output, D, R::ReadOnly>
