@@ -50,6 +50,14 @@ type Grown<'id> = Tensor<
     f32,
     shape![Layer: 2, Kv: 2, Heads: 4, Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>, Head: 8],
 >;
+/// One layer's keys and values before the step, and grown by it.
+type LayerPast<'a, 'id> =
+    TensorView<'a, f32, shape![Kv: 2, Heads: 4, Key: Sym<'id, Past>, Head: 8]>;
+type LayerGrown<'id> =
+    Tensor<f32, shape![Kv: 2, Heads: 4, Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>, Head: 8]>;
+/// Which keys each query of the step sees.
+type Visible<'id> =
+    Tensor<Bool, shape![Seq: Sym<'id, Seq>, Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>]>;
 /// The cache between steps, when its length is no symbol of a scope.
 type Cache = Tensor<f32, shape![Layer: 2, Kv: 2, Heads: 4, Key: Dyn, Head: 8]>;
 
@@ -67,6 +75,15 @@ impl<W: StaticShape + Distinct, B: StaticShape + Distinct> Linear<W, B> {
         }
     }
 }
+
+/// The projections into the heads' space, out of it, and of the MLP.
+type Projection = Linear<shape![Inner: 32, Model: 32], shape![Inner: 32]>;
+type Output = Linear<shape![Model: 32, Inner: 32], shape![Model: 32]>;
+type Up = Linear<shape![Hidden: 64, Model: 32], shape![Hidden: 64]>;
+type Down = Linear<shape![Model: 32, Hidden: 64], shape![Model: 32]>;
+/// The embedding table and the projection to the vocabulary.
+type Table = Tensor<f32, shape![Vocab: 16, Model: 32]>;
+type ToVocab = Linear<shape![Vocab: 16, Model: 32], shape![Vocab: 16]>;
 
 /// A layer norm's weight and bias.
 struct Norm {
@@ -91,13 +108,13 @@ impl Norm {
 /// a GELU MLP, each with its residual.
 struct Block {
     attention_norm: Norm,
-    query: Linear<shape![Inner: 32, Model: 32], shape![Inner: 32]>,
-    key: Linear<shape![Inner: 32, Model: 32], shape![Inner: 32]>,
-    value: Linear<shape![Inner: 32, Model: 32], shape![Inner: 32]>,
-    out: Linear<shape![Model: 32, Inner: 32], shape![Model: 32]>,
+    query: Projection,
+    key: Projection,
+    value: Projection,
+    out: Output,
     mlp_norm: Norm,
-    up: Linear<shape![Hidden: 64, Model: 32], shape![Hidden: 64]>,
-    down: Linear<shape![Model: 32, Hidden: 64], shape![Model: 32]>,
+    up: Up,
+    down: Down,
 }
 
 impl Block {
@@ -117,19 +134,13 @@ impl Block {
     /// The block over the step's states `x`, its layer of the cache `past`
     /// (`[Kv, Heads, Key: Past, Head]`): the new states, and the layer's
     /// cache grown by the step's keys and values.
-    #[allow(clippy::type_complexity)]
     fn forward<'id>(
         &self,
         x: &States<'id>,
-        past: TensorView<'_, f32, shape![Kv: 2, Heads: 4, Key: Sym<'id, Past>, Head: 8]>,
-    ) -> (
-        States<'id>,
-        Tensor<f32, shape![Kv: 2, Heads: 4, Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>, Head: 8]>,
-    ) {
+        past: LayerPast<'_, 'id>,
+    ) -> (States<'id>, LayerGrown<'id>) {
         let h = self.attention_norm.apply(x);
-        let project = |l: &Linear<shape![Inner: 32, Model: 32], shape![Inner: 32]>| {
-            h.linear(&l.weight, Some(l.bias.as_view()))
-        };
+        let project = |l: &Projection| h.linear(&l.weight, Some(l.bias.as_view()));
         let (q, k, v) = (
             project(&self.query),
             project(&self.key),
@@ -147,11 +158,8 @@ impl Block {
         // Query `i` of the step is token `Past + i`: it sees keys `j <= Past + i`.
         let seq = x.extent::<Seq>();
         let every = past.extent::<Key>() + seq;
-        let visible = Tensor::<
-            Bool,
-            shape![Seq: Sym<'id, Seq>, Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>],
-        >::full_dyn(Extents((seq, every)), Bool::TRUE)
-        .tril::<Seq, Key>(past.extent::<Key>().get() as i64);
+        let visible = Visible::full_dyn(Extents((seq, every)), Bool::TRUE)
+            .tril::<Seq, Key>(past.extent::<Key>().get() as i64);
         let attended =
             q.scaled_dot_product_attention_masked(&keys, &values, &visible, Attention::default());
         let merged = rearrange!(attended.as_view(), "Heads Seq Head -> Seq (Heads Head)");
@@ -168,10 +176,10 @@ impl Block {
 /// The model: token embeddings, sinusoidal positions, the blocks, a final
 /// norm and the projection to the vocabulary.
 struct Decoder {
-    embed: Tensor<f32, shape![Vocab: 16, Model: 32]>,
+    embed: Table,
     blocks: [Block; LAYERS],
     norm: Norm,
-    head: Linear<shape![Vocab: 16, Model: 32], shape![Vocab: 16]>,
+    head: ToVocab,
 }
 
 impl Decoder {
@@ -244,7 +252,7 @@ fn argmax(row: &[f32]) -> i64 {
 
 /// Generates `NEW_TOKENS` tokens after the prompt, then checks them in one
 /// pass without a cache; prints what it did.
-pub fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>> {
+pub(crate) fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>> {
     let mut rng = Generator::seed(7);
     let model = Decoder::new(&mut rng);
     let empty = Cache::zeros_dyn(0);

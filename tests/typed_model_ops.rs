@@ -4,6 +4,10 @@
 //! shapes and the axes are types: `cat`, `stack`, `gather`,
 //! `index_select`, `tril`/`triu` over two named axes, `cumsum`, `pad` in
 //! four modes, `topk`, `where`, static windows, attention and the losses.
+#![expect(
+    clippy::type_complexity,
+    reason = "the results' types are written out: they are what these tests check"
+)]
 
 use axial::loss::{CrossEntropy, Mean, Reduction, Sum, Unreduced};
 use axial::prelude::*;

@@ -3,6 +3,10 @@
 //! static amounts, `narrow_to` cuts to an extent's size, and tensors are
 //! made at symbolic sizes from extents. Each result's type is written out:
 //! the assignments are the proof that the sizes come out as the docs say.
+#![expect(
+    clippy::type_complexity,
+    reason = "the results' types are written out: they are what these tests check"
+)]
 
 use axial::prelude::*;
 use axial::{Extent, Extents, Pad, Plus, Sz};
@@ -28,7 +32,8 @@ fn cat_of_symbols_is_their_sum_and_grows_keys_and_values_alike() {
             vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0, -1.0, -1.0, -1.0, -1.0]
         );
         // `Key` of the keys and of the values is one sum: proven equal.
-        let _: Tensor<f32, shape![Head: 2, Head2: 2]> = keys.as_view().t().matmul(&values.rename::<Head, Head2>());
+        let _: Tensor<f32, shape![Head: 2, Head2: 2]> =
+            keys.as_view().t().matmul(&values.rename::<Head, Head2>());
         // The last `Seq` keys are the new ones again, with their symbol.
         let tail: New4<'_> = keys.narrow_to::<Key, _>(3, new.extent::<Key>());
         assert_eq!(tail.to_vec(), new.to_vec());
@@ -61,7 +66,8 @@ fn cat_keeps_the_best_known_size_of_the_other_axes() {
 #[test]
 fn static_sums_and_products_stay_static() {
     let a = Tensor::<i64, shape![Seq: 3, Model: 2]>::arange();
-    let b: Tensor<i64, shape![Seq: 7, Model: 2]> = a.cat::<Seq, _>(&Tensor::<i64, shape![Seq: 4, Model: 2]>::zeros());
+    let b: Tensor<i64, shape![Seq: 7, Model: 2]> =
+        a.cat::<Seq, _>(&Tensor::<i64, shape![Seq: 4, Model: 2]>::zeros());
     assert_eq!(b.sizes().as_slice(), &[7, 2]);
     let c: Tensor<i64, shape![Seq: 9, Model: 2]> = TensorBase::cat_all::<Seq, 3>([&a, &a, &a]);
     assert_eq!(c.sum_all().item(), 45);
@@ -73,13 +79,16 @@ fn static_sums_and_products_stay_static() {
 fn pad_of_a_symbol_adds_its_amounts() {
     let x = Tensor::<f32, shape![Seq: Dyn, Model: 2]>::ones_dyn(4);
     scope(|s| {
-        let x = x.realize_in::<shape![Seq: Sym<'_, Seq>, Model: 2]>(s).unwrap();
+        let x = x
+            .realize_in::<shape![Seq: Sym<'_, Seq>, Model: 2]>(s)
+            .unwrap();
         let p: Tensor<f32, shape![Seq: Plus<Sym<'_, Seq>, Sz<3>>, Model: 2]> =
             x.pad::<Seq, 1, 2>(Pad::Replicate);
         assert_eq!(p.sizes().as_slice(), &[7, 2]);
         // A mask at that size, from the extents that prove it.
         let len: Extent<Plus<Sym<'_, Seq>, Sz<3>>> = x.extent::<Seq>() + Extent::from(Sz::<3>);
-        let mask = Tensor::<Bool, shape![Seq: Plus<Sym<'_, Seq>, Sz<3>>]>::full_dyn(len, Bool::TRUE);
+        let mask =
+            Tensor::<Bool, shape![Seq: Plus<Sym<'_, Seq>, Sz<3>>]>::full_dyn(len, Bool::TRUE);
         let _ = p.masked_fill(&mask.unsqueeze::<Model, 1>(), 0.0);
     });
 }
