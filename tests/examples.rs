@@ -323,6 +323,13 @@ fn devices() {
         ],
     );
     if text.contains("cuda if available else cpu: cpu") {
+        // With a CUDA device required (CI's stand-in, a GPU machine's check),
+        // the GPU part must run.
+        let required = std::env::var("AXIAL_REQUIRE_GPU").is_ok_and(|v| !v.is_empty() && v != "0");
+        assert!(
+            !(cfg!(feature = "cuda") && required),
+            "AXIAL_REQUIRE_GPU is set but the devices section ran on the CPU:\n{text}"
+        );
         assert_lines(
             &text,
             &[

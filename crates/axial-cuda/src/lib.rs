@@ -33,7 +33,13 @@
 //! Without the feature the crate is empty but for [`if_cuda!`], so a
 //! workspace builds and tests without CUDA. With it and no GPU (or no
 //! driver), [`Cuda::new`] returns an error naming why, and tests that need a
-//! GPU say that they skipped ([`testing`]).
+//! CUDA device say that they skipped ([`testing`]). On machines without a
+//! GPU the tests run on the stand-in driver of `cuda-stub/` (device memory
+//! in host RAM, the PTX executed on the CPU by `axial-ptx`, which checks
+//! bounds and races): a test tool, found through `LD_LIBRARY_PATH` only, so
+//! a program uses the real driver wherever one is installed. Every launch
+//! checks its arguments against the kernel's PTX parameters and sm_80's
+//! limits first.
 //!
 //! # Example
 //! ```
@@ -116,6 +122,8 @@ mod stream;
 pub mod testing;
 #[cfg(feature = "cuda")]
 mod transfer;
+#[cfg(all(test, feature = "cuda"))]
+mod typed_launches;
 
 #[cfg(feature = "cuda")]
 pub use alloc::CudaBuffer;

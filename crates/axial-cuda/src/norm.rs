@@ -5,8 +5,6 @@
 //! kernels, and a strided output is written through a contiguous buffer,
 //! so every layout works (at the cost of that copy).
 
-use std::ffi::c_void;
-
 use axial_core::{DType, Error, Input, Output, Result};
 
 use crate::backend::{
@@ -18,7 +16,7 @@ use crate::{Cuda, ptx};
 /// `SoftmaxShape` of `norm.cu`.
 #[repr(C)]
 #[derive(Copy, Clone)]
-struct SoftmaxShape {
+pub(crate) struct SoftmaxShape {
     outer: u64,
     len: u64,
     inner: u64,
@@ -29,11 +27,13 @@ struct SoftmaxShape {
 /// `NormShape` of `norm.cu`.
 #[repr(C)]
 #[derive(Copy, Clone)]
-struct NormShape {
+pub(crate) struct NormShape {
     rows: u64,
     n: u64,
     eps: f64,
 }
+
+crate::launch::by_value!(SoftmaxShape, NormShape);
 
 /// Most threads of a block that takes one row.
 const ROW_THREADS: u64 = 512;
@@ -50,7 +50,7 @@ fn check_float(op: &'static str, dtype: DType) -> Result<()> {
 
 /// Threads of a block that walks rows of `len` elements: a power of two
 /// from 32 (one warp) to [`ROW_THREADS`].
-fn row_threads(len: u64) -> u32 {
+pub(crate) fn row_threads(len: u64) -> u32 {
     len.next_power_of_two().clamp(32, ROW_THREADS) as u32
 }
 
@@ -99,7 +99,7 @@ pub(crate) fn softmax(
         target.at(target.layout.offset() as i64),
         from.at(from.layout.offset() as i64),
     );
-    let mut args: [*mut c_void; 3] = [arg(&o), arg(&a), arg(&p)];
+    let args = [arg(&o), arg(&a), arg(&p)];
     let dt = ptx::short(dst.dtype);
     let (name, grid, block) = if p.inner == 1 {
         let rows = (row_blocks(s.sms, p.outer), row_threads(p.len.div_ceil(4)));
@@ -114,7 +114,7 @@ pub(crate) fn softmax(
     // slice is read and written by one block (rows) or one thread (cols),
     // every element read before it is written, so the output may be the
     // input itself.
-    unsafe { launch(s, "norm", &name, (grid, 1, 1), (block, 1, 1), 0, &mut args)? };
+    unsafe { launch(s, "norm", &name, (grid, 1, 1), (block, 1, 1), 0, &args)? };
     write_back(device, &target, &to)
 }
 
@@ -182,7 +182,7 @@ pub(crate) fn layer_norm(
         target.at(target.layout.offset() as i64),
         from.at(from.layout.offset() as i64),
     );
-    let mut args: [*mut c_void; 5] = [arg(&o), arg(&a), arg(&w), arg(&b), arg(&p)];
+    let args = [arg(&o), arg(&a), arg(&w), arg(&b), arg(&p)];
     let name = format!("layer_norm_{}", ptx::short(dst.dtype));
     // SAFETY: `layer_norm_<dt>(T*, const T*, const T*, const T*, NormShape)`;
     // `o` and `a` are contiguous `rows × n` runs of this dtype in their
@@ -197,7 +197,7 @@ pub(crate) fn layer_norm(
             (row_blocks(s.sms, p.rows), 1, 1),
             (row_threads(p.n.div_ceil(4)), 1, 1),
             0,
-            &mut args,
+            &args,
         )?
     };
     write_back(device, &target, &to)
