@@ -5,6 +5,9 @@
 #[path = "../examples/chapter/mod.rs"]
 mod chapter;
 
+#[path = "../examples/decoder.rs"]
+mod decoder;
+
 use std::path::Path;
 
 /// What the section run by `example` prints.
@@ -448,4 +451,21 @@ fn the_readme_lists_every_example() {
             section.example
         );
     }
+}
+
+#[test]
+fn the_decoder_prefills_and_decodes_through_one_function() {
+    let mut out = Vec::new();
+    decoder::run(&mut out).expect("the decoder runs");
+    let text = String::from_utf8(out).expect("the decoder prints UTF-8");
+    assert_lines(
+        &text,
+        &[
+            "prefill: 5 tokens, cache [2, 2, 4, 5, 8]",
+            "cache after decoding: [2, 2, 4, 11, 8]",
+            "cached and uncached logits agree within 1e-4: true",
+        ],
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md is readable");
+    assert!(readme.contains("`decoder`"), "the README lists the decoder");
 }

@@ -45,7 +45,9 @@ pub use layout::Layout;
 pub use op::{ArgReduceOp, BinaryOp, CmpOp, ReduceOp, UnaryOp};
 pub use scalar::Scalar;
 pub use storage::Storage;
-pub use tensor::{Generator, MaybeOwned, RawTensor, TensorMut, TensorRef, can_cast};
+pub use tensor::{
+    Generator, MaybeOwned, PadMode, RawTensor, Reduction, TensorMut, TensorRef, can_cast,
+};
 
 #[doc(hidden)]
 pub use half;

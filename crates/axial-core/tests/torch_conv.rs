@@ -365,7 +365,7 @@ fn run(case: &Value) -> Result<Outputs> {
                 "reflect" => PadMode::Reflect,
                 "replicate" => PadMode::Replicate,
                 "circular" => PadMode::Circular,
-                _ => PadMode::Constant(case["value"].as_f64().unwrap_or(0.0)),
+                _ => PadMode::Constant(Scalar::Float(case["value"].as_f64().unwrap_or(0.0))),
             };
             Ok((vec![xv.pad(&pads, mode)?], None))
         }

@@ -34,6 +34,7 @@ pub mod report;
 mod shape;
 mod size;
 pub mod slicing;
+pub mod sum;
 pub mod symbol;
 
 pub use display::{Flat, FlatNames};
@@ -48,6 +49,7 @@ pub use shape::{Ax, Cons, DisplayOf, Nil, Shape};
 pub use size::{
     Canon, Canonical, Dyn, SZ_MAX, Size, SizeEq, SizeMul, SizeProd, SizesEqual, StaticSize, Sz,
 };
+pub use sum::{Plus, SizeAdd, SizeSum};
 pub use symbol::{NoSymbols, NotSymbol, Sym, SymbolTag};
 
 pub use generic_array::{self, GenericArray};
@@ -60,6 +62,7 @@ mod sealed {
     impl Sealed for crate::logic::Unknown {}
     impl Sealed for crate::size::Dyn {}
     impl<Tag> Sealed for crate::symbol::Sym<'_, Tag> {}
+    impl<A, B> Sealed for crate::sum::Plus<A, B> {}
     impl Sealed for typenum::UTerm {}
     impl<U, B> Sealed for typenum::UInt<U, B> {}
     impl<const N: usize> Sealed for crate::size::Sz<N> {}

@@ -16,6 +16,11 @@
 
 use crate::logic::{B0, B1, Unknown};
 
+pub use crate::ops::gather::{GatherNames, GatherRank, GatherSizes};
+pub use crate::ops::join::{CatNames, CatRank, CatSizes};
+pub use crate::ops::pick::{TopkFits, TriangleAxes, WindowFits, WindowStep};
+pub use crate::sum::SameSymbolicSize;
+
 /// The answer is true, or unknown until run time.
 macro_rules! holds_or_unknown {
     ($trait:ident < $($p:ident),* > $(, const $c:ident)?) => {

@@ -226,7 +226,7 @@ impl<A, B> SameSymbol<A, B> for B1 {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a symbolic size, and this shape is chosen by the caller",
     label = "symbolic size in a target shape",
-    note = "a symbolic size comes only from `realize_in` (which checks it against its scope) or from an op on tensors that carry it; give `Dyn` here and `realize_in` the result"
+    note = "a symbolic size comes only from `realize_in` (which checks it against its scope), from an op on tensors that carry it, or from its `Extent` (`x.extent::<Axis>()` of a tensor that has it); give `Dyn` here and `realize_in` the result, or the extent"
 )]
 pub trait NotSymbol: Size {}
 impl NotSymbol for Dyn {}

@@ -68,8 +68,10 @@ mod cuda;
 mod device;
 mod display;
 mod einops;
+mod extent;
 mod float;
 pub mod guide;
+pub mod loss;
 mod meta;
 mod nested_array;
 mod ops;
@@ -87,21 +89,23 @@ pub use access::OneElementShape;
 pub use axial_core::layout::AxisIndex;
 pub use axial_core::{Backend, Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
-    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, OverAxis, Shape, Sym, Sz,
-    Unnamed,
+    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, OverAxis, Plus, Shape, Sym,
+    Sz, Unnamed,
 };
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;
 #[cfg(feature = "cuda")]
 pub use cuda::{Cuda, Event, Pinned, PinnedTensor, Stream};
 pub use device::SameDevice;
+pub use extent::{Extent, Extents, ExtentsFit, KeepRuntime, RuntimeAxes};
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested_array::NestedArray;
 #[doc(hidden)]
 pub use ops::AssignInto;
 pub use ops::{
-    AxisOf, Chosen, Condition, Number, OpShape, Operand, Promote, Promoted, ResultTypes, SameDType,
+    Attended, Attention, AttentionMask, AxisOf, CatAll, Chosen, Condition, Number, OpShape,
+    Operand, Pad, Padded, Promote, Promoted, ResultTypes, SameDType, Selected, Stacked,
     WithIndices,
 };
 pub use quantized::{

@@ -14,8 +14,7 @@ pub use crate::shape::conv::{Conv, ConvT, Pool, Same, SameWith, TfSame};
 pub use crate::{
     Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New,
     OverAxis, Scope, Sym, Sz, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed,
-    axes,
-    bf16, f16, names, scope, shape,
+    axes, bf16, f16, names, scope, shape,
 };
 #[cfg(feature = "cuda")]
 pub use crate::{Cuda, Stream};

@@ -46,9 +46,9 @@ mod patches;
 mod pool;
 mod window;
 
+pub use crate::PadMode;
 pub use conv::{ConvAxes, ConvOptions, Padding, PaddingMode};
 pub use fuse::fold_batch_norm;
-pub use pad::PadMode;
 pub use patches::Blocks;
 pub use pool::PoolOptions;
 pub use window::{
