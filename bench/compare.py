@@ -67,12 +67,15 @@ CASES = [
     *[f"{mm}/{form}" for mm in ("mm_1024x384x384", "mm_1024x384x1536", "bmm_96x128x32x128")
       for form in ("alloc", "out")],
     "encoder_block/8x128", "minilm/8x40", "minilm/32x128",  # needs bench/fetch_minilm.sh
-    # int8: axial's quantized model beside ONNX Runtime's (its torch column: fp32 eager).
-    "minilm_int8/8x40", "minilm_int8/32x128",
+    # int8 and bf16: axial's converted models beside ONNX Runtime's int8 one
+    # (their torch column: fp32 eager; bf16's ort column: ONNX Runtime fp32).
+    "minilm_int8/8x40", "minilm_int8/32x128", "minilm_bf16/8x40", "minilm_bf16/32x128",
 ]  # fmt: skip
 # The axial rows whose PyTorch and ONNX Runtime columns are another case's.
 SAME_AS = {"minilm_int8/8x40": ("minilm/8x40", "minilm_int8/8x40"),
-           "minilm_int8/32x128": ("minilm/32x128", "minilm_int8/32x128")}  # fmt: skip
+           "minilm_int8/32x128": ("minilm/32x128", "minilm_int8/32x128"),
+           "minilm_bf16/8x40": ("minilm/8x40", "minilm/8x40"),
+           "minilm_bf16/32x128": ("minilm/32x128", "minilm/32x128")}  # fmt: skip
 
 
 def target_dir():
@@ -165,8 +168,8 @@ def report(axial, torch, ort):
     print(
         "\nbw: bytes read and written per second over the fastest plain copy above;"
         "\nmatmul and mm/bmm: GFLOP/s. '-': not measured (a kernel axial does not have yet)."
-        "\nminilm_int8: axial's int8 model; its torch column is PyTorch's fp32, its ort column"
-        "\nONNX Runtime's int8 model (bench/ort_minilm.py)."
+        "\nminilm_int8, minilm_bf16: axial's int8 and bf16 models; their torch column is PyTorch's"
+        "\nfp32, the ort column ONNX Runtime's int8 model (for bf16: its fp32 one)."
     )
 
 
