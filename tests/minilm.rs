@@ -6,8 +6,8 @@
 //! weights are absent (`bash bench/fetch_minilm.sh` fetches them; `.ci/run`
 //! does). The same model with its linear layers in int8 and in bf16 stays
 //! within a cosine of 0.99 and 0.999 of the reference on every sentence;
-//! each precision gives the same bits on 1, 2, 3 and 16 threads and from
-//! run to run.
+//! the model gives the same bits on 1, 2, 3 and 16 threads and from run to
+//! run (int8 and bf16: on 1 and 3).
 
 #[path = "../examples/minilm/bert.rs"]
 mod bert;
@@ -141,9 +141,11 @@ fn the_same_bits_on_any_thread_count() {
     let Some((model, ids, mask, _)) = setup() else {
         return;
     };
-    same_bits::<Fp32>(&model, &ids, &mask);
-    same_bits::<Int8>(&model.convert().unwrap(), &ids, &mask);
-    same_bits::<Bf16>(&model.convert().unwrap(), &ids, &mask);
+    same_bits::<Fp32>(&model, &ids, &mask, &[1, 2, 3, 16]);
+    // Their layers are checked on every pool size in axial-core's
+    // tests/threads.rs; here the whole model on two.
+    same_bits::<Int8>(&model.convert().unwrap(), &ids, &mask, &[1, 3]);
+    same_bits::<Bf16>(&model.convert().unwrap(), &ids, &mask, &[1, 3]);
 }
 
 #[test]

@@ -26,7 +26,7 @@
 use std::path::Path;
 
 use axial::prelude::*;
-use axial::{Dense, Fp32, LinearWeight, Precision, Shape};
+use axial::{Dense, Fp32, LinearWeight, Precision};
 use axial_io::{TensorMap, safetensors};
 
 axes!(
@@ -37,6 +37,8 @@ axes!(
     pub(crate) Inner,
     pub(crate) Heads,
     pub(crate) Head,
+    pub(crate) Qkv,
+    pub(crate) Part,
     pub(crate) Mlp,
     pub(crate) Vocab,
     pub(crate) Position,
@@ -86,6 +88,8 @@ fn dense<W: LinearWeight>(file: &safetensors::SafeTensors, name: &str) -> Result
 
 /// A projection of the hidden states into the heads' space.
 type Projection = shape![Inner: 384, Model: 384];
+/// The query, key and value projections stacked along their outputs.
+type QkvProjection = shape![Qkv: 1152, Model: 384];
 /// The attention's output projection, back to `Model`.
 type AttentionOut = shape![Model: 384, Inner: 384];
 /// The MLP's widening projection.
@@ -99,9 +103,10 @@ type SegmentTable = ArcTensor<f32, shape![Segment: 2, Model: 384]>;
 
 /// One encoder block's weights, its linear layers in precision `P`.
 pub(crate) struct Block<P: Precision = Fp32> {
-    query: Dense<P, Projection>,
-    key: Dense<P, Projection>,
-    value: Dense<P, Projection>,
+    /// The query, key and value projections as one product (one pass over
+    /// the hidden states, one product wide enough for every thread), the
+    /// query's weights and bias scaled by `1/√32`, the attention's scale.
+    qkv: Dense<P, QkvProjection>,
     attention_out: Dense<P, AttentionOut>,
     attention_norm: Norm,
     up: Dense<P, Up>,
@@ -121,10 +126,19 @@ pub(crate) struct Bert<P: Precision = Fp32> {
 impl Block {
     fn load(file: &safetensors::SafeTensors, p: &str) -> Result<Self> {
         let name = |name: &str| format!("{p}.{name}");
+        let (mut weight, mut bias) = (Vec::new(), Vec::new());
+        for (part, scale) in [("query", 1.0 / 32f32.sqrt()), ("key", 1.0), ("value", 1.0)] {
+            let p = name(&format!("attention.self.{part}"));
+            let w: ArcTensor<f32, Projection> = file.typed(&format!("{p}.weight"))?;
+            let b: ArcTensor<f32, shape![Inner: 384]> = file.typed(&format!("{p}.bias"))?;
+            weight.extend(w.to_vec().into_iter().map(|v| v * scale));
+            bias.extend(b.to_vec().into_iter().map(|v| v * scale));
+        }
         Ok(Block {
-            query: dense(file, &name("attention.self.query"))?,
-            key: dense(file, &name("attention.self.key"))?,
-            value: dense(file, &name("attention.self.value"))?,
+            qkv: Dense::try_new(
+                Tensor::try_from_vec(weight)?.into_shared(),
+                Tensor::try_from_vec(bias)?.into_shared(),
+            )?,
             attention_out: dense(file, &name("attention.output.dense"))?,
             attention_norm: Norm::load(file, &name("attention.output.LayerNorm"))?,
             up: dense(file, &name("intermediate.dense"))?,
@@ -142,9 +156,7 @@ impl<P: Precision> Block<P> {
             bias: n.bias.clone(),
         };
         Ok(Block {
-            query: self.query.try_convert()?,
-            key: self.key.try_convert()?,
-            value: self.value.try_convert()?,
+            qkv: self.qkv.try_convert()?,
             attention_out: self.attention_out.try_convert()?,
             attention_norm: norm(&self.attention_norm),
             up: self.up.try_convert()?,
@@ -156,21 +168,27 @@ impl<P: Precision> Block<P> {
     /// The block over `x`, keys where `padded` is true left out of the
     /// attention.
     pub(crate) fn forward(&self, x: &Hidden, padded: &Padded) -> Result<Hidden> {
-        // [Batch, Seq, Inner] -> [Batch, Seq, Heads, Head], a view.
-        let heads = |l: &Dense<P, Projection>| -> Result<_> {
-            let t = l.try_forward(x)?;
-            Ok(t.try_split::<Inner, shape![Heads: 12, Head: 32]>()?)
-        };
+        // [Batch, Seq, Qkv] -> [Batch, Seq, Part: 3, Heads, Head], a view.
+        let qkv = self
+            .qkv
+            .try_forward(x)?
+            .try_split::<Qkv, shape![Part: 3, Heads: 12, Head: 32]>()?;
         // The products read the queries and values in place; the keys are
         // copied once, laid out `[Head, Key]` per head: the product packs
         // its right operand fastest from rows.
-        let mut query = heads(&self.query)?.align_to::<names![Batch, Heads, Seq, Head]>();
-        query.try_mul_(1.0 / 32f32.sqrt())?;
-        let key_t = heads(&self.key)?
+        let query = qkv
+            .as_view()
+            .at::<Part, 0>()
+            .align_to::<names![Batch, Heads, Seq, Head]>();
+        let key_t = qkv
+            .as_view()
+            .at::<Part, 1>()
             .rename::<Seq, Key>()
             .align_to::<names![Batch, Heads, Head, Key]>()
             .try_contiguous()?;
-        let value = heads(&self.value)?
+        let value = qkv
+            .as_view()
+            .at::<Part, 2>()
             .rename::<Seq, Key>()
             .align_to::<names![Batch, Heads, Key, Head]>();
         let scores = query.try_matmul(&key_t)?;
