@@ -6,6 +6,7 @@ a fraction of the fastest plain memory copy measured in the same run.
     bench/.venv/bin/python bench/compare.py            # everything (~5 minutes)
     bench/.venv/bin/python bench/compare.py --filter add
     bench/.venv/bin/python bench/compare.py --report   # reprint the last results
+    bench/.venv/bin/python bench/compare.py --benches model --filter 'encoder|minilm'  # the models
 
 Needs bench/setup.sh to have made bench/.venv. Results are kept in
 bench/results/ (axial.json, torch.json, ort.json).
@@ -91,10 +92,10 @@ def with_baselines(filter_):
     return f"memcpy|{filter_}" if filter_ else ""
 
 
-def run_axial(filter_):
+def run_axial(filter_, benches):
     """Runs the criterion benches; returns {case: seconds} of this run only."""
     started = time.time()
-    for bench in ("versus_torch", "model"):
+    for bench in benches:
         cmd = ["cargo", "bench", "--bench", bench, "--"]
         cmd += [with_baselines(filter_)] if filter_ else []
         subprocess.run(cmd, cwd=ROOT, check=True)
@@ -153,6 +154,8 @@ def report(axial, torch, ort):
     for case in CASES:
         torch_case, ort_case = SAME_AS.get(case, (case, case))
         sa, st, so = a.get(case), t.get(torch_case), o.get(ort_case)
+        if not (sa or st or so):
+            continue  # not run (--filter)
         ratio = f"{sa / st:11.2f}" if sa and st else f"{'-':>11}"
         ort_cols = f"  {fmt_ms(so)} {sa / so:9.2f}" if sa and so else ""
         group = case.split("/")[0]
@@ -177,10 +180,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filter", default="", help="run only cases matching this regex")
     parser.add_argument("--report", action="store_true", help="reprint the last results")
+    parser.add_argument("--benches", default="versus_torch,model",
+                        help="the Rust benches to run (model: the MiniLM cases only)")
     args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
     if not args.report:
-        axial = run_axial(args.filter)
+        axial = run_axial(args.filter, args.benches.split(","))
         (RESULTS / "axial.json").write_text(json.dumps(axial, indent=1) + "\n")
         run_torch(args.filter)
         run_ort(args.filter)

@@ -4,7 +4,7 @@
 //!
 //! - **Weights**: per output channel, symmetric: `w ≈ sw[n] · q[n, k]` with
 //!   `sw[n] = max_k |w[n, k]| / 127` and `q` in `[-127, 127]` (rounded half to
-//!   even), packed once for the `u8 × i8` product of [`gemm`](crate::generalized::quantized::gemm).
+//!   even), packed once for the `u8 × i8` product of the quantized tensors' VNNI kernel.
 //! - **Activations**: per token (row), asymmetric, computed at each call:
 //!   `x ≈ sx[m] · (a[m, k] − zx[m])` with `a` in `[0, 255]` over the row's
 //!   range (widened to hold 0), so one large token does not coarsen the
