@@ -132,7 +132,7 @@ impl Precision for Bf16 {
 /// assert_eq!(layer.forward(&x).to_vec(), vec![1.25, -1.5]);
 /// let int8: Dense<Int8, _> = layer.convert();
 /// let y = int8.forward(&x).to_vec(); // shape![Batch: 1, Out: 2]
-/// assert!((y[0] - 1.25).abs() < 0.02 && (y[1] + 1.5).abs() < 0.02);
+/// assert!((y[0] - 1.25).abs() < 0.05 && (y[1] + 1.5).abs() < 0.05, "{y:?}");
 /// ```
 pub struct Dense<P: Precision, W: LinearWeight> {
     weight: ArcTensor<f32, W>,
@@ -248,12 +248,12 @@ impl<P: Precision, W: LinearWeight> Dense<P, W> {
     /// let x = Tensor::<f32, shape![In: Dyn]>::from_vec_dyn(vec![1.0, 2.0, 3.0], [3]);
     /// assert!(layer.try_forward(&x).is_err());
     /// ```
-    pub fn try_forward<S: Shape, R: Data<Cpu>>(
+    pub fn try_forward<S, R: Data<Cpu>>(
         &self,
         x: &TensorBase<f32, S, Cpu, R>,
     ) -> Result<Tensor<f32, MatMulOut<S, W::Transposed>>>
     where
-        S: MatMul<W::Transposed>,
+        S: Shape + MatMul<W::Transposed>,
     {
         P::forward(&self.stored, x.raw()).map(owned)
     }
@@ -273,12 +273,12 @@ impl<P: Precision, W: LinearWeight> Dense<P, W> {
     /// assert_eq!(layer.forward(&Tensor::<f32, shape![In: 2]>::ones()).to_vec(), vec![2.0]);
     /// ```
     #[track_caller]
-    pub fn forward<S: Shape, R: Data<Cpu>>(
+    pub fn forward<S, R: Data<Cpu>>(
         &self,
         x: &TensorBase<f32, S, Cpu, R>,
     ) -> Tensor<f32, MatMulOut<S, W::Transposed>>
     where
-        S: MatMul<W::Transposed>,
+        S: Shape + MatMul<W::Transposed>,
     {
         or_panic(self.try_forward(x))
     }

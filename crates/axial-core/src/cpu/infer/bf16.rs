@@ -78,7 +78,7 @@ impl Bf16Linear {
     /// use axial_core::cpu::infer::Bf16Linear;
     /// let w = RawTensor::zeros(&[2, 3], DType::F64)?;
     /// let e = Bf16Linear::new(&w.view(), None).unwrap_err();
-    /// assert!(e.to_string().contains("f32"), "{e}");
+    /// assert!(e.to_string().starts_with("bf16_linear: expected dtype"), "{e}");
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn new(weight: &TensorRef<'_, Cpu>, bias: Option<&TensorRef<'_, Cpu>>) -> Result<Self> {

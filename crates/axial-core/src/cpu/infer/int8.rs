@@ -46,7 +46,7 @@ const NC: usize = 128;
 /// let layer = Int8Linear::new(&w.view(), Some(&b.view()))?;
 /// let x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0], &[1, 3])?;
 /// let y = layer.forward(&x.view())?.to_vec::<f32>()?; // x·wᵀ + b = [1.25, -1.5]
-/// assert!((y[0] - 1.25).abs() < 0.02 && (y[1] + 1.5).abs() < 0.02);
+/// assert!((y[0] - 1.25).abs() < 0.05 && (y[1] + 1.5).abs() < 0.05, "{y:?}");
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 #[derive(Clone, Debug)]
