@@ -8,10 +8,11 @@
 //!
 //! Large products use `gemm`'s threads; many small ones run batches in parallel.
 
-use half::slice::HalfFloatSliceExt;
 use rayon::prelude::*;
 
 use super::access::{SendPtr, out_ptr, read_ptr};
+use super::convert::Half;
+use super::gemm_at::{self, GemmElem, Product};
 use crate::op::matmul_plan;
 use crate::plan::{MatStrides, MatmulPlan, Odometer};
 use crate::{Cpu, DType, Element, Error, Input, Output, Result};
@@ -126,7 +127,7 @@ fn pointers<T: Element>(
 }
 
 /// f32 and f64: `gemm` on the operands where they lie.
-fn direct<T: Element>(
+fn direct<T: Element + GemmElem>(
     p: &Problem,
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
@@ -142,25 +143,26 @@ fn direct<T: Element>(
         // itself, so they write disjoint elements; the inputs are shared
         // borrows, the output a unique one.
         unsafe {
-            gemm::gemm(
-                p.m,
-                p.n,
-                p.k,
-                pd.get().wrapping_offset(d),
-                p.dst.col,
-                p.dst.row,
-                accumulate,
-                pl.get().cast_const().wrapping_offset(l),
-                p.lhs.col,
-                p.lhs.row,
-                pr.get().cast_const().wrapping_offset(r),
-                p.rhs.col,
-                p.rhs.row,
-                if accumulate { T::ONE } else { T::ZERO },
-                T::ONE,
-                false,
-                false,
-                false,
+            gemm_at::run(
+                Product {
+                    m: p.m,
+                    n: p.n,
+                    k: p.k,
+                    dst: (pd.get().wrapping_offset(d), p.dst.col, p.dst.row),
+                    read_dst: accumulate,
+                    lhs: (
+                        pl.get().cast_const().wrapping_offset(l),
+                        p.lhs.col,
+                        p.lhs.row,
+                    ),
+                    rhs: (
+                        pr.get().cast_const().wrapping_offset(r),
+                        p.rhs.col,
+                        p.rhs.row,
+                    ),
+                    alpha: if accumulate { T::ONE } else { T::ZERO },
+                    beta: T::ONE,
+                },
                 par,
             )
         }
@@ -178,16 +180,13 @@ struct Widened {
 
 /// f16 and bf16: widen both operands (and `dst` when accumulating) to
 /// contiguous f32, multiply, round once.
-fn widened<T: Element>(
+fn widened<T: Element + Half>(
     p: &Problem,
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
     accumulate: bool,
-) -> Result<()>
-where
-    [T]: HalfFloatSliceExt,
-{
+) -> Result<()> {
     let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
     let (m, k, n) = (p.m, p.k, p.n);
     p.for_each_batch(|[l, r, d], par, w: &mut Widened| {
@@ -202,25 +201,18 @@ where
             if accumulate {
                 load(pd.get().wrapping_offset(d), (m, n), p.dst, &mut w.dst);
             }
-            gemm::gemm(
-                m,
-                n,
-                k,
-                w.dst.as_mut_ptr(),
-                1,
-                n as isize,
-                accumulate,
-                w.lhs.as_ptr(),
-                1,
-                k as isize,
-                w.rhs.as_ptr(),
-                1,
-                n as isize,
-                if accumulate { 1.0f32 } else { 0.0 },
-                1.0f32,
-                false,
-                false,
-                false,
+            gemm_at::run(
+                Product {
+                    m,
+                    n,
+                    k,
+                    dst: (w.dst.as_mut_ptr(), 1, n as isize),
+                    read_dst: accumulate,
+                    lhs: (w.lhs.as_ptr(), 1, k as isize),
+                    rhs: (w.rhs.as_ptr(), 1, n as isize),
+                    alpha: if accumulate { 1.0f32 } else { 0.0 },
+                    beta: 1.0f32,
+                },
                 par,
             );
             store(&w.dst, (m, n), pd.get().wrapping_offset(d), p.dst);
@@ -233,23 +225,21 @@ where
 ///
 /// # Safety
 /// Every element `src + i * row + j * col` is readable.
-unsafe fn load<T: Element>(
+unsafe fn load<T: Half>(
     src: *const T,
     (rows, cols): (usize, usize),
     st: MatStrides,
     out: &mut [f32],
-) where
-    [T]: HalfFloatSliceExt,
-{
+) {
     for (i, out) in out.chunks_exact_mut(cols.max(1)).take(rows).enumerate() {
         let row = src.wrapping_offset(i as isize * st.row);
         if st.col == 1 {
             // SAFETY: a unit-stride row of `cols` readable elements.
-            unsafe { std::slice::from_raw_parts(row, cols) }.convert_to_f32_slice(out);
+            T::widen_run(unsafe { std::slice::from_raw_parts(row, cols) }, out);
         } else {
             for (j, o) in out.iter_mut().enumerate() {
                 // SAFETY: element (i, j), readable by the caller's contract.
-                *o = unsafe { *row.wrapping_offset(j as isize * st.col) }.to_f32();
+                *o = unsafe { *row.wrapping_offset(j as isize * st.col) }.widen();
             }
         }
     }
@@ -260,19 +250,16 @@ unsafe fn load<T: Element>(
 /// # Safety
 /// Every element `dst + i * row + j * col` is writable and no one else
 /// accesses them meanwhile.
-unsafe fn store<T: Element>(src: &[f32], (rows, cols): (usize, usize), dst: *mut T, st: MatStrides)
-where
-    [T]: HalfFloatSliceExt,
-{
+unsafe fn store<T: Half>(src: &[f32], (rows, cols): (usize, usize), dst: *mut T, st: MatStrides) {
     for (i, src) in src.chunks_exact(cols.max(1)).take(rows).enumerate() {
         let row = dst.wrapping_offset(i as isize * st.row);
         if st.col == 1 {
             // SAFETY: a unit-stride row of `cols` writable elements.
-            unsafe { std::slice::from_raw_parts_mut(row, cols) }.convert_from_f32_slice(src);
+            T::narrow_run(src, unsafe { std::slice::from_raw_parts_mut(row, cols) });
         } else {
             for (j, &v) in src.iter().enumerate() {
                 // SAFETY: element (i, j), writable by the caller's contract.
-                unsafe { *row.wrapping_offset(j as isize * st.col) = T::from_f32(v) };
+                unsafe { *row.wrapping_offset(j as isize * st.col) = T::narrow(v) };
             }
         }
     }
