@@ -15,6 +15,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use axial_core::ops::{LayerNorm, Softmax};
 use axial_core::{
     Backend, BinaryOp, Cpu, DType, Generator, Output, RawTensor, ReduceOp, Result, TensorRef,
     UnaryOp,
@@ -259,7 +260,10 @@ fn softmax_norm(c: &mut Criterion) {
             c,
             name,
             || a.view().softmax(dim as isize),
-            Some(|| Cpu.softmax(a.view().input(), dim, false, output(&mut out))),
+            Some(|| {
+                let op = Softmax { dim, log: false };
+                Cpu.softmax(op, a.view().input(), output(&mut out))
+            }),
         );
     }
     let rows = LEN / 384;
@@ -276,10 +280,10 @@ fn softmax_norm(c: &mut Criterion) {
         },
         Some(|| {
             Cpu.layer_norm(
+                LayerNorm { eps: 1e-12 },
                 x.view().input(),
                 Some(w.view().input()),
                 Some(b.view().input()),
-                1e-12,
                 output(&mut out),
             )
         }),

@@ -13,45 +13,46 @@ use rayon::prelude::*;
 use super::access::{SendPtr, out_ptr, read_ptr};
 use super::convert::Half;
 use super::gemm_at::{self, GemmElem, Product};
-use crate::op::matmul_plan;
+use crate::ops::{Addmm, Matmul};
 use crate::plan::{MatStrides, MatmulPlan, Odometer};
 use crate::{Cpu, DType, Element, Error, Input, Output, Result};
 
 /// The product's shape, checked by the device-independent rules.
 type Problem = MatmulPlan;
 
-/// The CPU's walk over the batches of a product.
-impl MatmulPlan {
-    /// Calls `f(lhs, rhs, dst, parallelism, state)` with the element offsets of
-    /// each batch, running batches on several threads when each product is too
-    /// small for `gemm`'s own threads; `state` is per-thread scratch.
-    fn for_each_batch<S: Default>(&self, f: impl Fn([isize; 3], gemm::Parallelism, &mut S) + Sync) {
-        let batches = self.batch.numel();
-        if self.m == 0 || self.n == 0 {
-            return;
-        }
-        let threshold = gemm::get_threading_threshold();
-        let threads = rayon::current_num_threads() > 1 && self.disjoint;
-        let big = self.flops() >= threshold;
-        let offsets = |b: usize| {
-            let at = Odometer::new(&self.batch, b).offsets;
-            std::array::from_fn(|i| self.offsets[i] as isize + at[i])
-        };
-        if threads && !big && batches > 1 && self.flops().saturating_mul(batches) >= threshold {
-            (0..batches)
-                .into_par_iter()
-                .for_each_init(S::default, |s, b| f(offsets(b), gemm::Parallelism::None, s));
-            return;
-        }
-        let par = if threads && big {
-            gemm::Parallelism::Rayon(0)
-        } else {
-            gemm::Parallelism::None
-        };
-        let mut s = S::default();
-        for b in 0..batches {
-            f(offsets(b), par, &mut s);
-        }
+/// The CPU's walk over the batches of a product `p`: calls `f(lhs, rhs,
+/// dst, parallelism, state)` with the element offsets of each batch,
+/// running batches on several threads when each product is too small for
+/// `gemm`'s own threads; `state` is per-thread scratch.
+fn for_each_batch<S: Default>(
+    p: &Problem,
+    f: impl Fn([isize; 3], gemm::Parallelism, &mut S) + Sync,
+) {
+    let batches = p.batch.numel();
+    if p.m == 0 || p.n == 0 {
+        return;
+    }
+    let threshold = gemm::get_threading_threshold();
+    let threads = rayon::current_num_threads() > 1 && p.disjoint;
+    let big = p.flops() >= threshold;
+    let offsets = |b: usize| {
+        let at = Odometer::new(&p.batch, b).offsets;
+        std::array::from_fn(|i| p.offsets[i] as isize + at[i])
+    };
+    if threads && !big && batches > 1 && p.flops().saturating_mul(batches) >= threshold {
+        (0..batches)
+            .into_par_iter()
+            .for_each_init(S::default, |s, b| f(offsets(b), gemm::Parallelism::None, s));
+        return;
+    }
+    let par = if threads && big {
+        gemm::Parallelism::Rayon(0)
+    } else {
+        gemm::Parallelism::None
+    };
+    let mut s = S::default();
+    for b in 0..batches {
+        f(offsets(b), par, &mut s);
     }
 }
 
@@ -68,20 +69,8 @@ pub(crate) fn addmm(
     rhs: Input<'_, Cpu>,
     dst: Output<'_, Cpu>,
 ) -> Result<()> {
-    if bias.dtype != dst.dtype || bias.layout.shape() != dst.layout.shape() {
-        return Err(Error::invalid(
-            "addmm",
-            format!(
-                "a bias of shape {:?} ({}) for a result of shape {:?} ({})",
-                bias.layout.shape(),
-                bias.dtype.name(),
-                dst.layout.shape(),
-                dst.dtype.name()
-            ),
-        ));
-    }
     // Checked before the bias is written, so that a refused product writes nothing.
-    Problem::new(&lhs.layout, &rhs.layout, &dst.layout)?;
+    Addmm::plan(&bias, &lhs, &rhs, &dst)?;
     super::copy::copy(
         bias,
         Output {
@@ -100,7 +89,7 @@ fn product(
     mut dst: Output<'_, Cpu>,
     accumulate: bool,
 ) -> Result<()> {
-    let problem = matmul_plan(&lhs, &rhs, &dst)?;
+    let problem = Matmul::plan(&lhs, &rhs, &dst)?;
     match dst.dtype {
         DType::F32 => direct::<f32>(&problem, &lhs, &rhs, &mut dst, accumulate),
         DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
@@ -135,7 +124,7 @@ fn direct<T: Element + GemmElem>(
     accumulate: bool,
 ) -> Result<()> {
     let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
-    p.for_each_batch(|[l, r, d], par, _: &mut ()| {
+    for_each_batch(p, |[l, r, d], par, _: &mut ()| {
         // SAFETY: each batch's matrices are elements of layouts checked in
         // bounds of their storages; `gemm` reads lhs and rhs at
         // `i * row + j * col` within them and writes each dst element of this
@@ -189,7 +178,7 @@ fn widened<T: Element + Half>(
 ) -> Result<()> {
     let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
     let (m, k, n) = (p.m, p.k, p.n);
-    p.for_each_batch(|[l, r, d], par, w: &mut Widened| {
+    for_each_batch(p, |[l, r, d], par, w: &mut Widened| {
         w.lhs.resize(m * k, 0.0);
         w.rhs.resize(k * n, 0.0);
         w.dst.resize(m * n, 0.0);

@@ -269,13 +269,13 @@ impl Layout {
             let mut stride = stride;
             if target != isize_of(size) {
                 if size != 1 {
-                    return Err(Error::invalid(
-                        "expand",
-                        format!(
-                            "The expanded size of the tensor ({target}) must match the existing size ({size}) at non-singleton dimension {i}.  Target sizes: {sizes:?}.  Tensor sizes: {:?}",
-                            self.shape.as_slice()
-                        ),
-                    ));
+                    return Err(Error::Expand {
+                        target,
+                        size,
+                        dim: i,
+                        sizes: sizes.to_vec(),
+                        shape: self.shape.to_vec(),
+                    });
                 }
                 stride = 0;
             }

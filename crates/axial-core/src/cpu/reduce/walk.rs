@@ -1,7 +1,7 @@
 //! The reduction walker: any [`Reducer`] over any [`ReducePlan`].
 //!
 //! Two shapes of walk, chosen by which source dim is innermost
-//! ([`ReducePlan::reduces_inner`]):
+//! ([`reduces_inner`]):
 //! - **inner**: the innermost source dim is reduced. Each output reduces
 //!   contiguous runs with [`LANES`] independent accumulators (they vectorise),
 //!   in blocks of at most [`LEAF`] elements combined pairwise (a cascade, so an
@@ -25,7 +25,7 @@
 //! results combined.
 
 use super::ops::{Reducer, Wide};
-use super::plan::{Dims, Odometer, ReducePlan};
+use super::plan::{Dims, Odometer, ReducePlan, reduces_inner};
 use super::widen::{Num, Widen};
 use crate::cpu::access::SendPtr;
 use crate::cpu::simd::{Level, Site, level_at};
@@ -80,7 +80,7 @@ pub(crate) unsafe fn reduce<R: Reducer>(
     let parallel = work >= PARALLEL_THRESHOLD && rayon::current_num_threads() > 1;
     if walk.count == 0 {
         walk.fill_empty();
-    } else if plan.reduces_inner() {
+    } else if reduces_inner(plan) {
         walk.inner(parallel);
     } else {
         walk.outer(parallel);

@@ -8,8 +8,16 @@
 //! `ln(1+f) = 2·atanh(s)`, `s = f/(2+f)`, as in fdlibm.
 
 use super::coeffs::{EXP_F32, EXP_F64, LOG_F32, LOG_F64};
+use super::lanewise;
 use super::{fast_two_sum, horner, horner_d};
 use crate::cpu::simd::Isa;
+
+lanewise! {
+    /// `eˣ` ([`exp`]).
+    ExpOp => |isa, x| exp(isa, x), memory bound true;
+    /// `ln x` ([`log`]).
+    LogOp => |isa, x| log(isa, x);
+}
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
 /// ln 2 rounded to f32, and the rest.
