@@ -1,5 +1,5 @@
-//! Elementwise ops on hand-picked values: broadcasting (semantics.md §5),
-//! type promotion and division (§6), and PyTorch's results for the math
+//! Elementwise ops on hand-picked values: broadcasting, type promotion and
+//! division, and PyTorch's results for the math
 //! functions, rounding, NaN handling and half precision.
 
 use axial_core::half::{bf16, f16};

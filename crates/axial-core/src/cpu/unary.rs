@@ -8,7 +8,8 @@
 use super::map::{apply1, apply1_weighted};
 use super::math::{FloatElem, Int, by_kind, int_pow};
 use super::strided::COSTLY;
-use super::vmath::{Lanewise, PowOp, apply::apply as vector};
+use super::vmath::pow::PowOp;
+use super::vmath::{Lanewise, apply::apply as vector};
 use crate::ops::{PowScalarKind, Resolved, unary_table};
 use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
 

@@ -192,7 +192,7 @@ binary_table!(define_binary);
 impl Op for BinaryOp {
     fn info(&self) -> OpInfo {
         OpInfo {
-            name: self.name(),
+            name: BinaryOp::name(*self),
             lowering: Lowering::Primitive,
             derivative: Derivative::Missing,
         }

@@ -95,7 +95,7 @@ impl CmpOp {
 impl Op for CmpOp {
     fn info(&self) -> OpInfo {
         OpInfo {
-            name: self.name(),
+            name: CmpOp::name(*self),
             lowering: Lowering::Primitive,
             derivative: Derivative::Missing,
         }

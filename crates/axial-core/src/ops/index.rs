@@ -8,8 +8,9 @@
 //! [`IndexSelect::composite`].
 
 use super::{Derivative, Lowering, Op, OpInfo};
+use crate::device::transfer;
 use crate::layout::wrap_dim;
-use crate::{Backend, DType, Device, Error, Input, Layout, Output, Result};
+use crate::{Backend, Cpu, DType, Device, Error, Input, Layout, Output, Result, TensorRef};
 
 /// The index dtype of `index_select` and `gather`: `int64`, or PyTorch's
 /// message.
@@ -150,7 +151,8 @@ impl IndexSelect {
 
     /// The op written with a primitive, for a device without a kernel of
     /// its own: [`Gather`] along the dim, with the index broadcast along
-    /// the other dims (stride 0).
+    /// the other dims (stride 0). The indices are read on the host first,
+    /// so that one out of range is named as every device names it.
     ///
     /// # Errors
     /// As [`IndexSelect::check`], an index out of range, or a device
@@ -163,6 +165,12 @@ impl IndexSelect {
         dst: Output<'_, D>,
     ) -> Result<()> {
         self.check(&src, &index, &dst)?;
+        let size = src.layout.shape().get(self.dim).copied().unwrap_or(1);
+        let storage = index.storage.unwrap_or(&*dst.storage);
+        let ids = TensorRef::new(storage, index.layout.clone(), index.dtype)?;
+        for i in transfer(&ids, &Cpu)?.to_vec::<i64>()? {
+            checked_index(self.name(), i, size, self.dim)?;
+        }
         let shape = dst.layout.shape().to_vec();
         let stride = index.layout.strides().first().copied().unwrap_or(0);
         let strides: Vec<isize> = (0..shape.len())

@@ -5,7 +5,7 @@
 //! results of a reduction split across blocks).
 
 use super::{Derivative, Lowering, Op, OpInfo};
-use crate::layout::wrap_dim;
+use crate::layout::{repeated_dim, wrap_dim};
 use crate::plan::ReducePlan;
 use crate::{DType, Device, Error, Input, Output, Result};
 
@@ -264,10 +264,7 @@ pub(crate) fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Res
         .collect::<Result<_>>()?;
     for (i, &w) in out.iter().enumerate() {
         if out[..i].contains(&w) {
-            return Err(Error::invalid(
-                op,
-                format!("dim {w} appears multiple times in the list of dims"),
-            ));
+            return Err(repeated_dim(op, w));
         }
     }
     if rank == 0 {
@@ -318,7 +315,7 @@ pub(crate) fn empty_dim(op: &'static str, dim: isize) -> Error {
 impl Op for ReduceOp {
     fn info(&self) -> OpInfo {
         OpInfo {
-            name: self.name(),
+            name: ReduceOp::name(*self),
             lowering: Lowering::Primitive,
             derivative: Derivative::Missing,
         }
@@ -328,7 +325,7 @@ impl Op for ReduceOp {
 impl Op for ArgReduceOp {
     fn info(&self) -> OpInfo {
         OpInfo {
-            name: self.name(),
+            name: ArgReduceOp::name(*self),
             lowering: Lowering::Primitive,
             derivative: Derivative::Missing,
         }

@@ -54,12 +54,12 @@ macro_rules! unary_table {
             /// `eˣ`.
             Exp = "exp" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::exp),
-                simd: (crate::cpu::vmath::ExpOp), cost: costly, cuda: "exp", derivative: -,
+                simd: (crate::cpu::vmath::explog::ExpOp), cost: costly, cuda: "exp", derivative: -,
             }
             /// `ln x`.
             Log = "log" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::ln),
-                simd: (crate::cpu::vmath::LogOp), cost: costly, cuda: "log", derivative: -,
+                simd: (crate::cpu::vmath::explog::LogOp), cost: costly, cuda: "log", derivative: -,
             }
             /// `ln(1+x)`.
             Log1p = "log1p" (math) {
@@ -74,12 +74,12 @@ macro_rules! unary_table {
             /// `sin x`.
             Sin = "sin" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::sin),
-                simd: (crate::cpu::vmath::SinOp), cost: costly, cuda: "sin", derivative: -,
+                simd: (crate::cpu::vmath::trig::SinOp), cost: costly, cuda: "sin", derivative: -,
             }
             /// `cos x`.
             Cos = "cos" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::cos),
-                simd: (crate::cpu::vmath::CosOp), cost: costly, cuda: "cos", derivative: -,
+                simd: (crate::cpu::vmath::trig::CosOp), cost: costly, cuda: "cos", derivative: -,
             }
             /// `tan x`.
             Tan = "tan" (math) {
@@ -89,12 +89,12 @@ macro_rules! unary_table {
             /// `tanh x`.
             Tanh = "tanh" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::tanh),
-                simd: (crate::cpu::vmath::TanhOp), cost: costly, cuda: "tanh", derivative: -,
+                simd: (crate::cpu::vmath::logistic::TanhOp), cost: costly, cuda: "tanh", derivative: -,
             }
             /// `1/(1+e⁻ˣ)`.
             Sigmoid = "sigmoid" (math) {
                 int: -, bool: -, float: (crate::cpu::math::sigmoid),
-                simd: (crate::cpu::vmath::SigmoidOp), cost: costly, cuda: "sigmoid", derivative: -,
+                simd: (crate::cpu::vmath::logistic::SigmoidOp), cost: costly, cuda: "sigmoid", derivative: -,
             }
             /// `max(x, 0)`.
             Relu = "relu" (any) {
@@ -106,23 +106,23 @@ macro_rules! unary_table {
             /// `x·Φ(x)` (the exact, erf-based GELU, PyTorch's default).
             Gelu = "gelu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::gelu),
-                simd: (crate::cpu::vmath::GeluOp), cost: costly, cuda: "gelu", derivative: -,
+                simd: (crate::cpu::vmath::erf::GeluOp), cost: costly, cuda: "gelu", derivative: -,
             }
             /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`: PyTorch's
             /// `gelu(approximate='tanh')`.
             GeluTanh = "gelu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::gelu_tanh),
-                simd: (crate::cpu::vmath::GeluTanhOp), cost: costly, cuda: "gelu_tanh", derivative: -,
+                simd: (crate::cpu::vmath::logistic::GeluTanhOp), cost: costly, cuda: "gelu_tanh", derivative: -,
             }
             /// `x·sigmoid(x)`.
             Silu = "silu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::silu),
-                simd: (crate::cpu::vmath::SiluOp), cost: costly, cuda: "silu", derivative: -,
+                simd: (crate::cpu::vmath::logistic::SiluOp), cost: costly, cuda: "silu", derivative: -,
             }
             /// The error function.
             Erf = "erf" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::erf),
-                simd: (crate::cpu::vmath::ErfOp), cost: costly, cuda: "erf", derivative: -,
+                simd: (crate::cpu::vmath::erf::ErfOp), cost: costly, cuda: "erf", derivative: -,
             }
             /// Round toward −∞.
             Floor = "floor" (rounding) {
@@ -292,7 +292,7 @@ unary_table!(bool_rules);
 impl Op for UnaryOp {
     fn info(&self) -> OpInfo {
         OpInfo {
-            name: self.name(),
+            name: UnaryOp::name(*self),
             lowering: Lowering::Primitive,
             derivative: Derivative::Missing,
         }

@@ -18,17 +18,13 @@
 
 pub(crate) mod apply;
 mod coeffs;
-mod erf;
-mod explog;
-mod logistic;
-mod pow;
-mod trig;
+pub(crate) mod erf;
+pub(crate) mod explog;
+pub(crate) mod logistic;
+pub(crate) mod pow;
+pub(crate) mod trig;
 
-pub(crate) use erf::{ErfOp, GeluOp};
-pub(crate) use explog::{ExpOp, LogOp, exp, log as log_lanes};
-pub(crate) use logistic::{GeluTanhOp, SigmoidOp, SiluOp, TanhOp};
-pub(crate) use pow::PowOp;
-pub(crate) use trig::{CosOp, SinOp};
+pub(crate) use explog::{exp, log as log_lanes};
 
 use super::simd::{Isa, PREFETCH_AHEAD, WithIsa, dispatch, prefetch};
 
