@@ -65,6 +65,8 @@ FLOAT_OP1(F_gelu, x * (C)0.5 * ((C)1 + m_erf(x * (C)0.70710678118654752440)))
 // PyTorch's gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 FLOAT_OP1(F_gelu_tanh, (C)0.5 * x * ((C)1 + m_tanh((C)0.79788456080286535588 * (x + (C)0.044715 * x * x * x))))
 FLOAT_OP1(F_silu, x / ((C)1 + m_exp(-x)))
+// PyTorch's softplus (beta 1, threshold 20): x itself above 20.
+FLOAT_OP1(F_softplus, x > (C)20 ? x : m_log1p(m_exp(x)))
 FLOAT_OP1(F_erf, m_erf(x))
 FLOAT_OP1(F_floor, m_floor(x))
 FLOAT_OP1(F_ceil, m_ceil(x))

@@ -29,9 +29,10 @@
 #define AXIAL_UNARY_SIGN 22
 #define AXIAL_UNARY_RECIPROCAL 23
 #define AXIAL_UNARY_SQUARE 24
-#define AXIAL_UNARY_POW 25
-#define AXIAL_UNARY_CLAMP 26
-#define AXIAL_UNARY_LOGICAL_NOT 27
+#define AXIAL_UNARY_SOFTPLUS 25
+#define AXIAL_UNARY_POW 26
+#define AXIAL_UNARY_CLAMP 27
+#define AXIAL_UNARY_LOGICAL_NOT 28
 
 // The float kernels of the unary ops without arguments, X(kernel, DT, T).
 #define AXIAL_FLOAT_UNARY(X, DT, T) \
@@ -59,7 +60,8 @@
     X(trunc, DT, T) \
     X(sign, DT, T) \
     X(reciprocal, DT, T) \
-    X(square, DT, T)
+    X(square, DT, T) \
+    X(softplus, DT, T)
 
 // Binary ops (BinaryOp::code): the op an integer kernel computes.
 #define AXIAL_BINARY_ADD 0

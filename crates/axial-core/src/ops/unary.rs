@@ -161,6 +161,18 @@ macro_rules! unary_table {
                 int: (|x: I| x.wrapping_mul(x)), bool: (to_i64), float: (|x| x * x),
                 simd: -, cost: cheap, cuda: "square", derivative: -,
             }
+            /// `ln(1 + eˣ)`, and `x` itself above 20: PyTorch's `softplus` with
+            /// its defaults (`beta` 1, `threshold` 20).
+            Softplus = "softplus" (float) {
+                int: -, bool: -,
+                float: (|x| {
+                    use crate::cpu::math::Float;
+                    let threshold = <E as crate::Element>::from_f64(20.0).load();
+                    if x > threshold { x } else { x.exp().ln_1p() }
+                }),
+                simd: (crate::cpu::vmath::explog::SoftplusOp), cost: costly, cuda: "softplus",
+                derivative: -,
+            }
             /// `xᵖ` for a scalar exponent.
             PowScalar with (f64) = "pow" (pow) {
                 int: -, bool: -, float: -, simd: -, cost: costly, cuda: "pow", derivative: -,

@@ -41,6 +41,8 @@ fn reference(op: UnaryOp, x: f32) -> f64 {
         UnaryOp::Sin => x.sin(),
         UnaryOp::Cos => x.cos(),
         UnaryOp::Rsqrt => 1.0 / x.sqrt(),
+        UnaryOp::Softplus if x > 20.0 => x,
+        UnaryOp::Softplus => libm::log1p(x.exp()),
         UnaryOp::PowScalar(p) => x.powf(p),
         op => panic!("{op:?} has no vectorised kernel"),
     }
