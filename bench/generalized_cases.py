@@ -12,6 +12,7 @@ is fixed, so rerunning writes the same files.
 import json
 import math
 import random
+import re
 import warnings
 from pathlib import Path
 
@@ -204,6 +205,48 @@ def q_errors():
     return cases
 
 
+# Integers quantized already, and their dequantization, from their own
+# generator so that the cases above stay as they were.
+rng_q = random.Random(27)
+
+
+def q_from_int_repr():
+    """`_make_per_{tensor,channel}_quantized_tensor` over random integers,
+    qint32 ones near the ends of the range with zero points far from 0:
+    PyTorch's per-tensor `q - zero_point` wraps in int32 there (recorded as
+    `dequantize_pytorch_wraps`; axial computes it exactly, as PyTorch's
+    per-channel path does)."""
+    name = rng_q.choice(list(QDTYPES))
+    lo, hi = QRANGE[name]
+    s = [rng_q.randint(1, 4) for _ in range(rng_q.randint(1, 3))]
+    n = math.prod(s)
+    if name == "qint32" and rng_q.random() < 0.5:
+        ints = [rng_q.choice([lo, lo + 1, hi - 1, hi, rng_q.randint(lo, hi)]) for _ in range(n)]
+    else:
+        ints = [rng_q.randint(lo, hi) for _ in range(n)]
+    repr_dtype = {"quint8": torch.uint8, "qint8": torch.int8, "qint32": torch.int32}[name]
+    t = torch.tensor(ints, dtype=repr_dtype).view(s)
+    wide = 10**6 if name == "qint32" else 0
+    zp_range = (lo, hi) if not wide else (-wide, wide)
+    if rng_q.random() < 0.5:
+        scale = 10 ** rng_q.uniform(-3, 0)
+        zp = rng_q.randint(*zp_range)
+        q = torch._make_per_tensor_quantized_tensor(t, scale, zp)
+        case = {"op": "from_int_repr", "dtype": name, "shape": s, "ints": ints, "scale": scale, "zero_point": zp,
+                "dequantize": flat(q.dequantize())}
+        exact = f32([np.float32(scale) * np.float32(v - zp) for v in ints])
+        if exact != case["dequantize"]:
+            case["dequantize_pytorch_wraps"] = case["dequantize"]
+            case["dequantize"] = exact
+        return case
+    axis = rng_q.randrange(len(s))
+    scales = [10 ** rng_q.uniform(-3, 0) for _ in range(s[axis])]
+    zps = [rng_q.randint(*zp_range) for _ in range(s[axis])]
+    q = torch._make_per_channel_quantized_tensor(t, torch.tensor(scales, dtype=torch.float64), torch.tensor(zps), axis)
+    return {"op": "from_int_repr_per_channel", "dtype": name, "shape": s, "ints": ints, "scales": scales,
+            "zero_points": zps, "axis": axis, "dequantize": flat(q.dequantize())}
+
+
 def quantized():
     cases = []
     for _ in range(120):
@@ -217,6 +260,7 @@ def quantized():
     for _ in range(12):
         cases.append(q_unsafe())
     cases += q_errors()
+    cases += [q_from_int_repr() for _ in range(80)]
     return cases
 
 
@@ -345,6 +389,32 @@ def s_csr_invalid():
     return cases
 
 
+# Hybrid tensors (values with dense dims) times dense matrices, from their
+# own generator so that the cases above stay as they were.
+rng_h = random.Random(28)
+
+
+def s_hybrid_mm():
+    """A hybrid matrix, rows sparse and columns dense (values of rank 2),
+    times a dense matrix or vector: `torch.sparse.mm` refuses it; the oracle
+    is PyTorch's product of the same matrix made dense. Integer values, so
+    every sum is exact in any order."""
+    rows, cols, n = rng_h.randint(1, 6), rng_h.randint(1, 5), rng_h.randint(1, 4)
+    nnz = rng_h.randint(0, 7)
+    idx = [[rng_h.randrange(rows) for _ in range(nnz)]]
+    values = [float(rng_h.randint(-8, 8)) for _ in range(nnz * cols)]
+    vector = rng_h.random() < 0.25
+    d = [float(rng_h.randint(-8, 8)) for _ in range(cols * (1 if vector else n))]
+    s = torch.sparse_coo_tensor(torch.tensor(idx, dtype=torch.int64).view(1, nnz), torch.tensor(values).view(nnz, cols),
+                                (rows, cols))
+    dense = torch.tensor(d).view(cols) if vector else torch.tensor(d).view(cols, n)
+    c = s.coalesce()
+    return {"op": "hybrid_mm", "size": [rows, cols], "indices": idx, "values": values,
+            "dense_shape": list(dense.shape), "dense": d, "to_dense": flat(s.to_dense()),
+            "coalesced_indices": c.indices().tolist(), "coalesced_values": flat(c.values()),
+            "out": flat(s.to_dense() @ dense), "pytorch_refuses": error(lambda: torch.sparse.mm(s, dense))}
+
+
 def sparse():
     cases = []
     for _ in range(80):
@@ -360,6 +430,7 @@ def sparse():
     for _ in range(20):
         cases.append(s_invalid())
     cases += s_csr_invalid()
+    cases += [s_hybrid_mm() for _ in range(60)]
     return cases
 
 
@@ -423,9 +494,123 @@ def nested_errors():
     return cases
 
 
+# Transposes and products draw from their own generator, so that the cases
+# above stay as they were.
+rng_t = random.Random(26)
+
+
+def t_gauss(mu, sigma):
+    return r32(rng_t.gauss(mu, sigma))
+
+
+def t_items(lengths, rest):
+    return [[t_gauss(0, 1) for _ in range(n * math.prod(rest))] for n in lengths]
+
+
+def t_lengths(b):
+    lengths = [rng_t.randint(0 if rng_t.random() < 0.15 else 1, 5) for _ in range(b)]
+    if all(n == 0 for n in lengths):
+        lengths[0] = 1
+    return lengths
+
+
+def jagged(items, lengths, rest):
+    ts = [torch.tensor(v).view([n] + rest) for v, n in zip(items, lengths)]
+    return torch.nested.nested_tensor(ts, layout=torch.jagged)
+
+
+def nested_shape(t):
+    """The nested sizes with the ragged ones as None."""
+    return [None if not isinstance(n, int) else n for n in t.shape]
+
+
+def item_values(t):
+    return [flat(x.contiguous()) for x in t.unbind()]
+
+
+def nested_transpose():
+    """A jagged tensor (B, j, rest...) transposed, and ops on the result."""
+    b = rng_t.randint(1, 4)
+    rest = [rng_t.randint(1, 3) for _ in range(rng_t.choice([1, 1, 2]))]
+    lengths = t_lengths(b)
+    items = t_items(lengths, rest)
+    nj = jagged(items, lengths, rest)
+    rank = 2 + len(rest)
+    d0, d1 = rng_t.sample(range(1, rank), 2)
+    t = nj.transpose(d0, d1)
+    case = {"op": "nested_transpose", "rest": rest, "lengths": lengths, "items": items, "dims": [d0, d1],
+            "ragged_idx": t._ragged_idx, "shape": nested_shape(t), "values_shape": list(t.values().shape),
+            "values": flat(t.values().contiguous()), "repr": re.sub(r"j[0-9]+", "j1", repr(t)),
+            "unbind": item_values(t),
+            "padded": flat(t.to_padded_tensor(0.0))}
+    r = t._ragged_idx
+    case["sum_ragged"] = flat(t.sum(dim=r))
+    if 0 not in lengths:
+        case["amax_ragged"] = flat(t.amax(dim=r))
+    fixed = [d for d in range(1, rank) if d != r]
+    f = rng_t.choice(fixed)
+    case["fixed_dim"] = f
+    s = t.sum(dim=f)
+    case["sum_fixed"] = {"ragged_idx": s._ragged_idx, "values": flat(s.values().contiguous())}
+    case["softmax_fixed"] = flat(torch.softmax(t, dim=f).values().contiguous())
+    case["relu"] = flat(torch.relu(t).values().contiguous())
+    case["times_two"] = flat((t * 2).values().contiguous())
+    case["back"] = flat(t.transpose(d0, d1).values().contiguous())
+    return case
+
+
+def strided(items, lengths, shape_of):
+    return torch.nested.nested_tensor([torch.tensor(v).view(shape_of(n)) for v, n in zip(items, lengths)])
+
+
+def nested_product():
+    """Attention over a ragged batch: q @ k^T, softmax, @ v, item by item
+    (PyTorch's strided nested tensors compute it; its jagged layout refuses
+    the first product), and the product over the ragged dim (jagged)."""
+    b = rng_t.randint(1, 4)
+    heads = rng_t.choice([None, None, 2])
+    d, e = rng_t.randint(1, 4), rng_t.randint(1, 4)
+    lengths = t_lengths(b)
+    lead = [] if heads is None else [heads]
+
+    def per(n, last):
+        return lead + [n, last]
+
+    def data(last):
+        return [[t_gauss(0, 1) for _ in range(math.prod(per(n, last)))] for n in lengths]
+
+    q, k, v = data(d), data(d), data(e)
+    sq, sk, sv = (strided(x, lengths, lambda n, w=w: per(n, w)) for x, w in ((q, d), (k, d), (v, e)))
+    scores = sq @ sk.transpose(-1, -2)
+    probs = torch.softmax(scores, dim=-1)
+    out = probs @ sv
+    case = {"op": "nested_product", "lengths": lengths, "heads": heads, "d": d, "e": e, "q": q, "k": k, "v": v,
+            "scores": item_values(scores), "probs": item_values(probs),
+            "probs_rows": item_values(torch.softmax(scores, dim=-2)), "out": item_values(out)}
+    if heads is None:
+        # The same in PyTorch's jagged layout: it refuses q @ k^T (one ragged
+        # dim), and computes k^T @ v, summed over the ragged dim, dense.
+        jq = jagged(q, lengths, [d])
+        jk, jv = (torch.nested.nested_tensor_from_jagged(jagged(x, lengths, [w]).values(), jq.offsets())
+                  for x, w in ((k, d), (v, e)))
+        refused = error(lambda: jq @ jk.transpose(1, 2))
+        case["jagged_refuses"] = re.sub(r"j[0-9]+", "j1", refused)
+        case["kt_v"] = flat(jk.transpose(1, 2) @ jv)
+    return case
+
+
+def nested_transpose_errors():
+    nj = torch.nested.nested_tensor([torch.ones(2, 3), torch.ones(4, 3)], layout=torch.jagged)
+    return [{"op": "nested_transpose_error", "dims": [0, 1], "error": error(lambda: nj.transpose(0, 1))},
+            {"op": "nested_softmax_ragged_idx", "pytorch_refuses": error(lambda: torch.softmax(nj.transpose(1, 2), dim=2))}]
+
+
 def nested():
     cases = [nested_case() for _ in range(220)]
-    return cases + nested_errors()
+    cases += nested_errors()
+    cases += [nested_transpose() for _ in range(60)]
+    cases += [nested_product() for _ in range(60)]
+    return cases + nested_transpose_errors()
 
 
 def main():

@@ -5,6 +5,9 @@
 #[path = "../examples/chapter/mod.rs"]
 mod chapter;
 
+#[path = "../examples/decoder.rs"]
+mod decoder;
+
 use std::path::Path;
 
 /// What the section run by `example` prints.
@@ -183,6 +186,9 @@ fn named_and_positional_permutations_agree() {
             "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
             "    names (None, None, None, None), shape (2, 4, 5, 3), strides (60, 5, 1, 20), offset 0",
             "same strides: true; views, no copy: true",
+            "the NHWC view convolved over (H, W) by name, 8 filters 3x3, padding 1:",
+            "    names ('N', 'H', 'W', 'C'), shape (2, 4, 5, 8), strides (160, 5, 1, 20), offset 0",
+            "the same values as the NCHW tensor's: true",
         ],
     );
 }
@@ -320,6 +326,13 @@ fn devices() {
         ],
     );
     if text.contains("cuda if available else cpu: cpu") {
+        // With a CUDA device required (CI's stand-in, a GPU machine's check),
+        // the GPU part must run.
+        let required = std::env::var("AXIAL_REQUIRE_GPU").is_ok_and(|v| !v.is_empty() && v != "0");
+        assert!(
+            !(cfg!(feature = "cuda") && required),
+            "AXIAL_REQUIRE_GPU is set but the devices section ran on the CPU:\n{text}"
+        );
         assert_lines(
             &text,
             &[
@@ -438,4 +451,21 @@ fn the_readme_lists_every_example() {
             section.example
         );
     }
+}
+
+#[test]
+fn the_decoder_prefills_and_decodes_through_one_function() {
+    let mut out = Vec::new();
+    decoder::run(&mut out).expect("the decoder runs");
+    let text = String::from_utf8(out).expect("the decoder prints UTF-8");
+    assert_lines(
+        &text,
+        &[
+            "prefill: 5 tokens, cache [2, 2, 4, 5, 8]",
+            "cache after decoding: [2, 2, 4, 11, 8]",
+            "cached and uncached logits agree within 1e-4: true",
+        ],
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md is readable");
+    assert!(readme.contains("`decoder`"), "the README lists the decoder");
 }

@@ -9,7 +9,8 @@ use axial::prelude::*;
 use axial::{Composed, Unnamed};
 
 axes!(
-    A, A1, A2, B, C, D, E, E1, E2, H, H1, H2, W, W1, W2, P, X, Y, Copies, Copy1, Copy2, I, J, K
+    A, A1, A2, B, C, D, E, E1, E2, H, H1, H2, W, W1, W2, P, X, Y, Copies, Copy1, Copy2, I, J, K,
+    Seq, Keys, Inner, Heads, HeadDim
 );
 
 /// `t` is a view of the shape `S` (checked by the compiler).
@@ -556,9 +557,10 @@ fn einsum_sizes_of_dyn_axes_are_checked_at_run_time() {
     assert!(try_einsum!("I J, J K -> I K", a, b).is_err());
 }
 
-/// A group on the left splits the axis at its place only when it names it,
-/// or the axis is exactly the group merged: `(H W)` splits back the axis
-/// `(H W)` that a merge made (a round trip), while `(W H)` would not compile.
+/// A group on the left splits the axis at its place when it names it, or
+/// the axis is exactly the group merged: `(H W)` splits back the axis
+/// `(H W)` that a merge made (a round trip), while `(W H)` would not compile
+/// (nor would `(W P)` on `H`).
 #[test]
 fn groups_split_the_axis_they_name_or_compose() {
     let x = arange::<shape![B: 2, H: 3, W: 4]>();
@@ -569,4 +571,148 @@ fn groups_split_the_axis_they_name_or_compose() {
     // A group that names its axis among new parts: `(H P)` on `H`.
     let halves = rearrange!(x.as_view(), "B H (W P) -> B H W P", P = 2);
     is_view::<shape![B: 2, H: 3, W: 2, P: 2]>(&halves);
+}
+
+/// The head split of attention: a group of new names splits a named axis
+/// (`Inner` is gone, `Heads` and `HeadDim` take its place, 384 / 12 = 32
+/// inferred while compiling), as a view with einops' values; the merge back
+/// is the composed axis `(Heads HeadDim)`, equal to the input.
+#[test]
+fn a_group_of_new_names_splits_a_named_axis() {
+    let q = arange::<shape![B: 2, Seq: 3, Inner: 384]>();
+    let heads = rearrange!(
+        q.as_view(),
+        "B Seq (Heads HeadDim) -> B Heads Seq HeadDim",
+        Heads = 12
+    );
+    is_view::<shape![B: 2, Heads: 12, Seq: 3, HeadDim: 32]>(&heads);
+    assert!(heads.shares_storage_with(&q));
+    assert_eq!(heads.strides().as_slice(), &[1152, 32, 384, 1]);
+    check(heads.to_vec(), &heads.sizes(), |i| {
+        ravel(&[i[0], i[2], i[1] * 32 + i[3]], &[2, 3, 384]) as f32
+    });
+    let merged = rearrange!(
+        heads.as_view(),
+        "B Heads Seq HeadDim -> B Seq (Heads HeadDim)"
+    );
+    is_cow::<shape![B: 2, Seq: 3, Composed<(Heads, HeadDim)>: 384]>(&merged);
+    assert_eq!(merged.to_vec(), q.to_vec());
+    let renamed = merged.rename::<Composed<(Heads, HeadDim)>, Inner>();
+    assert_eq!(renamed.names()[2], Some("Inner"));
+    // reduce! and repeat! take the same groups.
+    let per_head = reduce!(
+        q.as_view(),
+        "B Seq (Heads HeadDim) -> B Heads",
+        sum,
+        Heads = 12
+    );
+    is_owned::<shape![B: 2, Heads: 12]>(&per_head);
+    check(per_head.to_vec(), &per_head.sizes(), |i| {
+        (0..3)
+            .flat_map(|s| (0..32).map(move |d| (s, d)))
+            .map(|(s, d)| ravel(&[i[0], s, i[1] * 32 + d], &[2, 3, 384]) as f32)
+            .sum()
+    });
+    let copies = repeat!(
+        q.as_view(),
+        "B Seq (Heads HeadDim) -> B Heads Seq HeadDim Copies",
+        Heads = 12,
+        Copies = 2
+    );
+    is_view::<shape![B: 2, Heads: 12, Seq: 3, HeadDim: 32, Copies: 2]>(&copies);
+}
+
+/// A group that names its axis among new names keeps the name for the part
+/// left to infer: `(Inner P)` on `Inner` of 384 gives `Inner: 96` and
+/// `P: 4`, as `(Heads HeadDim)` gives `Heads` and `HeadDim`: in both the
+/// parts are the result's names, as written.
+#[test]
+fn a_group_that_names_its_axis_keeps_the_name_for_its_part() {
+    let q = arange::<shape![B: 2, Seq: 3, Inner: 384]>();
+    let split = rearrange!(q.as_view(), "B Seq (Inner P) -> B P Seq Inner", P = 4);
+    is_view::<shape![B: 2, P: 4, Seq: 3, Inner: 96]>(&split);
+    check(split.to_vec(), &split.sizes(), |i| {
+        ravel(&[i[0], i[2], i[3] * 4 + i[1]], &[2, 3, 384]) as f32
+    });
+    // A merged axis splits into new names as well.
+    let flat = rearrange!(q.as_view(), "B Seq Inner -> B (Seq Inner)");
+    let rows = rearrange!(
+        flat.as_view(),
+        "B (Heads HeadDim) -> B Heads HeadDim",
+        HeadDim = 64
+    );
+    is_view::<shape![B: 2, Heads: 18, HeadDim: 64]>(&rows);
+    assert_eq!(rows.to_vec(), q.to_vec());
+}
+
+/// The einops lines of a transformer's attention, as model code writes
+/// them, against the same attention computed element by element.
+#[test]
+fn the_einops_lines_of_attention() {
+    type Hidden = shape![B: 2, Seq: 3, Inner: 8];
+    let values = |offset: f32| -> Tensor<f32, Hidden> {
+        Tensor::from_vec(
+            (0..48)
+                .map(|v| ((v as f32 + offset) * 0.37).sin())
+                .collect(),
+        )
+    };
+    let (q, k, v) = (values(0.0), values(11.0), values(23.0));
+    let q = rearrange!(
+        q.as_view(),
+        "B Seq (Heads HeadDim) -> B Heads Seq HeadDim",
+        Heads = 2
+    );
+    let k = rearrange!(
+        k.as_view().rename::<Seq, Keys>(),
+        "B Keys (Heads HeadDim) -> B Heads Keys HeadDim",
+        Heads = 2
+    );
+    let v = rearrange!(
+        v.as_view().rename::<Seq, Keys>(),
+        "B Keys (Heads HeadDim) -> B Heads Keys HeadDim",
+        Heads = 2
+    );
+    let scores = einsum!(
+        "B Heads Seq HeadDim, B Heads Keys HeadDim -> B Heads Seq Keys",
+        q,
+        k
+    );
+    let weights = (&scores * 0.5).softmax::<Keys>();
+    let mixed = einsum!(
+        "B Heads Seq Keys, B Heads Keys HeadDim -> B Heads Seq HeadDim",
+        weights,
+        v
+    );
+    let out = rearrange!(mixed, "B Heads Seq HeadDim -> B Seq (Heads HeadDim)");
+    is_owned::<shape![B: 2, Seq: 3, Composed<(Heads, HeadDim)>: 8]>(&out);
+
+    let at = |offset: f32, b: usize, s: usize, i: usize| {
+        ((ravel(&[b, s, i], &[2, 3, 8]) as f32 + offset) * 0.37).sin() as f64
+    };
+    let mut expected = Vec::new();
+    for b in 0..2 {
+        for s in 0..3 {
+            for h in 0..2 {
+                let score = |t: usize| {
+                    (0..4)
+                        .map(|d| at(0.0, b, s, h * 4 + d) * at(11.0, b, t, h * 4 + d))
+                        .sum::<f64>()
+                        * 0.5
+                };
+                let exps: Vec<f64> = (0..3).map(|t| score(t).exp()).collect();
+                let total: f64 = exps.iter().sum();
+                for d in 0..4 {
+                    let mix: f64 = (0..3)
+                        .map(|t| exps[t] / total * at(23.0, b, t, h * 4 + d))
+                        .sum();
+                    expected.push(mix);
+                }
+            }
+        }
+    }
+    for (got, want) in out.to_vec().iter().zip(&expected) {
+        assert!((f64::from(*got) - want).abs() < 1e-6, "{got} vs {want}");
+    }
+    assert_eq!(out.to_vec().len(), expected.len());
 }

@@ -4,7 +4,7 @@
 
 use axial::prelude::*;
 
-axes!(N, C, H, W, Batch, D);
+axes!(N, C, H, W, Batch, D, Out, Rows, Cols);
 
 type Nchw = shape![N: 2, C: 3, H: 4, W: 5];
 
@@ -56,6 +56,81 @@ fn align_as_takes_the_other_names() {
     assert_eq!(a.sizes().as_slice(), &[1, 3, 1]);
     assert_eq!(a.strides().as_slice(), &[0, 1, 0]);
     assert_eq!(a.names().as_slice(), &[Some("N"), Some("C"), Some("H")]);
+}
+
+/// PyTorch's `align_as(other)`, which is `align_to(other.names)`
+/// (ATen's `NamedTensor.cpp`): each of `other`'s names in its order takes
+/// self's size and stride when self has it, else size 1 and stride 0; the
+/// storage offset is self's.
+fn torch_align_as(
+    names: &[Option<&str>],
+    sizes: &[usize],
+    strides: &[isize],
+    other: &[Option<&str>],
+) -> (Vec<usize>, Vec<isize>) {
+    other
+        .iter()
+        .map(|name| match names.iter().position(|n| n == name) {
+            Some(at) => (sizes[at], strides[at]),
+            None => (1, 0),
+        })
+        .unzip()
+}
+
+/// `a` is PyTorch's `align_as` of `x` to a tensor named `other`.
+fn is_torch_align_as<S1: axial::Shape, S2: axial::Shape>(
+    x: &TensorView<'_, f32, S1>,
+    a: &TensorView<'_, f32, S2>,
+    other: &[Option<&str>],
+) {
+    let (sizes, strides) = torch_align_as(&x.names(), &x.sizes(), &x.strides(), other);
+    assert_eq!(a.names().as_slice(), other);
+    assert_eq!(a.sizes().as_slice(), sizes.as_slice());
+    assert_eq!(a.strides().as_slice(), strides.as_slice());
+    assert_eq!(a.storage_offset(), x.storage_offset());
+    assert!(a.shares_storage_with(x));
+}
+
+/// A per-channel bias on feature maps: `[Out]` as `[Batch, Out, Rows, Cols]`
+/// is the `[1, Out, 1, 1]` view PyTorch's `align_as` gives, and the sum
+/// broadcasts it over the other axes.
+#[test]
+fn align_as_lines_a_bias_up_with_feature_maps() {
+    let x = Tensor::<f32, shape![Batch: 2, Out: 3, Rows: 4, Cols: 5]>::zeros();
+    let bias = Tensor::<f32, shape![Out: 3]>::from_array([1.0, 2.0, 3.0]);
+    let other = [Some("Batch"), Some("Out"), Some("Rows"), Some("Cols")];
+    let a = bias.as_view().align_as(&x);
+    type AlignedBias = shape![Batch: 1, Out: 3, Rows: 1, Cols: 1];
+    let _: &TensorView<'_, f32, AlignedBias> = &a;
+    is_torch_align_as(&bias.as_view(), &a, &other);
+    assert_eq!(a.strides().as_slice(), &[0, 1, 0, 0]);
+    let y = &x + &a;
+    for (b, o, r, c) in [(0, 0, 0, 0), (1, 2, 3, 4), (1, 1, 2, 0)] {
+        assert_eq!(y.get([b, o, r, c]), [1.0, 2.0, 3.0][o as usize]);
+    }
+    // With a run-time batch size the view is the same.
+    let d = Tensor::<f32, shape![Batch: Dyn, Out: 3, Rows: 4, Cols: 5]>::zeros_dyn(2);
+    let ad = bias.as_view().align_as(&d);
+    is_torch_align_as(&bias.as_view(), &ad, &other);
+    assert_eq!((&d + &ad).to_vec(), y.to_vec());
+}
+
+/// Self's own strides and offset carry over whatever its layout: a
+/// transposed, sliced `[Cols, Out]` as `[Batch, Out, Rows, Cols]`.
+#[test]
+fn align_as_keeps_strides_of_any_layout() {
+    let x = Tensor::<f32, shape![Batch: 2, Out: 3, Rows: 4, Cols: 5]>::zeros();
+    let w = Tensor::<f32, shape![Out: 3, Cols: 6]>::arange();
+    let narrowed = w.as_view().narrow::<Cols>(1, 5);
+    let cols_out = narrowed.t();
+    let a = cols_out.as_view().align_as(&x);
+    type Aligned = shape![Batch: 1, Out: 3, Rows: 1, Cols: Dyn];
+    let _: &TensorView<'_, f32, Aligned> = &a;
+    let other = [Some("Batch"), Some("Out"), Some("Rows"), Some("Cols")];
+    is_torch_align_as(&cols_out.as_view(), &a, &other);
+    assert_eq!(a.strides().as_slice(), &[0, 6, 0, 1]);
+    assert_eq!(a.storage_offset(), 1);
+    assert_eq!(a.get([0, 2, 0, 4]), w.get([2, 5]));
 }
 
 #[test]

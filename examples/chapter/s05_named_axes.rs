@@ -6,7 +6,10 @@
 //! catch a mistake: leaving an axis out of `align_to`, or naming one the
 //! tensor lacks, does not compile (the ui-tests `align_to_missing.rs` and
 //! `align_to_absent.rs`), nor does a pattern whose left side is not the
-//! tensor's axes (`einops_wrong_axis.rs`).
+//! tensor's axes (`einops_wrong_axis.rs`). A convolution finds its channel
+//! and spatial axes by name too, so an NHWC batch and an NCHW one are one
+//! op; a weight of the wrong in-channels does not compile
+//! (`conv_in_channels.rs`).
 
 use std::error::Error;
 use std::io::Write;
@@ -64,6 +67,26 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
         nhwc.shares_storage_with(&images)
             && by_pattern.shares_storage_with(&images)
             && permuted.shares_storage_with(&anonymous)
+    )?;
+
+    // A convolution by name: the channel axis `C` and the spatial axes `H`,
+    // `W` are found wherever they are, so the NHWC view and the NCHW tensor
+    // are one op, neither copied; the output lengths are in the type.
+    let x = Tensor::<f32, shape![N: 2, C: 3, H: 4, W: 5]>::arange();
+    let w = Tensor::<f32, shape![8, 3, 3, 3]>::full(0.5);
+    let by_nchw = x.conv(C, (H, W), &w, None, Conv::<1, 1>);
+    let nhwc_view = x.as_view().align_to::<names![N, H, W, C]>();
+    let by_nhwc = nhwc_view.conv(C, (H, W), &w, None, Conv::<1, 1>);
+    writeln!(
+        out,
+        "the NHWC view convolved over (H, W) by name, 8 filters 3x3, padding 1:"
+    )?;
+    writeln!(out, "    names {}, {}", names(&by_nhwc), layout(&by_nhwc))?;
+    let aligned = by_nhwc.as_view().align_to::<names![N, C, H, W]>().to_vec();
+    writeln!(
+        out,
+        "the same values as the NCHW tensor's: {}",
+        aligned == by_nchw.to_vec()
     )?;
     Ok(())
 }

@@ -88,7 +88,7 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
     let file = hdf5::open(&h5_path)?;
     let data = file.dataset("features")?;
     let rows = data.read_slice(&[Select::from(2..5), Select::All])?;
-    let rows = Tensor::<i64, shape![Rows: 3, Cols: 10]>::try_from_raw(rows)?;
+    let rows = rows.typed::<i64, shape![Rows: 3, Cols: 10]>()?;
     let chunks = data.chunks().unwrap_or_default();
     writeln!(out, "features: shape {:?}, chunks {chunks:?}", data.shape())?;
     writeln!(out, "{}", labelled("hdf5_data[2:5, :]", &rows))?;

@@ -26,6 +26,7 @@ pub mod element;
 pub mod error;
 mod generalized;
 pub mod layout;
+pub mod nn;
 pub mod ops;
 pub mod plan;
 pub mod print;
@@ -44,7 +45,7 @@ pub use layout::Layout;
 pub use ops::{ArgReduceOp, BinaryOp, CmpOp, ReduceOp, UnaryOp, can_cast};
 pub use scalar::Scalar;
 pub use storage::Storage;
-pub use tensor::{Generator, MaybeOwned, RawTensor, TensorMut, TensorRef};
+pub use tensor::{Generator, MaybeOwned, PadMode, RawTensor, Reduction, TensorMut, TensorRef};
 
 #[doc(hidden)]
 pub use half;

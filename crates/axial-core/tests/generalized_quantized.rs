@@ -6,8 +6,8 @@
 mod cases;
 
 use axial_core::quantized::{
-    PackedLinearWeight, QDType, QuantizedTensor, from_int_repr, linear, linear_relu, matmul,
-    quantize_per_channel, quantize_per_tensor,
+    PackedLinearWeight, QDType, QuantizedTensor, from_int_repr, from_int_repr_per_channel, linear,
+    linear_relu, matmul, quantize_per_channel, quantize_per_tensor,
 };
 use axial_core::{RawTensor, Result};
 use cases::{assert_close, assert_message, f32s, f64s, i64s, load, usizes};
@@ -95,6 +95,9 @@ fn quantize_and_dequantize_match_pytorch_bit_for_bit() {
             let d = q.dequantize().unwrap().to_vec::<f32>().unwrap();
             // PyTorch's qint32 `q - zero_point` wraps in int32 where it
             // overflows; axial's does not (the generator gives the exact value).
+            if let Some(wrapped) = c.get("dequantize_pytorch_wraps") {
+                assert_ne!(d, f32s(wrapped), "case {i}: PyTorch's wrapped values");
+            }
             assert_close(
                 &d,
                 &f32s(&c["dequantize"]),
@@ -370,4 +373,99 @@ fn the_portable_product_matches_the_vector_one() {
         }
     }
     assert_eq!(ints(&y), want);
+}
+
+/// The case's integers as the stored dtype of `q`.
+fn int_tensor(c: &Value) -> RawTensor {
+    let shape = usizes(&c["shape"]);
+    let ints = i64s(&c["ints"]);
+    match qdtype(c) {
+        QDType::QUInt8 => RawTensor::from_vec(ints.iter().map(|&v| v as u8).collect(), &shape),
+        QDType::QInt8 => RawTensor::from_vec(ints.iter().map(|&v| v as i8).collect(), &shape),
+        QDType::QInt32 => RawTensor::from_vec(ints.iter().map(|&v| v as i32).collect(), &shape),
+    }
+    .unwrap()
+}
+
+#[test]
+fn integers_quantized_already_dequantize_as_pytorch_but_never_wrap() {
+    let (mut wrapped, mut per_channel_qint32) = (0, 0);
+    for (i, c) in load("quantized").iter().enumerate() {
+        let q = match c["op"].as_str() {
+            Some("from_int_repr") => from_int_repr(
+                int_tensor(c),
+                c["scale"].as_f64().unwrap(),
+                c["zero_point"].as_i64().unwrap(),
+                qdtype(c),
+            ),
+            Some("from_int_repr_per_channel") => {
+                per_channel_qint32 += usize::from(qdtype(c) == QDType::QInt32);
+                from_int_repr_per_channel(
+                    int_tensor(c),
+                    &f64s(&c["scales"]),
+                    &i64s(&c["zero_points"]),
+                    c["axis"].as_u64().unwrap() as usize,
+                    qdtype(c),
+                )
+            }
+            _ => continue,
+        }
+        .unwrap_or_else(|e| panic!("case {i}: {e}"));
+        assert_eq!(ints(&q), i64s(&c["ints"]), "case {i}: int_repr");
+        let d = q.dequantize().unwrap().to_vec::<f32>().unwrap();
+        // Per tensor, PyTorch's qint32 `q - zero_point` wraps in int32 near
+        // the ends of the range (a value of the wrong sign); axial's is
+        // exact, as PyTorch's own per-channel path is.
+        if let Some(pytorch) = c.get("dequantize_pytorch_wraps") {
+            wrapped += 1;
+            let pytorch = f32s(pytorch);
+            assert!(
+                d.iter()
+                    .zip(&pytorch)
+                    .any(|(a, b)| a.signum() != b.signum()),
+                "case {i}: a wrapped difference flips the sign"
+            );
+        }
+        assert_close(
+            &d,
+            &f32s(&c["dequantize"]),
+            0.0,
+            &format!("case {i}: dequantize"),
+        );
+    }
+    assert!(wrapped >= 3, "{wrapped} cases where PyTorch wraps");
+    assert!(
+        per_channel_qint32 >= 5,
+        "{per_channel_qint32} per-channel qint32 cases"
+    );
+    // The example of the docs: q = 2^31 - 1, zero point -1000, scale 0.5.
+    let ints = RawTensor::from_vec(vec![i32::MAX], &[1]).unwrap();
+    let q = from_int_repr(ints, 0.5, -1000, QDType::QInt32).unwrap();
+    assert_eq!(
+        q.dequantize().unwrap().to_vec::<f32>().unwrap(),
+        vec![1_073_742_336.0]
+    );
+    let ints = RawTensor::from_vec(vec![i32::MAX], &[1]).unwrap();
+    let q = from_int_repr_per_channel(ints, &[0.5], &[-1000], 0, QDType::QInt32).unwrap();
+    assert_eq!(
+        q.dequantize().unwrap().to_vec::<f32>().unwrap(),
+        vec![1_073_742_336.0]
+    );
+    // The checks PyTorch leaves to dequantization, or never makes.
+    let ints = || RawTensor::from_vec(vec![1i8, 2, 3, 4], &[2, 2]).unwrap();
+    let bad = [
+        (vec![0.1, 0.2], vec![0, 300], 0),
+        (vec![0.0, 0.2], vec![0, 0], 0),
+        (vec![-0.1, 0.2], vec![0, 0], 1),
+        (vec![0.1], vec![0], 0),
+        (vec![0.1, 0.2], vec![0, 0], 2),
+    ];
+    for (scales, zps, axis) in bad {
+        assert!(
+            from_int_repr_per_channel(ints(), &scales, &zps, axis, QDType::QInt8).is_err(),
+            "{scales:?} {zps:?} {axis}"
+        );
+    }
+    let wrong = RawTensor::from_vec(vec![1u8, 2], &[2]).unwrap();
+    assert!(from_int_repr_per_channel(wrong, &[0.1, 0.1], &[0, 0], 0, QDType::QInt8).is_err());
 }

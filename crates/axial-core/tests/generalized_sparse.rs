@@ -346,3 +346,65 @@ fn dense_times_sparse_and_errors() {
         vec![6, 8, 3, 6]
     );
 }
+
+#[test]
+fn hybrid_matrices_times_dense_match_pytorch_dense_product() {
+    let all = cases("hybrid_mm");
+    assert!(all.len() >= 50, "{} cases", all.len());
+    for (i, c) in all.iter().enumerate() {
+        let size = usizes(&c["size"]);
+        let idx = i64s(&c["indices"]);
+        let nnz = idx.len();
+        let s = SparseCoo::new(
+            RawTensor::from_vec(idx, &[1, nnz]).unwrap(),
+            RawTensor::from_vec(f32s(&c["values"]), &[nnz, size[1]]).unwrap(),
+            &size,
+        )
+        .unwrap();
+        assert_eq!((s.sparse_dim(), s.dense_dim()), (1, 1));
+        assert_eq!(
+            s.to_dense().unwrap().to_vec::<f32>().unwrap(),
+            f32s(&c["to_dense"]),
+            "case {i}: to_dense"
+        );
+        let co = s.coalesce().unwrap();
+        assert_eq!(
+            indices(&co),
+            i64s(&c["coalesced_indices"]),
+            "case {i}: coalesce"
+        );
+        assert_eq!(
+            values(&co),
+            f32s(&c["coalesced_values"]),
+            "case {i}: coalesce"
+        );
+        // torch.sparse.mm refuses a hybrid matrix; the product is the dense
+        // one's (integers: exact in any order).
+        assert!(
+            c["pytorch_refuses"].is_string(),
+            "case {i}: PyTorch refuses it"
+        );
+        let d = RawTensor::from_vec(f32s(&c["dense"]), &usizes(&c["dense_shape"])).unwrap();
+        let y = s.matmul(&d.view()).unwrap();
+        assert_eq!(
+            y.to_vec::<f32>().unwrap(),
+            f32s(&c["out"]),
+            "case {i}: s @ d"
+        );
+        // Dense and back.
+        let back = SparseCoo::from_dense(&s.to_dense().unwrap().view(), 1).unwrap();
+        assert_eq!(
+            back.to_dense().unwrap().to_vec::<f32>().unwrap(),
+            f32s(&c["to_dense"])
+        );
+    }
+    // Other hybrids are refused: 2 sparse dims and 1 dense.
+    let s = SparseCoo::new(
+        RawTensor::from_vec(vec![0i64, 1], &[2, 1]).unwrap(),
+        RawTensor::from_vec(vec![1.0f32, 2.0], &[1, 2]).unwrap(),
+        &[2, 2, 2],
+    )
+    .unwrap();
+    let d = RawTensor::from_vec(vec![1.0f32; 4], &[2, 2]).unwrap();
+    assert!(s.matmul(&d.view()).is_err());
+}

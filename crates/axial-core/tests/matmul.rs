@@ -19,7 +19,7 @@ fn arange(shape: &[usize]) -> RawTensor {
 fn naive(a: &TensorRef<'_>, b: &TensorRef<'_>) -> Vec<f64> {
     let (m, k, n) = (a.shape()[0], a.shape()[1], b.shape()[1]);
     let f = |t: &TensorRef<'_>, i: usize, j: usize| {
-        let v = t.get::<f32>(&[i as isize, j as isize]).unwrap();
+        let v = t.get::<f32>(&[i, j]).unwrap();
         v as f64
     };
     let mut out = vec![];

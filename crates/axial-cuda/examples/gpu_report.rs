@@ -3,7 +3,9 @@
 //! (copy, elementwise add, transposed copy, sum over each axis, softmax
 //! from five kernels and fused along each axis, layer_norm, f32/bf16
 //! matmul) against the device's own copy bandwidth, timed with
-//! events. Prints markdown. Without a GPU it says so and exits 0.
+//! events. Prints markdown. Without a GPU (or on the stand-in driver of
+//! `cuda-stub/`, whose timings would be its CPU executor's) it says so and
+//! exits 0.
 //!
 //! `cargo run --release -p axial-cuda --features cuda --example gpu_report`
 
@@ -251,6 +253,13 @@ fn report(gpu: &Cuda) -> Result<()> {
 
 fn main() {
     match Cuda::new(0) {
+        Ok(gpu) if axial_cuda::testing::on_stand_in() => {
+            // Timings of the stand-in would be those of its CPU executor.
+            println!(
+                "no GPU: {} (no bandwidth or FLOP/s to report)",
+                axial_cuda::testing::describe(&gpu)
+            );
+        }
         Ok(gpu) => {
             if let Err(e) = report(&gpu) {
                 println!("\nthe report failed: {e}");

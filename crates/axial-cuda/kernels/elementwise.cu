@@ -237,11 +237,13 @@ template <class T> struct Compare {
 // Sets `*found` when an element of `b` breaks the rule in `s.flags`
 // (`AXIAL_RHS_NONZERO`: it is 0, `AXIAL_RHS_NONNEGATIVE`: it is negative):
 // the host refuses integer `%`, `//` and `**` before anything is written.
+// Threads that find one set the flag through an atomic: plain stores of one
+// address by several threads race.
 #define RHS_CHECK(DT, T)                                                                          \
     extern "C" __global__ void check_rhs_##DT(u32* found, const T* b, Walk<1> w, Scalars s) {    \
         for_each(w, [&](const i64 (&off)[1]) {                                                    \
             T v = b[off[0]];                                                               \
-            if ((s.flags == AXIAL_RHS_NONZERO && v == (T)0) || (s.flags == AXIAL_RHS_NONNEGATIVE && v < (T)0)) *found = 1; \
+            if (((s.flags & AXIAL_RHS_NONZERO) && v == (T)0) || ((s.flags & AXIAL_RHS_NONNEGATIVE) && v < (T)0)) atomicOr(found, 1u); \
         });                                                                                       \
     }
 INT_DTYPES(RHS_CHECK)

@@ -179,10 +179,20 @@ template <class T, bool SQRT> struct R_moments {
     }
 };
 // `argmax` (MAX) or `argmin`: the first index of the extremum, or of the
-// first NaN; index -1 while nothing was seen.
-template <class W> struct Best {
+// first NaN; index -1 while nothing was seen. A 4-byte value (f32, the
+// compute type of f16 and bf16) sits beside explicit padding written as 0,
+// so that copying the accumulator whole (through shared memory, into a
+// split's partial results) reads no byte that was never written.
+template <class W, bool NARROW = (sizeof(W) < sizeof(i64))> struct Best {
     W value;
     i64 index;
+    static __device__ __forceinline__ Best of(W v, i64 i) { return Best{v, i}; }
+};
+template <class W> struct Best<W, true> {
+    W value;
+    u32 pad;
+    i64 index;
+    static __device__ __forceinline__ Best of(W v, i64 i) { return Best{v, 0u, i}; }
 };
 template <class T, bool MAX> struct R_arg {
     typedef T In;
@@ -193,10 +203,10 @@ template <class T, bool MAX> struct R_arg {
     __device__ bool beats(typename Wide<T>::W a, typename Wide<T>::W b) const {
         return !Wide<T>::isnan(a) && takes(MAX, a, b);
     }
-    __device__ Acc identity() const { return Acc{(typename Wide<T>::W)0, -1}; }
+    __device__ Acc identity() const { return Acc::of((typename Wide<T>::W)0, -1); }
     __device__ Acc step(Acc a, T x, u64 i) const {
         typename Wide<T>::W v = Wide<T>::of(x);
-        if (a.index < 0 || beats(a.value, v)) return Acc{v, (i64)i};
+        if (a.index < 0 || beats(a.value, v)) return Acc::of(v, (i64)i);
         return a;
     }
     __device__ Acc combine(Acc a, Acc b) const {

@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
+use crate::sys::{self as cu, CUresult};
 use axial_core::Result;
-use cust::sys::{self as cu, CUresult};
 
 use crate::driver::{Handle, State, check, device_error, lock, state};
 

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
+use crate::sys as cu;
 use axial_core::{Device, Result};
-use cust::sys as cu;
 
 use crate::alloc::{self, CudaBuffer};
 use crate::driver::{self, State, check, device_error, state};

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::ffi::{CStr, c_void};
 use std::sync::{Mutex, OnceLock};
 
+use crate::sys::{self as cu, CUresult};
 use axial_core::{Error, Result};
-use cust::sys::{self as cu, CUresult};
 
 use crate::alloc::Pool;
 use crate::blas::Blas;
@@ -31,7 +31,7 @@ pub(crate) fn driver_error(op: &'static str, r: CUresult) -> Error {
         cu::cuGetErrorName(r, &mut name) == CUresult::CUDA_SUCCESS
             && cu::cuGetErrorString(r, &mut text) == CUresult::CUDA_SUCCESS
     };
-    let code = r as u32;
+    let code = r.0;
     let message = if described && !name.is_null() && !text.is_null() {
         // SAFETY: non-null pointers from the driver to NUL-terminated static strings.
         let (name, text) = unsafe { (CStr::from_ptr(name), CStr::from_ptr(text)) };
@@ -59,6 +59,7 @@ pub(crate) fn device_count() -> Result<usize> {
     static COUNT: OnceLock<std::result::Result<usize, Error>> = OnceLock::new();
     COUNT
         .get_or_init(|| {
+            cu::load().map_err(|why| device_error("cuda init", why))?;
             // SAFETY: cuInit may be called any number of times from any thread.
             check("cuda init", unsafe { cu::cuInit(0) })?;
             let mut n = 0i32;
@@ -79,6 +80,20 @@ unsafe impl<T> Send for Handle<T> {}
 // SAFETY: as above.
 unsafe impl<T> Sync for Handle<T> {}
 
+/// A kernel: its handle, its parameters as its PTX declares them, and its
+/// static shared memory.
+#[derive(Clone, Debug)]
+pub(crate) struct Kernel {
+    pub(crate) raw: cu::CUfunction,
+    pub(crate) params: std::sync::Arc<[crate::launch::ParamType]>,
+    pub(crate) static_shared: u32,
+}
+
+// SAFETY: a function handle of the driver, usable from any thread.
+unsafe impl Send for Kernel {}
+// SAFETY: as above.
+unsafe impl Sync for Kernel {}
+
 /// Everything a device holds for the process's lifetime.
 pub(crate) struct State {
     pub(crate) index: usize,
@@ -89,7 +104,7 @@ pub(crate) struct State {
     pub(crate) sms: u32,
     pub(crate) name: String,
     modules: Mutex<HashMap<&'static str, Handle<cu::CUmodule>>>,
-    functions: Mutex<HashMap<String, Handle<cu::CUfunction>>>,
+    functions: Mutex<HashMap<String, Kernel>>,
     pub(crate) pool: Mutex<Pool>,
     pub(crate) blas: OnceLock<std::result::Result<Blas, Error>>,
     pub(crate) allow_tf32: std::sync::atomic::AtomicBool,
@@ -180,10 +195,11 @@ impl State {
         })
     }
 
-    /// The kernel `name` of module `module` (compiled by the driver on first use).
-    pub(crate) fn function(&self, module: &'static str, name: &str) -> Result<cu::CUfunction> {
+    /// The kernel `name` of module `module` (compiled by the driver on first
+    /// use), with its parameters as the PTX declares them.
+    pub(crate) fn function(&self, module: &'static str, name: &str) -> Result<Kernel> {
         if let Some(f) = lock(&self.functions).get(name) {
-            return Ok(f.0);
+            return Ok(f.clone());
         }
         self.enter()?;
         let m = self.module(module)?;
@@ -198,8 +214,31 @@ impl State {
                 format!("no kernel `{name}` in module `{module}` ({:?})", r),
             ));
         }
-        lock(&self.functions).insert(name.to_string(), Handle(f));
-        Ok(f)
+        let text = crate::ptx::module(module).unwrap_or_default();
+        let params = crate::ptx::params(text, name).ok_or_else(|| {
+            device_error(
+                "cuda kernel",
+                format!(
+                    "the parameters of `{name}` in module `{module}` are not PTX this crate reads"
+                ),
+            )
+        })?;
+        let mut shared = 0i32;
+        // SAFETY: a function of a loaded module; writes the attribute.
+        check("cuda kernel", unsafe {
+            cu::cuFuncGetAttribute(
+                &mut shared,
+                cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                f,
+            )
+        })?;
+        let kernel = Kernel {
+            raw: Handle(f).0,
+            params: params.into(),
+            static_shared: shared.max(0) as u32,
+        };
+        lock(&self.functions).insert(name.to_string(), kernel.clone());
+        Ok(kernel)
     }
 
     /// Loads module `name` from the crate's PTX, once.

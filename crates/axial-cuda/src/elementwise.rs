@@ -2,8 +2,6 @@
 //! one contiguous run, tiles for a transposition, else a strided kernel),
 //! fill, unary and binary ops, comparisons and `where`.
 
-use std::ffi::c_void;
-
 use axial_core::ops::cuda::{elementwise_module, short};
 use axial_core::ops::{Fill, PowScalarKind, Resolved, RhsRule, Where};
 use axial_core::plan::Plan;
@@ -11,14 +9,15 @@ use axial_core::{
     Arg, BinaryOp, CmpOp, DType, Element, Input, Output, Result, Scalar, Storage, UnaryOp,
     with_dtype,
 };
-use cust::sys as cu;
 
 use crate::Cuda;
 use crate::backend::{Operand, Side, input, output, sides, state_of};
 use crate::driver::{State, check};
 use crate::launch::{
-    MAX_DIMS, Scalars, THREADS, Walk, arg, blocks_for, for_pieces, launch, scalar_bits, size_name,
+    KernelArg, MAX_DIMS, Scalars, THREADS, Walk, arg, blocks_for, for_pieces, launch, scalar_bits,
+    size_name,
 };
+use crate::sys as cu;
 
 /// Launches `name` of `module` over every piece of the walk of `ops`
 /// (operand 0 the output): the parameters are `prefix`, each operand's
@@ -38,7 +37,7 @@ pub(crate) fn walk_kernel<const N: usize>(
     }
     for_pieces(&plan, |walk, offsets| {
         let ptrs: [u64; N] = std::array::from_fn(|k| ops[k].at(offsets[k]));
-        let mut args: Vec<*mut c_void> = prefix.iter().map(arg).collect();
+        let mut args: Vec<KernelArg> = prefix.iter().map(arg).collect();
         args.extend(ptrs.iter().map(arg));
         args.push(arg(&walk));
         if let Some(sc) = scalars {
@@ -50,17 +49,7 @@ pub(crate) fn walk_kernel<const N: usize>(
         // of its storage, so each offset of the walk lands in its buffer, and
         // the buffers outlive the launch (the caller holds them until the
         // stream has run it, or frees them back to the stream-ordered pool).
-        unsafe {
-            launch(
-                s,
-                module,
-                name,
-                (blocks, 1, 1),
-                (THREADS, 1, 1),
-                0,
-                &mut args,
-            )
-        }
+        unsafe { launch(s, module, name, (blocks, 1, 1), (THREADS, 1, 1), 0, &args) }
     })
 }
 
@@ -94,7 +83,7 @@ pub(crate) fn copy_operands(s: &State, from: &Operand, to: &Operand) -> Result<(
 /// `Tiles` of `move.cu`.
 #[repr(C)]
 #[derive(Copy, Clone)]
-struct Tiles {
+pub(crate) struct Tiles {
     rows: u64,
     cols: u64,
     out_row: i64,
@@ -102,6 +91,8 @@ struct Tiles {
     in_col: i64,
     outer: Walk<2>,
 }
+
+crate::launch::by_value!(Tiles);
 
 /// Side of a tile of the transposed copy.
 const TILE: u64 = 32;
@@ -145,12 +136,12 @@ fn transposed(s: &State, plan: &Plan<2>, from: &Operand, to: &Operand) -> Result
         (rows as u64).div_ceil(TILE).min(65_535) as u32,
         outer.numel.clamp(1, 65_535) as u32,
     );
-    let mut args = [arg(&dst), arg(&src), arg(&tiles)];
+    let args = [arg(&dst), arg(&src), arg(&tiles)];
     let name = format!("transpose_{}", size_name(to.dtype.size()));
     // SAFETY: `transpose_bN(o, a, Tiles)`; every (outer, row, col) element
     // lies in its buffer (the plan of checked layouts), the output's
     // elements are distinct, and the input does not alias them.
-    unsafe { launch(s, "move", &name, grid, (32, 8, 1), 0, &mut args)? };
+    unsafe { launch(s, "move", &name, grid, (32, 8, 1), 0, &args)? };
     Ok(true)
 }
 

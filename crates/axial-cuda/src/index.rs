@@ -42,7 +42,7 @@ fn check_indices(
     let size_arg = size as i64;
     for_pieces(&plan, |walk, [o]| {
         let ptr = index.at(o);
-        let mut args = [arg(&flag_ptr), arg(&ptr), arg(&walk), arg(&size_arg)];
+        let args = [arg(&flag_ptr), arg(&ptr), arg(&walk), arg(&size_arg)];
         // SAFETY: `index_check(u32*, const i64*, Walk<1>, i64)`; the flag
         // holds four bytes and every offset of the walk is an element of the
         // index's checked layout.
@@ -54,7 +54,7 @@ fn check_indices(
                 (blocks_for(s, walk.numel), 1, 1),
                 (crate::launch::THREADS, 1, 1),
                 0,
-                &mut args,
+                &args,
             )
         }
     })?;

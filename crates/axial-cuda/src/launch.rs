@@ -4,9 +4,9 @@
 
 use std::ffi::c_void;
 
+use crate::sys as cu;
 use axial_core::plan::{Dims, Plan};
 use axial_core::{DType, Result, Scalar, with_dtype};
-use cust::sys as cu;
 
 use crate::driver::{State, check, device_error};
 
@@ -134,9 +134,135 @@ pub(crate) fn scalar_bits(s: Scalar, dtype: DType) -> u64 {
     })
 }
 
-/// A kernel argument's address, as `cuLaunchKernel` takes it.
-pub(crate) fn arg<T>(v: &T) -> *mut c_void {
-    (v as *const T).cast_mut().cast()
+/// How PTX declares a kernel parameter.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ParamType {
+    /// `.u64` (`.b64`, `.s64`): a device address or a 64-bit integer.
+    B64,
+    /// `.u32` (`.b32`, `.s32`).
+    B32,
+    /// `.param .align A .b8 p[N]`: a struct of `N` bytes passed by value.
+    Bytes { size: usize, align: usize },
+}
+
+impl std::fmt::Display for ParamType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamType::B64 => f.write_str(".u64"),
+            ParamType::B32 => f.write_str(".u32"),
+            ParamType::Bytes { size, align } => write!(f, ".align {align} .b8[{size}]"),
+        }
+    }
+}
+
+/// A value a kernel takes as a parameter, and how PTX declares it.
+pub(crate) trait KernelParam: Copy {
+    /// The parameter's PTX type.
+    const PARAM: ParamType;
+}
+
+impl KernelParam for u64 {
+    const PARAM: ParamType = ParamType::B64;
+}
+impl KernelParam for i64 {
+    const PARAM: ParamType = ParamType::B64;
+}
+impl KernelParam for u32 {
+    const PARAM: ParamType = ParamType::B32;
+}
+
+/// Implements [`KernelParam`] for a `#[repr(C)]` struct passed by value.
+macro_rules! by_value {
+    ($($t:ty),*) => {$(
+        impl crate::launch::KernelParam for $t {
+            const PARAM: crate::launch::ParamType = crate::launch::ParamType::Bytes {
+                size: size_of::<$t>(),
+                align: align_of::<$t>(),
+            };
+        }
+    )*};
+}
+pub(crate) use by_value;
+
+impl<const N: usize> KernelParam for Walk<N> {
+    const PARAM: ParamType = ParamType::Bytes {
+        size: size_of::<Walk<N>>(),
+        align: align_of::<Walk<N>>(),
+    };
+}
+by_value!(Scalars);
+
+/// A kernel argument: its value's address, as `cuLaunchKernel` takes it,
+/// and its PTX type.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct KernelArg {
+    ptr: *mut c_void,
+    pub(crate) ty: ParamType,
+}
+
+/// The argument `v`.
+pub(crate) fn arg<T: KernelParam>(v: &T) -> KernelArg {
+    KernelArg {
+        ptr: (v as *const T).cast_mut().cast(),
+        ty: T::PARAM,
+    }
+}
+
+/// sm_80's limits on a launch.
+pub(crate) mod limits {
+    /// Threads of a block.
+    pub(crate) const THREADS: u64 = 1024;
+    /// A block's z extent.
+    pub(crate) const BLOCK_Z: u32 = 64;
+    /// The grid's x extent (exclusive) and its y and z extents.
+    pub(crate) const GRID_X: u64 = 1 << 31;
+    pub(crate) const GRID_YZ: u32 = 65_535;
+    /// Shared memory of a block (static and dynamic) without opting in.
+    pub(crate) const SHARED: u64 = 48 * 1024;
+}
+
+/// Refuses a launch outside sm_80's limits: a bug of the launching code.
+pub(crate) fn check_limits(
+    name: &str,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared: u64,
+) -> Result<()> {
+    let threads = block.0 as u64 * block.1 as u64 * block.2 as u64;
+    let ok = (1..=limits::THREADS).contains(&threads)
+        && block.2 <= limits::BLOCK_Z
+        && grid.0 >= 1
+        && (grid.0 as u64) < limits::GRID_X
+        && (1..=limits::GRID_YZ).contains(&grid.1)
+        && (1..=limits::GRID_YZ).contains(&grid.2)
+        && shared <= limits::SHARED;
+    if ok {
+        return Ok(());
+    }
+    Err(device_error(
+        "cuda launch",
+        format!(
+            "kernel `{name}` launched with grid {grid:?}, block {block:?} and {shared} bytes of shared memory, outside sm_80's limits"
+        ),
+    ))
+}
+
+/// Refuses arguments that are not the kernel's parameters, in order and type.
+pub(crate) fn check_params(name: &str, params: &[ParamType], args: &[KernelArg]) -> Result<()> {
+    if params.len() == args.len() && params.iter().zip(args).all(|(p, a)| *p == a.ty) {
+        return Ok(());
+    }
+    let list = |t: &mut dyn Iterator<Item = ParamType>| {
+        t.map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+    };
+    Err(device_error(
+        "cuda launch",
+        format!(
+            "kernel `{name}` takes ({}) but the launch passes ({})",
+            list(&mut params.iter().copied()),
+            list(&mut args.iter().map(|a| a.ty))
+        ),
+    ))
 }
 
 /// Blocks for a grid-stride walk over `n` elements.
@@ -145,13 +271,14 @@ pub(crate) fn blocks_for(s: &State, n: u64) -> u32 {
     wanted.clamp(1, s.sms as u64 * 32) as u32
 }
 
-/// Launches kernel `name` of `module` on the compute stream.
+/// Launches kernel `name` of `module` on the compute stream, after checking
+/// the arguments against the kernel's PTX parameters and the launch against
+/// sm_80's limits (an `Err` names what differs).
 ///
 /// # Safety
-/// `args` point to values whose types and sizes match the kernel's
-/// parameters, and every address they hold is valid for what the kernel
-/// reads and writes over the launch (the stream runs it in order with what
-/// came before).
+/// Every address the arguments hold is valid for what the kernel reads and
+/// writes over the launch (the stream runs it in order with what came
+/// before).
 pub(crate) unsafe fn launch(
     s: &State,
     module: &'static str,
@@ -159,13 +286,18 @@ pub(crate) unsafe fn launch(
     grid: (u32, u32, u32),
     block: (u32, u32, u32),
     shared: u32,
-    args: &mut [*mut c_void],
+    args: &[KernelArg],
 ) -> Result<()> {
     let f = s.function(module, name)?;
-    // SAFETY: the caller's contract; `f` is a kernel of a loaded module.
+    check_params(name, &f.params, args)?;
+    check_limits(name, grid, block, f.static_shared as u64 + shared as u64)?;
+    let mut ptrs: Vec<*mut c_void> = args.iter().map(|a| a.ptr).collect();
+    // SAFETY: one pointer per parameter, each to a value of the parameter's
+    // PTX type and size (checked above); the caller's contract for the
+    // addresses; `f` is a kernel of a loaded module.
     check("cuda launch", unsafe {
         cu::cuLaunchKernel(
-            f,
+            f.raw,
             grid.0,
             grid.1,
             grid.2,
@@ -174,7 +306,7 @@ pub(crate) unsafe fn launch(
             block.2,
             shared,
             s.stream.0,
-            args.as_mut_ptr(),
+            ptrs.as_mut_ptr(),
             std::ptr::null_mut(),
         )
     })

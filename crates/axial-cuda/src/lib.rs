@@ -1,5 +1,6 @@
-//! The CUDA device of axial: tensors in GPU memory, through the driver API
-//! of [`cust`].
+//! The CUDA device of axial: tensors in GPU memory, through the NVIDIA
+//! driver's API, loaded at run time (`libcuda.so.1`): building the crate
+//! needs nothing of CUDA, and running it needs the driver alone.
 //!
 //! With the `cuda` feature, [`Cuda`] is an [`axial_core::Device`] and an
 //! [`axial_core::Backend`]: device buffers come from a caching allocator
@@ -33,7 +34,13 @@
 //! Without the feature the crate is empty but for [`if_cuda!`], so a
 //! workspace builds and tests without CUDA. With it and no GPU (or no
 //! driver), [`Cuda::new`] returns an error naming why, and tests that need a
-//! GPU say that they skipped ([`testing`]).
+//! CUDA device say that they skipped ([`testing`]). On machines without a
+//! GPU the tests run on the stand-in driver of `cuda-stub/` (device memory
+//! in host RAM, the PTX executed on the CPU by `axial-ptx`, which checks
+//! bounds and races): a test tool, found through `LD_LIBRARY_PATH` only, so
+//! a program uses the real driver wherever one is installed. Every launch
+//! checks its arguments against the kernel's PTX parameters and sm_80's
+//! limits first.
 //!
 //! # Example
 //! ```
@@ -113,9 +120,13 @@ mod scan;
 #[cfg(feature = "cuda")]
 mod stream;
 #[cfg(feature = "cuda")]
+mod sys;
+#[cfg(feature = "cuda")]
 pub mod testing;
 #[cfg(feature = "cuda")]
 mod transfer;
+#[cfg(all(test, feature = "cuda"))]
+mod typed_launches;
 
 #[cfg(feature = "cuda")]
 pub use alloc::CudaBuffer;

@@ -5,8 +5,6 @@
 //! strided output is written through a contiguous buffer, so every layout
 //! works (at the cost of that copy).
 
-use std::ffi::c_void;
-
 use axial_core::ops::cuda::short;
 use axial_core::ops::{LayerNorm, Op, Softmax};
 use axial_core::{Input, Output, Result};
@@ -20,7 +18,7 @@ use crate::launch::{THREADS, arg, blocks_for, launch};
 /// `SoftmaxShape` of `norm.cu`.
 #[repr(C)]
 #[derive(Copy, Clone)]
-struct SoftmaxShape {
+pub(crate) struct SoftmaxShape {
     outer: u64,
     len: u64,
     inner: u64,
@@ -31,11 +29,13 @@ struct SoftmaxShape {
 /// `NormShape` of `norm.cu`.
 #[repr(C)]
 #[derive(Copy, Clone)]
-struct NormShape {
+pub(crate) struct NormShape {
     rows: u64,
     n: u64,
     eps: f64,
 }
+
+crate::launch::by_value!(SoftmaxShape, NormShape);
 
 /// Most threads of a block that takes one row.
 const ROW_THREADS: u64 = 512;
@@ -44,7 +44,7 @@ const ROW_BLOCKS_PER_SM: u64 = 16;
 
 /// Threads of a block that walks rows of `len` elements: a power of two
 /// from 32 (one warp) to [`ROW_THREADS`].
-fn row_threads(len: u64) -> u32 {
+pub(crate) fn row_threads(len: u64) -> u32 {
     len.next_power_of_two().clamp(32, ROW_THREADS) as u32
 }
 
@@ -82,7 +82,7 @@ pub(crate) fn softmax(
         target.at(target.layout.offset() as i64),
         from.at(from.layout.offset() as i64),
     );
-    let mut args: [*mut c_void; 3] = [arg(&o), arg(&a), arg(&p)];
+    let args = [arg(&o), arg(&a), arg(&p)];
     let dt = short(dst.dtype);
     let [rows, cols] = Softmax::CUDA_KERNELS;
     let (name, grid, block) = if p.inner == 1 {
@@ -98,7 +98,7 @@ pub(crate) fn softmax(
     // slice is read and written by one block (rows) or one thread (cols),
     // every element read before it is written, so the output may be the
     // input itself.
-    unsafe { launch(s, "norm", &name, (grid, 1, 1), (block, 1, 1), 0, &mut args)? };
+    unsafe { launch(s, "norm", &name, (grid, 1, 1), (block, 1, 1), 0, &args)? };
     write_back(device, &target, &to)
 }
 
@@ -142,7 +142,7 @@ pub(crate) fn layer_norm(
         target.at(target.layout.offset() as i64),
         from.at(from.layout.offset() as i64),
     );
-    let mut args: [*mut c_void; 5] = [arg(&o), arg(&a), arg(&w), arg(&b), arg(&p)];
+    let args = [arg(&o), arg(&a), arg(&w), arg(&b), arg(&p)];
     let name = format!("{}_{}", LayerNorm::CUDA_KERNEL, short(dst.dtype));
     // SAFETY: `layer_norm_<dt>(T*, const T*, const T*, const T*, NormShape)`;
     // `o` and `a` are contiguous `rows × n` runs of this dtype in their
@@ -157,7 +157,7 @@ pub(crate) fn layer_norm(
             (row_blocks(s.sms, p.rows), 1, 1),
             (row_threads(p.n.div_ceil(4)), 1, 1),
             0,
-            &mut args,
+            &args,
         )?
     };
     write_back(device, &target, &to)

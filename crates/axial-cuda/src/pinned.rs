@@ -5,8 +5,8 @@
 
 use std::sync::Mutex;
 
+use crate::sys as cu;
 use axial_core::{Cpu, Result, Storage};
-use cust::sys as cu;
 
 use crate::driver::{check, device_count, lock, state};
 use crate::stream::Event;

@@ -2,6 +2,8 @@
 //! that users need only the driver). The kernels' names and the modules
 //! they are in come from the op table ([`axial_core::ops::cuda`]).
 
+use crate::launch::ParamType;
+
 /// Every module's name.
 pub(crate) const MODULES: [&str; 24] = [
     "elementwise_bool",
@@ -36,6 +38,36 @@ pub(crate) fn entries(ptx: &str) -> impl Iterator<Item = &str> {
         let rest = l.strip_prefix(".visible .entry ")?;
         Some(rest.split('(').next().unwrap_or(rest).trim())
     })
+}
+
+/// The parameters of kernel `kernel` as its `.entry` declares them in
+/// `ptx` (nvcc writes one per line), or `None` when there is no such kernel
+/// or a parameter is of a kind this crate does not pass.
+pub(crate) fn params(ptx: &str, kernel: &str) -> Option<Vec<ParamType>> {
+    let head = format!(".visible .entry {kernel}(");
+    let mut lines = ptx.lines().skip_while(|l| l.trim_end() != head);
+    lines.next()?;
+    let mut out = vec![];
+    for line in lines {
+        let line = line.trim().trim_end_matches(',');
+        if line == ")" {
+            return Some(out);
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        out.push(match words[..] {
+            [".param", ".u64" | ".b64" | ".s64", _] => ParamType::B64,
+            [".param", ".u32" | ".b32" | ".s32", _] => ParamType::B32,
+            [".param", ".align", align, ".b8", array] => {
+                let size = array.split_once('[')?.1.strip_suffix(']')?.parse().ok()?;
+                ParamType::Bytes {
+                    size,
+                    align: align.parse().ok()?,
+                }
+            }
+            _ => return None,
+        });
+    }
+    None
 }
 
 /// The PTX text of module `name`.

@@ -3,8 +3,6 @@
 //! chosen from which source dim is fastest, and a split of each reduction
 //! across blocks when there are too few outputs to fill the device.
 
-use std::ffi::c_void;
-
 use axial_core::ops::cuda::reduce_module;
 use axial_core::plan::ReducePlan;
 use axial_core::{ArgReduceOp, DType, Input, Output, ReduceOp, Result, Storage};
@@ -17,7 +15,7 @@ use crate::launch::{Walk, arg, launch};
 /// `Reduction` of `reduce.cu`.
 #[repr(C)]
 #[derive(Copy, Clone)]
-struct Reduction {
+pub(crate) struct Reduction {
     kept: Walk<2>,
     red: Walk<1>,
     split: u64,
@@ -26,8 +24,13 @@ struct Reduction {
     correction: f64,
 }
 
+crate::launch::by_value!(Reduction);
+
 /// Threads of a reduction block.
 const BLOCK: u32 = 256;
+/// The most dynamic shared memory a reduction asks: one accumulator (at
+/// most 24 bytes, Welford's) per thread.
+pub(crate) const MAX_SHARED: u32 = BLOCK * 24;
 /// Elements each lane should reduce at least before a split is worth it.
 const PER_LANE: u64 = 64;
 /// Most splits of one reduction.
@@ -149,8 +152,9 @@ fn run(
     };
     let partial_ptr = partial.as_ref().map_or(0, |p| p.buffer().ptr);
     let shared = bx * by * acc.next_multiple_of(8) as u32;
+    debug_assert!(shared <= MAX_SHARED);
     let module = reduce_module(src.dtype);
-    let mut args: [*mut c_void; 4] = [arg(&to_ptr), arg(&from_ptr), arg(&r), arg(&partial_ptr)];
+    let args = [arg(&to_ptr), arg(&from_ptr), arg(&r), arg(&partial_ptr)];
     // SAFETY: `reduce_<op>_<dt>(Out*, In*, Reduction, Acc*)`; the plan comes
     // from checked layouts, so every kept and reduced offset lands in its
     // buffer; `partial` holds `outputs × splits` partial results; the shared
@@ -163,7 +167,7 @@ fn run(
             (blocks as u32, splits as u32, 1),
             (bx, by, 1),
             shared,
-            &mut args,
+            &args,
         )?
     };
     if let Some(partial) = partial {
@@ -187,7 +191,7 @@ fn finish(
     let to_ptr = to.at(plan.dst_offset as i64);
     let partial_ptr = partial.buffer().ptr;
     let blocks = (plan.kept.numel() as u64).div_ceil(256) as u32;
-    let mut args: [*mut c_void; 4] = [arg(&to_ptr), arg(&partial_ptr), arg(r), arg(&splits)];
+    let args = [arg(&to_ptr), arg(&partial_ptr), arg(r), arg(&splits)];
     // SAFETY: `<kernel>_finish(Out*, Acc*, Reduction, u32)` over the partial
     // results the first launch wrote (the stream runs it after them).
     unsafe {
@@ -198,7 +202,7 @@ fn finish(
             (blocks.max(1), 1, 1),
             (256, 1, 1),
             0,
-            &mut args,
+            &args,
         )
     }
 }

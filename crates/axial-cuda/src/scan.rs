@@ -9,8 +9,6 @@
 //! so float sums associate differently from a sequential loop, as on
 //! PyTorch's GPU); else a thread runs down each row.
 
-use std::ffi::c_void;
-
 use axial_core::ops::cuda::short;
 use axial_core::ops::{Cumsum, Op};
 use axial_core::plan::Plan;
@@ -23,11 +21,13 @@ use crate::launch::{THREADS, arg, blocks_for, for_pieces, launch};
 /// `ScanLine` of `scan.cu`.
 #[repr(C)]
 #[derive(Copy, Clone)]
-struct ScanLine {
+pub(crate) struct ScanLine {
     len: u64,
     dst_step: i64,
     src_step: i64,
 }
+
+crate::launch::by_value!(ScanLine);
 
 /// Most threads of a block that scans one row.
 const ROW_THREADS: u64 = 512;
@@ -88,7 +88,7 @@ pub(crate) fn cumsum(
     let name = format!("{}_{}", if blocks { block } else { rows }, short(dst.dtype));
     for_pieces(&plan, |walk, [od, os]| {
         let (o, a) = (to.at(od), from.at(os));
-        let mut args: [*mut c_void; 4] = [arg(&o), arg(&a), arg(&walk), arg(&line)];
+        let args = [arg(&o), arg(&a), arg(&walk), arg(&line)];
         let (grid, block) = if blocks {
             let grid = walk.numel.clamp(1, s.sms as u64 * 16) as u32;
             let block = line.len.next_power_of_two().clamp(32, ROW_THREADS) as u32;
@@ -102,7 +102,7 @@ pub(crate) fn cumsum(
         // a row is scanned by one block or thread, each element read before
         // it is written (an input aliasing the output through another
         // layout was copied aside).
-        unsafe { launch(s, "scan", &name, (grid, 1, 1), (block, 1, 1), 0, &mut args) }
+        unsafe { launch(s, "scan", &name, (grid, 1, 1), (block, 1, 1), 0, &args) }
     })
 }
 

@@ -3,8 +3,8 @@
 //! stream, to wait for it from another stream or the host, or to time what
 //! ran between two.
 
+use crate::sys::{self as cu, CUresult};
 use axial_core::Result;
-use cust::sys::{self as cu, CUresult};
 
 use crate::Cuda;
 use crate::driver::{Handle, check, driver_error};

@@ -1,7 +1,7 @@
 //! The asynchronous host-to-device copy, from pinned memory on a stream.
 
+use crate::sys as cu;
 use axial_core::{DType, Layout, RawTensor, Result, Storage};
-use cust::sys as cu;
 
 use crate::alloc;
 use crate::driver::check;

@@ -2,8 +2,12 @@
 //! `prop_elementwise` and `prop_reduce` run on it): its memory, streams,
 //! events, pinned copies, cuBLAS, 64-bit index math, the errors it
 //! returns, and the fused and indexed ops (softmax, layer_norm, addmm,
-//! index_select, gather, cumsum) against the CPU device on strided inputs. Each test needs a GPU and says that it skipped without one
-//! (`AXIAL_REQUIRE_GPU=1` makes that a failure).
+//! index_select, gather, cumsum) against the CPU device on strided inputs.
+//! Each test needs a CUDA device, a GPU or the stand-in of `cuda-stub/`
+//! (which CI runs them on), and says that it skipped without one
+//! (`AXIAL_REQUIRE_GPU=1` makes that a failure). Sizes are small where size
+//! is not the point; the one test of 4.3 billion elements runs on a GPU
+//! (`gpu/check.sh`).
 #![cfg(feature = "cuda")]
 
 use axial_core::ops::{LayerNorm, Softmax};
@@ -52,6 +56,22 @@ fn memory_round_trips_and_refuses_ranges_outside() {
 }
 
 #[test]
+fn allocations_past_the_devices_memory_are_refused() {
+    let Some(gpu) = gpu("allocations_past_the_devices_memory_are_refused") else {
+        return;
+    };
+    // A petabyte: the driver is out of memory even after the cache is freed.
+    let err = gpu.alloc(1 << 50).expect_err("refused").to_string();
+    assert!(
+        err.contains("CUDA out of memory. Tried to allocate 1048576.00 GiB on cuda:0"),
+        "{err}"
+    );
+    // The device still works.
+    let x = RawTensor::full_on(&gpu, &[3], 2.into(), DType::F32).unwrap();
+    assert_eq!(x.to_vec::<f32>().unwrap(), vec![2.0; 3]);
+}
+
+#[test]
 fn tensors_move_between_host_and_device() {
     let Some(gpu) = gpu("tensors_move_between_host_and_device") else {
         return;
@@ -72,7 +92,7 @@ fn pinned_copies_run_on_a_stream_and_keep_their_source() {
     let Some(gpu) = gpu("pinned_copies_run_on_a_stream_and_keep_their_source") else {
         return;
     };
-    let n = 1 << 22;
+    let n = 1 << 16;
     let host = Storage::from_slice(&(0..n).map(|i| i as f32).collect::<Vec<_>>());
     let mut pinned = PinnedStorage::new(host).unwrap();
     let stream = Stream::new(&gpu).unwrap();
@@ -96,7 +116,7 @@ fn events_order_streams_and_time_kernels() {
     let Some(gpu) = gpu("events_order_streams_and_time_kernels") else {
         return;
     };
-    let x = RawTensor::zeros_on(&gpu, &[1 << 24], DType::F32).unwrap();
+    let x = RawTensor::zeros_on(&gpu, &[1 << 16], DType::F32).unwrap();
     let start = gpu.record().unwrap();
     let y = x.view().unary(UnaryOp::Exp).unwrap();
     let end = gpu.record().unwrap();
@@ -150,7 +170,25 @@ fn matmul_goes_through_cublas_with_tf32_only_by_choice() {
         .to_vec::<f32>()
         .unwrap();
     gpu.set_allow_tf32(false).unwrap();
-    assert!(close(&fast, 1e-2));
+    // TF32 rounds each input to 10 fraction bits (relative error 2^-11), so
+    // each product is off by at most 2^-10 of its size: the bound on an
+    // element is 2^-10 · Σ|a||b| (plus the f32 sum's rounding), not a
+    // fraction of the result, which cancellation can make small.
+    let abs = |t: &RawTensor| t.view().unary(UnaryOp::Abs).unwrap();
+    let scale = abs(&a)
+        .view()
+        .matmul(&abs(&b).view())
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap();
+    for ((g, w), s) in fast.iter().zip(&want).zip(&scale) {
+        assert!(
+            (g - w).abs() <= (2f32.powi(-10) + 96.0 * f32::EPSILON) * s,
+            "TF32: {g} vs {w}"
+        );
+    }
+    // And TF32 is not exact: the products did drop bits.
+    assert!(fast.iter().zip(&want).any(|(g, w)| g != w));
     for dtype in [DType::F16, DType::BF16] {
         let (h, k) = (
             ga.view().to_dtype(dtype).unwrap(),
@@ -163,11 +201,74 @@ fn matmul_goes_through_cublas_with_tf32_only_by_choice() {
             .view()
             .to_dtype(DType::F32)
             .unwrap();
-        assert!(close(&got.to_vec::<f32>().unwrap(), 5e-2), "{dtype}");
+        // Inputs rounded to the dtype (unit roundoff u: 2^-11 for f16,
+        // 2^-8 for bf16) move each product by 2u of its size, and the
+        // result's rounding by u of its own.
+        let u = if dtype == DType::F16 {
+            2f32.powi(-11)
+        } else {
+            2f32.powi(-8)
+        };
+        let got = got.to_vec::<f32>().unwrap();
+        for ((g, w), s) in got.iter().zip(&want).zip(&scale) {
+            let bound = (2.0 * u + 96.0 * f32::EPSILON) * s + u * w.abs();
+            assert!((g - w).abs() <= bound, "{dtype}: {g} vs {w}");
+        }
     }
 }
 
 #[test]
+fn offsets_past_four_billion_bytes_are_64_bit() {
+    let Some(gpu) = gpu("offsets_past_four_billion_bytes_are_64_bit") else {
+        return;
+    };
+    // Two rows of 32 bytes, 2^32 bytes apart: few elements, but offsets
+    // and addresses that do not fit 32 bits, read and written by kernels.
+    let far = 1usize << 32;
+    let mut storage = Storage::uninit(&gpu, far + 64).unwrap();
+    let rows: Vec<u8> = (0..64).collect();
+    gpu.copy_from_host(storage.buffer_mut(), 0, &rows[..32])
+        .unwrap();
+    // The far row, then 32 bytes no layout below covers.
+    let tail: Vec<u8> = rows[32..].iter().copied().chain([0xaa; 32]).collect();
+    gpu.copy_from_host(storage.buffer_mut(), far, &tail)
+        .unwrap();
+    let layout = Layout::from_parts(&[2, 32], &[far as isize, 1], 0);
+    let x = RawTensor::from_parts(storage, layout, DType::U8).unwrap();
+    // Read: the transposed view plus itself, a strided walk over both rows.
+    let t = x.view().t().unwrap();
+    let twice = t.binary(BinaryOp::Add, &t).unwrap().to_vec::<u8>().unwrap();
+    let want: Vec<u8> = (0..32).flat_map(|c| [2 * c, 2 * (32 + c)]).collect();
+    assert_eq!(twice, want);
+    let sums = x.view().reduce(ReduceOp::Sum, &[1], false).unwrap();
+    assert_eq!(sums.to_vec::<i64>().unwrap(), vec![496, 1520]);
+    // Write: a copy into the far row through the same layout.
+    let ones = RawTensor::full_on(&gpu, &[2, 32], 7.into(), DType::U8).unwrap();
+    let (mut storage, layout, _) = x.into_parts();
+    gpu.copy(
+        ones.view().input(),
+        Output {
+            storage: &mut storage,
+            layout,
+            dtype: DType::U8,
+        },
+    )
+    .unwrap();
+    let mut near = [0u8; 32];
+    gpu.copy_to_host(storage.buffer(), 0, &mut near).unwrap();
+    assert_eq!(near, [7; 32]);
+    let mut back = [0u8; 64];
+    gpu.copy_to_host(storage.buffer(), far, &mut back).unwrap();
+    assert_eq!(&back[..32], &[7; 32]);
+    assert_eq!(
+        &back[32..],
+        &[0xaa; 32],
+        "the copy wrote outside its layout"
+    );
+}
+
+#[test]
+#[ignore = "4.3 billion elements: beyond the stand-in's executor; gpu/check.sh runs it on a GPU"]
 fn index_math_is_64_bit_past_four_billion_elements() {
     let Some(gpu) = gpu("index_math_is_64_bit_past_four_billion_elements") else {
         return;
@@ -183,12 +284,7 @@ fn index_math_is_64_bit_past_four_billion_elements() {
         .unwrap()
         .binary(BinaryOp::Add, &y.view())
         .unwrap();
-    assert_eq!(
-        z.view()
-            .get::<u8>(&[rows as isize - 1, cols as isize - 1])
-            .unwrap(),
-        3
-    );
+    assert_eq!(z.view().get::<u8>(&[rows - 1, cols - 1]).unwrap(), 3);
     let total = z.view().reduce(ReduceOp::Sum, &[], false).unwrap();
     assert_eq!(
         total.view().item::<i64>().unwrap(),
@@ -624,6 +720,30 @@ fn index_select_and_gather_match_the_cpu_and_check_every_index() {
         (got.shape(), f64s(&got.view())),
         (want.shape(), f64s(&want.view()))
     );
+}
+
+#[test]
+fn arg_reductions_split_across_blocks_match_the_cpu() {
+    let Some(gpu) = gpu("arg_reductions_split_across_blocks_match_the_cpu") else {
+        return;
+    };
+    // Two long rows: few outputs, so each reduction is split across blocks
+    // whose partial (value, index) pairs a second kernel combines.
+    for dtype in [DType::F32, DType::F16, DType::BF16, DType::F64, DType::I32] {
+        let (x, g) = pair(&gpu, &[2, 40_000], dtype, 61);
+        for op in [
+            axial_core::ArgReduceOp::ArgMin,
+            axial_core::ArgReduceOp::ArgMax,
+        ] {
+            let want = x.view().arg_reduce(op, Some(1), false).unwrap();
+            let got = g.view().arg_reduce(op, Some(1), false).unwrap();
+            assert_eq!(
+                got.to_vec::<i64>().unwrap(),
+                want.to_vec::<i64>().unwrap(),
+                "{op:?} {dtype}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -7,7 +7,13 @@
 //! expected and the found dtype and shape.
 //!
 //! A malformed file is an [`Error`] with a message, never a panic, an
-//! allocation larger than the file justifies, or a read out of bounds.
+//! allocation larger than the file justifies, or a read out of bounds;
+//! [`Error::kind`] says what kind of failure it is ([`ErrorKind`]: a
+//! corrupt or truncated file, a dtype or feature axial does not have, a
+//! refused pickle global, a missing tensor) for a program to match. A file
+//! holding a tensor of a dtype axial does not have still opens: its other
+//! tensors read, and that one is refused by name
+//! ([`Error::UnsupportedDType`]).
 //!
 //! Files are read through a private (copy-on-write) mapping: writes to a
 //! loaded tensor never reach the file. If another process truncates a file
@@ -41,13 +47,14 @@ mod source;
 mod stored;
 pub mod torch;
 mod value;
+mod zip_archive;
 
 #[cfg(feature = "dlpack")]
 pub mod dlpack;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use imported::Imported;
 pub use stored::{NamedTensors, StoredTensor, TensorMap};
 pub use value::{Dict, DictKind, ForeignTensor, TensorValue, Value};

@@ -20,6 +20,7 @@ use std::path::Path;
 use axial_core::TensorRef;
 
 use crate::source::FileBytes;
+use crate::zip_archive::{self, OpenError};
 use crate::{Error, NamedTensors, Result};
 
 const FORMAT: &str = "npz";
@@ -38,12 +39,25 @@ const FORMAT: &str = "npz";
 pub type Npz = NamedTensors;
 
 fn zip_error(e: zip::result::ZipError) -> Error {
-    Error::format(FORMAT, format!("File is not a zip file ({e})"))
+    let message = format!("File is not a zip file ({e})");
+    match e {
+        zip::result::ZipError::UnsupportedArchive(_)
+        | zip::result::ZipError::CompressionMethodNotSupported(_) => {
+            Error::unsupported(FORMAT, message)
+        }
+        _ => Error::format(FORMAT, message),
+    }
 }
 
 fn read(file: &FileBytes) -> Result<Npz> {
     let bytes = file.bytes();
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(zip_error)?;
+    let mut archive = zip_archive::open(bytes).map_err(|e| match e {
+        OpenError::NoEndRecord => Error::truncated(
+            FORMAT,
+            "File is not a zip file (no end of central directory record: the file is cut short)",
+        ),
+        OpenError::Zip(e) => zip_error(e),
+    })?;
     let mut arrays = Vec::new();
     for i in 0..archive.len() {
         let mut member = archive.by_index(i).map_err(zip_error)?;
@@ -100,10 +114,7 @@ fn read(file: &FileBytes) -> Result<Npz> {
             let inner = FileBytes::copy(&out)?;
             crate::npy::read_at(&inner, 0, out.len())
         }
-        .map_err(|e| match e {
-            Error::Format { message, .. } => Error::format(FORMAT, format!("{name}: {message}")),
-            e => e,
-        })?;
+        .map_err(|e| e.within(FORMAT, &name))?;
         arrays.push((key, tensor));
     }
     Ok(NamedTensors::new(FORMAT, arrays))
@@ -112,8 +123,11 @@ fn read(file: &FileBytes) -> Result<Npz> {
 /// Reads the `.npz` at `path` through a private mapping.
 ///
 /// # Errors
-/// The file cannot be read or is not a zip, a member's CRC-32 does not
-/// match, or a member is a malformed `.npy`.
+/// The file cannot be read or is not a zip (or is cut before its central
+/// directory: [`Error::Truncated`]), a member's CRC-32 does not match, or a
+/// member is a malformed `.npy`. A member of a dtype axial does not have is
+/// no error: the others read, and asking for it is an
+/// [`Error::UnsupportedDType`] naming it.
 ///
 /// ```no_run
 /// let arrays = axial_io::npz::load("data.npz")?;

@@ -28,11 +28,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use axial_core::{DType, Layout, TensorRef};
-use safetensors::Dtype;
 use safetensors::tensor::{Metadata, SafeTensors as Reference, View};
+use safetensors::{Dtype, SafeTensorError};
 
 use crate::source::FileBytes;
-use crate::{Error, NamedTensors, Result, StoredTensor, TensorMap};
+use crate::stored::Entry;
+use crate::{Error, ForeignTensor, NamedTensors, Result, StoredTensor, TensorMap};
 
 const FORMAT: &str = "safetensors";
 
@@ -77,6 +78,10 @@ impl TensorMap for SafeTensors {
     fn find(&self, key: &str) -> Option<&StoredTensor> {
         self.tensors.get(key)
     }
+
+    fn unsupported_dtype(&self, key: &str) -> Option<&str> {
+        self.tensors.unsupported_dtype(key)
+    }
 }
 
 /// The tensors' [`keys`](NamedTensors::keys), [`iter`](NamedTensors::iter)
@@ -94,8 +99,10 @@ impl std::ops::Deref for SafeTensors {
 /// copied. See the [crate docs](crate) for the mapping's hazard.
 ///
 /// # Errors
-/// The file cannot be read, or is malformed (the message is
-/// `safetensors.torch.load_file`'s), or holds a dtype axial does not have.
+/// The file cannot be read, or is malformed or cut short (the message is
+/// `safetensors.torch.load_file`'s). A tensor of a dtype axial does not
+/// have (uint16, complex64, the float8s) is no error: the others read, and
+/// asking for it is an [`Error::UnsupportedDType`] naming it.
 ///
 /// ```no_run
 /// use axial_io::{TensorMap, safetensors};
@@ -122,32 +129,64 @@ pub fn load_bytes(bytes: &[u8]) -> Result<SafeTensors> {
     parse(&FileBytes::copy(bytes)?)
 }
 
-fn header_error(e: impl std::fmt::Display) -> Error {
-    Error::format(FORMAT, format!("Error while deserializing header: {e}"))
+/// A header the reference refuses, worded as it words it: a file shorter
+/// than its header or its tensors' bytes is [`Error::Truncated`].
+fn header_error(bytes: &[u8], e: SafeTensorError) -> Error {
+    let message = format!("Error while deserializing header: {e}");
+    let truncated = match e {
+        SafeTensorError::HeaderTooSmall | SafeTensorError::InvalidHeaderLength => true,
+        // The header is whole: the tensors' bytes are shorter, or longer,
+        // than it says.
+        SafeTensorError::MetadataIncompleteBuffer => data_len(bytes)
+            .and_then(|(n, len)| (8 + n).checked_add(len))
+            .is_some_and(|end| end > bytes.len()),
+        _ => false,
+    };
+    if truncated {
+        Error::truncated(FORMAT, message)
+    } else {
+        Error::format(FORMAT, message)
+    }
+}
+
+/// The header's length and the bytes its tensors span, when it parses.
+fn data_len(bytes: &[u8]) -> Option<(usize, usize)> {
+    let n = usize::try_from(u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?)).ok()?;
+    let header: Metadata = serde_json::from_slice(bytes.get(8..8usize.checked_add(n)?)?).ok()?;
+    Some((n, header.data_len()))
 }
 
 fn parse(file: &FileBytes) -> Result<SafeTensors> {
-    let (n, header) = Reference::read_metadata(file.bytes()).map_err(header_error)?;
+    let (n, header) =
+        Reference::read_metadata(file.bytes()).map_err(|e| header_error(file.bytes(), e))?;
     let data_start = 8 + n;
     let mut tensors = Vec::with_capacity(header.tensors().len());
     for key in header.offset_keys() {
         let Some(info) = header.info(&key) else {
             continue;
         };
-        let dtype = from_file_dtype(info.dtype).ok_or_else(|| {
-            Error::format(
-                FORMAT,
-                format!(
-                    "tensor `{key}` has dtype {:?}, which axial does not have",
-                    info.dtype
-                ),
-            )
-        })?;
         let (begin, end) = info.data_offsets;
-        let storage = file.storage(FORMAT, data_start + begin..data_start + end)?;
-        let tensor = StoredTensor::new(Arc::new(storage), Layout::contiguous(&info.shape), dtype)
-            .map_err(|e| Error::format(FORMAT, format!("tensor `{key}`: {e}")))?;
-        tensors.push((key, tensor));
+        let storage = Arc::new(file.storage(FORMAT, data_start + begin..data_start + end)?);
+        let layout = Layout::contiguous(&info.shape);
+        let entry = match from_file_dtype(info.dtype) {
+            Ok(dtype) => Entry::Typed(
+                StoredTensor::new(storage, layout, dtype)
+                    .map_err(|e| Error::format(FORMAT, format!("tensor `{key}`: {e}")))?,
+            ),
+            Err(name) => Entry::Untyped {
+                dtype: name.to_string(),
+                // Sub-byte floats have no element size in bytes.
+                foreign: (info.dtype.bitsize() % 8 == 0).then(|| ForeignTensor {
+                    dtype: name.to_string(),
+                    element_size: info.dtype.bitsize() / 8,
+                    shape: layout.shape().to_vec(),
+                    strides: layout.strides().to_vec(),
+                    offset: 0,
+                    storage,
+                }),
+            },
+        };
+        tensors.push((key, entry));
     }
     Ok(SafeTensors {
         tensors: NamedTensors::new(FORMAT, tensors),
@@ -163,9 +202,10 @@ fn metadata_of(header: &Metadata) -> BTreeMap<String, String> {
         .unwrap_or_default()
 }
 
-/// The axial dtype of a safetensors dtype, if axial has it.
-fn from_file_dtype(dtype: Dtype) -> Option<DType> {
-    Some(match dtype {
+/// The axial dtype of a safetensors dtype, or the name of one axial does
+/// not have: torch's where torch has it, else safetensors' own.
+fn from_file_dtype(dtype: Dtype) -> std::result::Result<DType, &'static str> {
+    Ok(match dtype {
         Dtype::BOOL => DType::Bool,
         Dtype::U8 => DType::U8,
         Dtype::I8 => DType::I8,
@@ -176,7 +216,19 @@ fn from_file_dtype(dtype: Dtype) -> Option<DType> {
         Dtype::BF16 => DType::BF16,
         Dtype::F32 => DType::F32,
         Dtype::F64 => DType::F64,
-        _ => return None,
+        Dtype::U16 => return Err("uint16"),
+        Dtype::U32 => return Err("uint32"),
+        Dtype::U64 => return Err("uint64"),
+        Dtype::C64 => return Err("complex64"),
+        Dtype::F8_E4M3 => return Err("float8_e4m3fn"),
+        Dtype::F8_E5M2 => return Err("float8_e5m2"),
+        Dtype::F8_E4M3FNUZ => return Err("float8_e4m3fnuz"),
+        Dtype::F8_E5M2FNUZ => return Err("float8_e5m2fnuz"),
+        Dtype::F8_E8M0 => return Err("float8_e8m0fnu"),
+        Dtype::F4 => return Err("F4"),
+        Dtype::F6_E2M3 => return Err("F6_E2M3"),
+        Dtype::F6_E3M2 => return Err("F6_E3M2"),
+        _ => return Err("an unknown dtype"),
     })
 }
 
@@ -198,13 +250,13 @@ fn to_file_dtype(dtype: DType) -> Dtype {
 
 /// A tensor to write: its dtype, sizes and C-order bytes (borrowed when the
 /// tensor is contiguous, copied when not).
-struct Entry<'a> {
+struct Written<'a> {
     dtype: Dtype,
     shape: Vec<usize>,
     data: Cow<'a, [u8]>,
 }
 
-impl View for &Entry<'_> {
+impl View for &Written<'_> {
     fn dtype(&self) -> Dtype {
         self.dtype
     }
@@ -219,13 +271,13 @@ impl View for &Entry<'_> {
     }
 }
 
-fn entries<'a>(tensors: &[(&str, TensorRef<'a>)]) -> Result<Vec<(String, Entry<'a>)>> {
+fn entries<'a>(tensors: &[(&str, TensorRef<'a>)]) -> Result<Vec<(String, Written<'a>)>> {
     tensors
         .iter()
         .map(|(key, t)| {
             Ok((
                 key.to_string(),
-                Entry {
+                Written {
                     dtype: to_file_dtype(t.dtype()),
                     shape: t.shape().to_vec(),
                     data: crate::stored::c_order_bytes(t)?,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axial::{ArcTensor, Shape};
 use axial_core::{DType, Element, Layout, RawTensor, Storage, TensorRef};
 
-use crate::{Error, Result};
+use crate::{Error, ForeignTensor, Result};
 
 /// An untyped tensor as a file holds it: its storage (shared, without
 /// copying, with every other tensor of the file that views it, and
@@ -242,6 +242,34 @@ impl StoredTensor {
         Ok(self.view().to_contiguous()?)
     }
 
+    /// This tensor as an owned `RawTensor` with the same layout: without a
+    /// copy when no other tensor shares its storage (a tensor read alone,
+    /// an HDF5 read), else a contiguous copy as [`to_raw`](Self::to_raw).
+    ///
+    /// # Errors
+    /// Out of memory (for the copy).
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::StoredTensor;
+    /// let t = StoredTensor::from_raw(RawTensor::zeros(&[2, 3], DType::F32)?);
+    /// let ptr = t.storage().data_ptr();
+    /// let r = t.into_raw()?;
+    /// assert_eq!((r.shape(), r.storage().data_ptr()), (&[2, 3][..], ptr));
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn into_raw(self) -> Result<RawTensor> {
+        match Arc::try_unwrap(self.storage) {
+            Ok(storage) => Ok(RawTensor::from_parts(storage, self.layout, self.dtype)?),
+            Err(storage) => StoredTensor {
+                storage,
+                layout: self.layout,
+                dtype: self.dtype,
+            }
+            .to_raw(),
+        }
+    }
+
     /// This tensor as a typed `ArcTensor<T, S>` over the same storage
     /// (copied on the first write while shared): the dtype must be `T`, the
     /// rank `S`'s and each size `S`'s static size.
@@ -268,7 +296,9 @@ impl StoredTensor {
 
 /// A collection of tensors by key (a safetensors file, an `.npz`, a
 /// checkpoint's state dict): lookup, and the checked typed conversion that
-/// names the key.
+/// names the key. A tensor of a dtype axial does not have is still listed:
+/// asking for it is an [`Error::UnsupportedDType`] naming it and its dtype,
+/// while the collection's other tensors read.
 ///
 /// # Example
 /// ```
@@ -290,25 +320,46 @@ pub trait TensorMap {
     /// The format's name, for messages.
     fn format(&self) -> &'static str;
 
-    /// The tensor under `key`, if any.
+    /// The tensor under `key`, if any and if axial has its dtype.
     fn find(&self, key: &str) -> Option<&StoredTensor>;
+
+    /// The dtype's name of the tensor under `key` when the file holds one
+    /// there whose dtype axial does not have (`uint16`, `complex64`).
+    ///
+    /// ```
+    /// # use axial_io::{TensorMap, npz};
+    /// assert_eq!(npz::load_bytes(&npz::to_bytes(&[], false)?)?.unsupported_dtype("x"), None);
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    fn unsupported_dtype(&self, key: &str) -> Option<&str> {
+        let _ = key;
+        None
+    }
 
     /// The tensor under `key`.
     ///
     /// # Errors
+    /// [`Error::UnsupportedDType`] naming the key and the dtype when the
+    /// tensor there has a dtype axial does not have, else
     /// [`Error::NotFound`] naming the key.
     fn tensor(&self, key: &str) -> Result<&StoredTensor> {
-        self.find(key).ok_or_else(|| Error::NotFound {
-            format: self.format(),
-            key: key.to_string(),
+        if let Some(t) = self.find(key) {
+            return Ok(t);
+        }
+        Err(match self.unsupported_dtype(key) {
+            Some(dtype) => Error::unsupported_dtype(self.format(), Some(key), dtype),
+            None => Error::NotFound {
+                format: self.format(),
+                key: key.to_string(),
+            },
         })
     }
 
     /// The tensor under `key` as a typed `ArcTensor<T, S>`, zero-copy.
     ///
     /// # Errors
-    /// [`Error::NotFound`], or [`Error::Tensor`] naming the key, the
-    /// expected and the found dtype and shape.
+    /// As [`tensor`](TensorMap::tensor), or [`Error::Tensor`] naming the
+    /// key, the expected and the found dtype and shape.
     fn typed<T: Element, S: Shape>(&self, key: &str) -> Result<ArcTensor<T, S>> {
         self.tensor(key)?.typed().map_err(|source| Error::Tensor {
             key: key.to_string(),
@@ -333,8 +384,24 @@ pub(crate) fn c_order_bytes<'a>(tensor: &TensorRef<'a>) -> Result<Cow<'a, [u8]>>
     Ok(Cow::Owned(copy.storage().as_bytes().to_vec()))
 }
 
+/// A tensor as a reader found it: of a dtype axial has, or of one it does
+/// not (its dtype's name, and its bytes where its elements have a fixed
+/// size).
+#[derive(Clone, Debug)]
+pub(crate) enum Entry {
+    Typed(StoredTensor),
+    Untyped {
+        dtype: String,
+        foreign: Option<ForeignTensor>,
+    },
+}
+
 /// Tensors by name, in the file's order: the tensors of a safetensors file
-/// or the arrays of an `.npz`.
+/// or the arrays of an `.npz`. Those of a dtype axial does not have are
+/// kept apart: listed by [`keys`](Self::keys) and
+/// [`unsupported`](Self::unsupported), their bytes given by
+/// [`foreign`](Self::foreign), and an [`Error::UnsupportedDType`] from
+/// [`tensor`](TensorMap::tensor).
 ///
 /// ```
 /// use axial_core::{DType, RawTensor};
@@ -348,12 +415,12 @@ pub(crate) fn c_order_bytes<'a>(tensor: &TensorRef<'a>) -> Result<Cow<'a, [u8]>>
 #[derive(Clone, Debug)]
 pub struct NamedTensors {
     format: &'static str,
-    items: Vec<(String, StoredTensor)>,
+    items: Vec<(String, Entry)>,
     index: HashMap<String, usize>,
 }
 
 impl NamedTensors {
-    pub(crate) fn new(format: &'static str, items: Vec<(String, StoredTensor)>) -> Self {
+    pub(crate) fn new(format: &'static str, items: Vec<(String, Entry)>) -> Self {
         let index = items
             .iter()
             .enumerate()
@@ -366,7 +433,8 @@ impl NamedTensors {
         }
     }
 
-    /// The names, in the file's order.
+    /// The names of every tensor, in the file's order (those of a dtype
+    /// axial does not have included).
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor};
@@ -380,7 +448,8 @@ impl NamedTensors {
         self.items.iter().map(|(k, _)| k.as_str())
     }
 
-    /// The tensors with their names, in the file's order.
+    /// The tensors axial has a dtype for, with their names, in the file's
+    /// order ([`unsupported`](Self::unsupported) lists the others).
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor};
@@ -393,10 +462,47 @@ impl NamedTensors {
     /// # Ok::<(), axial_io::Error>(())
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (&str, &StoredTensor)> {
-        self.items.iter().map(|(k, t)| (k.as_str(), t))
+        self.items.iter().filter_map(|(k, e)| match e {
+            Entry::Typed(t) => Some((k.as_str(), t)),
+            Entry::Untyped { .. } => None,
+        })
     }
 
-    /// The number of tensors.
+    /// The tensors of a dtype axial does not have: their names and their
+    /// dtypes' (`uint16`, `complex64`), in the file's order.
+    ///
+    /// ```
+    /// # use axial_io::npz;
+    /// assert_eq!(npz::load_bytes(&npz::to_bytes(&[], false)?)?.unsupported().count(), 0);
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn unsupported(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.items.iter().filter_map(|(k, e)| match e {
+            Entry::Untyped { dtype, .. } => Some((k.as_str(), dtype.as_str())),
+            Entry::Typed(_) => None,
+        })
+    }
+
+    /// The bytes and layout of the tensor `key` when its dtype is one axial
+    /// does not have and its elements have a fixed size (not for an array
+    /// of Python objects, a structured array or sub-byte floats), as
+    /// little-endian numbers.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::npz;
+    /// let file = npz::load_bytes(&npz::to_bytes(&[("x", RawTensor::zeros(&[1], DType::I8)?.view())], false)?)?;
+    /// assert!(file.foreign("x").is_none()); // int8 is axial's: `tensor("x")` reads it
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn foreign(&self, key: &str) -> Option<&ForeignTensor> {
+        match &self.items[*self.index.get(key)?].1 {
+            Entry::Untyped { foreign, .. } => foreign.as_ref(),
+            Entry::Typed(_) => None,
+        }
+    }
+
+    /// The number of tensors, of every dtype.
     ///
     /// ```
     /// # use axial_io::npz;
@@ -418,7 +524,7 @@ impl NamedTensors {
         self.items.is_empty()
     }
 
-    /// The tensor named `key`, if any.
+    /// The tensor named `key`, if any and if axial has its dtype.
     ///
     /// ```
     /// # use axial_io::npz;
@@ -426,7 +532,10 @@ impl NamedTensors {
     /// # Ok::<(), axial_io::Error>(())
     /// ```
     pub fn get(&self, key: &str) -> Option<&StoredTensor> {
-        self.index.get(key).map(|&i| &self.items[i].1)
+        match &self.items[*self.index.get(key)?].1 {
+            Entry::Typed(t) => Some(t),
+            Entry::Untyped { .. } => None,
+        }
     }
 }
 
@@ -437,5 +546,12 @@ impl TensorMap for NamedTensors {
 
     fn find(&self, key: &str) -> Option<&StoredTensor> {
         self.get(key)
+    }
+
+    fn unsupported_dtype(&self, key: &str) -> Option<&str> {
+        match &self.items[*self.index.get(key)?].1 {
+            Entry::Untyped { dtype, .. } => Some(dtype),
+            Entry::Typed(_) => None,
+        }
     }
 }

@@ -56,7 +56,9 @@ pub enum Value {
     /// A tensor (or an `nn.Parameter`).
     Tensor(TensorValue),
     /// A tensor of a dtype axial does not have (uint16, complex64, the
-    /// float8s, quantized): its bytes and layout, for the caller to read.
+    /// float8s, quantized), or a storage of one saved on its own: its bytes
+    /// and layout, for the caller to read. [`crate::TensorMap::tensor`]
+    /// refuses it by name with an [`crate::Error::UnsupportedDType`].
     Foreign(ForeignTensor),
     /// A typed storage saved on its own (not through a tensor), seen as a
     /// 1-D tensor over all of it.
@@ -175,7 +177,9 @@ pub struct TensorValue {
     pub parameter: bool,
 }
 
-/// A tensor of a dtype axial does not have, as the file holds it.
+/// A tensor of a dtype axial does not have, as the file holds it: a
+/// checkpoint's ([`Value::Foreign`]), or one of a safetensors file or an
+/// `.npz` ([`NamedTensors::foreign`](crate::NamedTensors::foreign)).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -189,7 +193,9 @@ pub struct TensorValue {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ForeignTensor {
-    /// torch's name of the dtype (`uint16`, `complex64`, `float8_e4m3fn`).
+    /// The dtype's name: torch's (`uint16`, `complex64`, `float8_e4m3fn`)
+    /// for checkpoints and safetensors files, numpy's (`uint16`,
+    /// `complex64`, `str160`) for `.npz` members.
     pub dtype: String,
     /// Bytes per element.
     pub element_size: usize,

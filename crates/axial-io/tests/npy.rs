@@ -5,8 +5,8 @@
 mod common;
 
 use axial_core::{DType, RawTensor};
-use axial_io::{TensorMap, npy, npz};
-use common::{check_values, expected, fixture, fixtures, usizes};
+use axial_io::{Error, ErrorKind, TensorMap, npy, npz};
+use common::{check_values, expected, fixture, fixtures, flat_numbers, foreign_values, usizes};
 
 fn npy_dtype(descr: &str) -> DType {
     match &descr[1..] {
@@ -27,7 +27,9 @@ fn npy_dtype(descr: &str) -> DType {
 fn every_valid_npy_fixture_reads_as_numpy_loads_it() {
     let names: Vec<String> = fixtures("npy", "")
         .into_iter()
-        .filter(|n| n.ends_with(".npy") && !n.starts_with("corrupt_"))
+        .filter(|n| {
+            n.ends_with(".npy") && !n.starts_with("corrupt_") && !n.starts_with("unsupported_")
+        })
         .collect();
     assert_eq!(names.len(), 12);
     for name in names {
@@ -67,16 +69,34 @@ fn every_damaged_npy_fixture_fails_with_numpys_reason() {
         .filter(|n| n.ends_with(".npy"))
     {
         let json = expected("npy", &name);
-        let err = npy::load(fixture("npy", &name)).unwrap_err().to_string();
+        let error = npy::load(fixture("npy", &name)).unwrap_err();
+        let err = error.to_string();
         let reference = json["numpy_load"]["message"].as_str().unwrap();
-        if name == "corrupt_shape_too_big.npy" {
-            // numpy allocates 4 TiB first; axial refuses before allocating.
-            assert_eq!(
-                err,
-                "npy: Failed to read all data for array. Expected (1099511627776,) = 1099511627776 elements, could only read 6 elements. (file seems not fully written?)"
-            );
+        let kind = if name.starts_with("corrupt_truncated_") {
+            ErrorKind::Truncated
         } else {
-            assert_eq!(err, format!("npy: {reference}"), "{name}");
+            ErrorKind::Corrupt
+        };
+        match name.as_str() {
+            // numpy allocates 4 TiB first; axial refuses before allocating.
+            "corrupt_shape_too_big.npy" => assert_eq!(
+                (err.as_str(), error.kind()),
+                (
+                    "npy: Failed to read all data for array. Expected (1099511627776,) = 1099511627776 elements, could only read 6 elements. (file seems not fully written?)",
+                    ErrorKind::Truncated
+                )
+            ),
+            // numpy refuses unless asked to unpickle; axial has no dtype of
+            // Python objects at all.
+            "corrupt_object_dtype.npy" => assert!(
+                matches!(&error, Error::UnsupportedDType { key: None, dtype, .. } if dtype == "object"),
+                "{err}"
+            ),
+            _ => assert_eq!(
+                (err, error.kind()),
+                (format!("npy: {reference}"), kind),
+                "{name}"
+            ),
         }
     }
 }
@@ -205,4 +225,111 @@ fn a_member_claiming_more_compressed_bytes_than_the_archive_holds_is_refused() {
         err.contains("compressed bytes where the archive holds"),
         "{err}"
     );
+}
+
+/// numpy reads the header it is told of before judging its length: a file
+/// cut anywhere before its data is reported as cut, in numpy's words.
+#[test]
+fn a_file_cut_anywhere_is_reported_as_truncated() {
+    let x = RawTensor::arange(0.0, 6.0, 1.0, DType::F32).unwrap();
+    let bytes = npy::to_bytes(&x.view()).unwrap();
+    for cut in 1..bytes.len() {
+        let err = npy::load_bytes(&bytes[..cut]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Truncated, "{cut}: {err}");
+    }
+    assert_eq!(
+        npy::load_bytes(&bytes[..50]).unwrap_err().to_string(),
+        "npy: EOF: reading array header, expected 118 bytes got 40"
+    );
+    // A header longer than numpy's limit: cut, it is cut; whole, too long.
+    let dict = format!(
+        "{{'descr': '<f4', 'fortran_order': False, 'shape': (0,), }}{}",
+        " ".repeat(20_000)
+    );
+    let long = header_only(&dict);
+    assert_eq!(
+        npy::load_bytes(&long[..100]).unwrap_err().to_string(),
+        "npy: EOF: reading array header, expected 20058 bytes got 90"
+    );
+    let err = npy::load_bytes(&long).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.to_string()),
+        (
+            ErrorKind::Corrupt,
+            "npy: Header info length (20058) is large and may not be safe to load securely.".into()
+        )
+    );
+}
+
+#[test]
+fn an_npy_of_a_dtype_axial_does_not_have_says_which() {
+    for name in ["unsupported_u2.npy", "unsupported_c8.npy"] {
+        let json = expected("npy", name);
+        assert!(
+            json["np_load"]["ok"].as_bool().unwrap(),
+            "numpy reads {name}"
+        );
+        let err = npy::load(fixture("npy", name)).unwrap_err();
+        let dtype = json["dtype"].as_str().unwrap();
+        assert!(
+            matches!(&err, Error::UnsupportedDType { format: "npy", key: None, dtype: d } if d == dtype),
+            "{name}: {err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("npy: the tensor has dtype {dtype}, which axial does not have")
+        );
+    }
+}
+
+/// An `.npz` with uint16, big-endian uint32 and complex64 arrays beside
+/// float32 and int64 ones: it opens, the others read, and those three are
+/// refused by name, their bytes given little-endian.
+#[test]
+fn an_npz_with_arrays_of_dtypes_axial_does_not_have_reads_the_others() {
+    for name in [
+        "unsupported_dtypes.npz",
+        "unsupported_dtypes_compressed.npz",
+    ] {
+        let json = expected("npy", name);
+        let file = npz::load(fixture("npy", name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want: Vec<&str> = json["np_load_files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect();
+        assert_eq!(file.keys().collect::<Vec<_>>(), want, "{name}");
+        let mut unsupported = Vec::new();
+        for (key, entry) in json["arrays"].as_object().unwrap() {
+            let dtype = entry["dtype"].as_str().unwrap();
+            let values = flat_numbers(&entry["values_flat"]);
+            match file.tensor(key) {
+                Ok(t) => {
+                    assert_eq!(t.shape(), usizes(&entry["shape"]), "{name}/{key}");
+                    assert_eq!(common::values(t), values, "{name}/{key}");
+                }
+                Err(err) => {
+                    assert_eq!(err.kind(), ErrorKind::UnsupportedDType, "{name}/{key}");
+                    assert_eq!(
+                        err.to_string(),
+                        format!("npz: tensor `{key}` has dtype {dtype}, which axial does not have")
+                    );
+                    let f = file.foreign(key).unwrap();
+                    assert_eq!(
+                        (f.dtype.as_str(), f.shape.clone()),
+                        (dtype, usizes(&entry["shape"]))
+                    );
+                    assert_eq!(foreign_values(f), values, "{name}/{key}");
+                    unsupported.push(key.as_str());
+                }
+            }
+        }
+        unsupported.sort();
+        assert_eq!(unsupported, ["c8", "u2", "u4_big_endian"], "{name}");
+        let mut listed: Vec<&str> = file.unsupported().map(|(k, _)| k).collect();
+        listed.sort();
+        assert_eq!(listed, unsupported);
+        assert_eq!(file.iter().count(), 2);
+    }
 }

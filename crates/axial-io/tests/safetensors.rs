@@ -6,14 +6,16 @@ mod common;
 
 use axial::prelude::*;
 use axial_core::{DType, RawTensor};
-use axial_io::{Error, TensorMap, safetensors};
-use common::{check_values, dtype, expected, fixture, fixtures, usizes};
+use axial_io::{Error, ErrorKind, TensorMap, safetensors};
+use common::{
+    check_values, dtype, expected, fixture, fixtures, flat_numbers, foreign_values, usizes,
+};
 
 #[test]
 fn every_valid_fixture_reads_as_its_json_says() {
     let names: Vec<String> = fixtures("safetensors", "")
         .into_iter()
-        .filter(|n| !n.starts_with("corrupt_"))
+        .filter(|n| !n.starts_with("corrupt_") && !n.starts_with("unsupported_"))
         .collect();
     assert_eq!(names.len(), 4);
     for name in names {
@@ -58,7 +60,14 @@ fn every_damaged_fixture_fails_with_the_reference_message() {
         let json = expected("safetensors", &name);
         let reference = json["safetensors_load_file"]["message"].as_str().unwrap();
         let err = safetensors::load(fixture("safetensors", &name)).unwrap_err();
-        assert!(matches!(err, Error::Format { .. }), "{name}: {err:?}");
+        // A file shorter than its header says is cut short; the others are malformed.
+        let kind = match name.as_str() {
+            "corrupt_short_file.safetensors" | "corrupt_header_len_past_eof.safetensors" => {
+                ErrorKind::Truncated
+            }
+            _ => ErrorKind::Corrupt,
+        };
+        assert_eq!(err.kind(), kind, "{name}: {err:?}");
         assert_eq!(
             err.to_string(),
             format!("safetensors: {reference}"),
@@ -178,4 +187,59 @@ fn a_loaded_tensor_can_be_written_without_touching_the_file() {
     let mut storage = (**file.tensor("w").unwrap().storage()).try_clone().unwrap();
     storage.write_byte(0, 1).unwrap();
     assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+/// A file with uint16, complex64 and float8 tensors beside float32 and
+/// int64 ones (written by safetensors from torch): it opens, the others
+/// read, and those three are refused by name with torch's dtype names,
+/// their bytes still given.
+#[test]
+fn a_file_with_tensors_of_dtypes_axial_does_not_have_reads_the_others() {
+    let name = "unsupported_dtypes.safetensors";
+    let json = expected("safetensors", name);
+    assert!(json["load_file"]["ok"].as_bool().unwrap());
+    let file = safetensors::load(fixture("safetensors", name)).unwrap();
+    let tensors = json["tensors"].as_object().unwrap();
+    assert_eq!(file.len(), tensors.len());
+    let mut refused = Vec::new();
+    for (key, entry) in tensors {
+        let dtype = entry["dtype"].as_str().unwrap();
+        let values = flat_numbers(&entry["values_flat"]);
+        match file.tensor(key) {
+            Ok(t) => assert_eq!(common::values(t), values, "{key}"),
+            Err(err) => {
+                assert!(
+                    matches!(&err, Error::UnsupportedDType { format: "safetensors", key: Some(k), dtype: d } if k == key && d == dtype),
+                    "{key}: {err:?}"
+                );
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        "safetensors: tensor `{key}` has dtype {dtype}, which axial does not have"
+                    )
+                );
+                let f = file.foreign(key).unwrap();
+                assert_eq!(f.shape, usizes(&entry["shape"]), "{key}");
+                assert_eq!(foreign_values(f), values, "{key}");
+                refused.push(key.as_str());
+            }
+        }
+    }
+    refused.sort();
+    assert_eq!(refused, ["c64", "f8", "u16"]);
+}
+
+/// A file cut inside its tensors' bytes: the header is whole, the data short.
+#[test]
+fn a_file_cut_in_its_data_is_truncated_and_one_with_bytes_past_it_malformed() {
+    let w = RawTensor::zeros(&[16], DType::F32).unwrap();
+    let bytes = safetensors::to_bytes(&[("w", w.view())], &[]).unwrap();
+    for cut in [1, 7, 9, bytes.len() / 2, bytes.len() - 1] {
+        let err = safetensors::load_bytes(&bytes[..cut]).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Truncated, "{cut}: {err}");
+    }
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0; 4]);
+    let err = safetensors::load_bytes(&longer).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Corrupt, "{err}");
 }

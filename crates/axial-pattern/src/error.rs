@@ -220,8 +220,9 @@ pub enum ErrorKind {
         /// The tensor's axis there.
         axis: String,
     },
-    /// A group of the left side on a named axis that it neither names nor
-    /// composes (see [`Pattern::check_names`](crate::Pattern::check_names)).
+    /// A group of the left side on a named axis with a part that is another
+    /// axis' name, or on a composed axis neither its parts nor new names (see
+    /// [`Pattern::check_names`](crate::Pattern::check_names)).
     GroupWithoutAxis {
         /// The group as written, `(W P)`.
         group: String,
@@ -332,9 +333,13 @@ impl fmt::Display for ErrorKind {
                 f,
                 "the pattern names axis `{pattern}` where the tensor has `{axis}`: the left side names the tensor's axes in order"
             ),
+            GroupWithoutAxis { group, axis } if axis.starts_with('(') => write!(
+                f,
+                "the group {group} splits the composed axis `{axis}`, but is not its parts in order: write {axis}, or use names the tensor does not have"
+            ),
             GroupWithoutAxis { group, axis } => write!(
                 f,
-                "the group {group} splits axis `{axis}`, but does not name it: name it among the group's parts, as ({axis} ..)"
+                "the group {group} splits axis `{axis}`, but uses a name of another of the tensor's axes: make it of `{axis}` and names the tensor does not have, as ({axis} ..)"
             ),
         }
     }

@@ -22,6 +22,7 @@
 //! compiler can prove two names different. Every check ends in a trait of
 //! [`report`] whose message names the axes and the shape.
 
+pub mod conv;
 mod display;
 pub mod einops;
 mod find;
@@ -33,6 +34,7 @@ pub mod report;
 mod shape;
 mod size;
 pub mod slicing;
+pub mod sum;
 pub mod symbol;
 
 pub use display::{Flat, FlatNames};
@@ -47,6 +49,7 @@ pub use shape::{Ax, Cons, DisplayOf, Nil, Shape};
 pub use size::{
     Canon, Canonical, Dyn, SZ_MAX, Size, SizeEq, SizeMul, SizeProd, SizesEqual, StaticSize, Sz,
 };
+pub use sum::{Plus, SizeAdd, SizeSum};
 pub use symbol::{NoSymbols, NotSymbol, Sym, SymbolTag};
 
 pub use generic_array::{self, GenericArray};
@@ -59,6 +62,7 @@ mod sealed {
     impl Sealed for crate::logic::Unknown {}
     impl Sealed for crate::size::Dyn {}
     impl<Tag> Sealed for crate::symbol::Sym<'_, Tag> {}
+    impl<A, B> Sealed for crate::sum::Plus<A, B> {}
     impl Sealed for typenum::UTerm {}
     impl<U, B> Sealed for typenum::UInt<U, B> {}
     impl<const N: usize> Sealed for crate::size::Sz<N> {}

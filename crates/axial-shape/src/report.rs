@@ -16,6 +16,11 @@
 
 use crate::logic::{B0, B1, Unknown};
 
+pub use crate::ops::gather::{GatherNames, GatherRank, GatherSizes};
+pub use crate::ops::join::{CatNames, CatRank, CatSizes};
+pub use crate::ops::pick::{TopkFits, TriangleAxes, WindowFits, WindowStep};
+pub use crate::sum::SameSymbolicSize;
+
 /// The answer is true, or unknown until run time.
 macro_rules! holds_or_unknown {
     ($trait:ident < $($p:ident),* > $(, const $c:ident)?) => {
@@ -546,11 +551,11 @@ pub trait AllStatic<Disp> {}
 #[diagnostic::do_not_recommend]
 impl<Disp> AllStatic<Disp> for B1 {}
 
-/// One run-time size per `Dyn` axis (`Self`: what was given).
+/// One run-time size per `Dyn` axis (`Self`: whether `Given` has as many).
 ///
-/// Never implemented: reached only for a number of sizes other than the
-/// number of `Dyn` axes, so a [`DynSizes`](crate::DynSizes) that holds gives
-/// each `Dyn` axis its size.
+/// What [`DynSizes`](crate::DynSizes) asks of the sizes given (a `usize`
+/// for one `Dyn` axis, `[usize; N]` for `N`): as many as `Dyn` axes, so a
+/// `DynSizes` that holds gives each `Dyn` axis its size.
 /// ```
 /// use axial_shape::{DynSizes, axes, shape};
 /// axes!(Batch, Channels, Time);
@@ -558,10 +563,34 @@ impl<Disp> AllStatic<Disp> for B1 {}
 /// assert_eq!(DynSizes::<S>::sizes([4, 9]).as_slice(), &[4, 3, 9]);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "expected one size per `Dyn` axis of `{Disp}`, found `{Self}`",
-    label = "wrong number of sizes"
+    message = "expected one size per `Dyn` axis of `{Disp}`, found `{Given}`",
+    label = "wrong number of sizes",
+    note = "give a `usize` for a shape with one `Dyn` axis, `[usize; N]` for `N` of them, in their order"
 )]
-pub trait SizePerDyn<Disp> {}
+pub trait SizePerDyn<Given, Disp> {}
+#[diagnostic::do_not_recommend]
+impl<Given, Disp> SizePerDyn<Given, Disp> for B1 {}
+
+/// Run-time sizes are for `Dyn` axes; a shape with a symbolic size takes
+/// none (`Self`: whether it has one).
+///
+/// What [`DynSizes`](crate::DynSizes) asks of a shape before counting its
+/// sizes: no symbol (`B0` has no impl here, and is never asked); a symbol is
+/// bound by `realize_in`, which checks it against its scope.
+/// ```
+/// use axial_shape::{DynSizes, axes, shape};
+/// axes!(Batch, Model);
+/// fn sizes<G: DynSizes<S>, S: axial_shape::Shape>(g: G) -> usize {
+///     g.sizes().len()
+/// }
+/// assert_eq!(sizes::<usize, shape![Batch: Dyn, Model: 4]>(2), 2);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "shape `{Disp}` has symbolic sizes, which no constructor takes: its tensors come from `realize_in`",
+    label = "sizes given for a shape with symbolic sizes",
+    note = "create the tensor with `Dyn` where the shape has `Sym<..>` (`zeros_dyn`, `ones_dyn`, ...), then bind its symbols with `x.realize_in(scope)`"
+)]
+pub trait SymbolicSizes<Disp> {}
 
 /// One coordinate per axis.
 ///
@@ -714,7 +743,7 @@ holds_or_unknown!(ExtentFits<A, Disp>, const K);
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{Left}` with `{Right}`: axis `{A}` meets `{Self}` at the same position from the right",
     label = "names differ",
-    note = "line the axes up first with `align_as` or `align_to` (views), or `rename` one of them"
+    note = "line the axes up first: `x.align_as(&y)` is a view of `x` in `y`'s order, with a size-1 axis for each name `x` lacks (an `[Out]` bias on `[Batch, Out, Rows, Cols]` becomes `[1, Out, 1, 1]`); or `align_to`, or `rename` one of them"
 )]
 pub trait BroadcastNames<A, Left, Right> {}
 
@@ -761,7 +790,7 @@ pub trait BroadcastSizes<A, Left, Right> {}
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{Left}` with `{Right}`: axis `{A}` is at different positions from the right",
     label = "`{A}` would appear twice in the result",
-    note = "line the axes up first with `align_as` or `align_to` (views)"
+    note = "line the axes up first: `x.align_as(&y)` is a view of `x` in `y`'s order, with a size-1 axis for each name `x` lacks; or `align_to`"
 )]
 pub trait BroadcastPlace<A, Left, Right> {}
 #[diagnostic::do_not_recommend]

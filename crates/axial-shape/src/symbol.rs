@@ -44,7 +44,7 @@ use typenum::{Bit, UInt, UTerm, Unsigned};
 
 use crate::einops::SizeDiv;
 use crate::id::NamedId;
-use crate::logic::{B1, Unknown};
+use crate::logic::{B0, B1, Or, OrWith, Truth, Unknown};
 use crate::name::{AxisName, SameName};
 use crate::shape::{Ax, Nil};
 use crate::size::{Dyn, Size, SizeEq, SizeMul, StaticSize, Sz};
@@ -226,7 +226,7 @@ impl<A, B> SameSymbol<A, B> for B1 {}
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a symbolic size, and this shape is chosen by the caller",
     label = "symbolic size in a target shape",
-    note = "a symbolic size comes only from `realize_in` (which checks it against its scope) or from an op on tensors that carry it; give `Dyn` here and `realize_in` the result"
+    note = "a symbolic size comes only from `realize_in` (which checks it against its scope), from an op on tensors that carry it, or from its `Extent` (`x.extent::<Axis>()` of a tensor that has it); give `Dyn` here and `realize_in` the result, or the extent"
 )]
 pub trait NotSymbol: Size {}
 impl NotSymbol for Dyn {}
@@ -281,3 +281,57 @@ impl<'id, Tag> SizeInScope<'id> for Sym<'id, Tag> {}
 pub trait NoSymbols {}
 impl NoSymbols for Nil {}
 impl<N, Sz: NotSymbol, T: NoSymbols> NoSymbols for Ax<N, Sz, T> {}
+
+/// `Out` is `B1` for a symbolic size ([`Sym`]), `B0` for a static or
+/// [`Dyn`] one.
+///
+/// ```
+/// use axial_shape::symbol::IsSymbol;
+/// use axial_shape::{Dyn, Truth};
+/// assert_eq!(<<Dyn as IsSymbol>::Out as Truth>::VALUE, Some(false));
+/// ```
+pub trait IsSymbol {
+    /// The answer.
+    type Out: Truth;
+}
+impl IsSymbol for Dyn {
+    type Out = B0;
+}
+impl IsSymbol for UTerm {
+    type Out = B0;
+}
+impl<U, B> IsSymbol for UInt<U, B> {
+    type Out = B0;
+}
+impl<const N: usize> IsSymbol for Sz<N> {
+    type Out = B0;
+}
+impl<Tag> IsSymbol for Sym<'_, Tag> {
+    type Out = B1;
+}
+
+/// `Out` is `B1` when a size of the shape is a symbol.
+///
+/// ```
+/// use axial_shape::symbol::HasSymbols;
+/// use axial_shape::{Sym, Truth, axes, shape};
+/// axes!(Batch, Model);
+/// fn has<'id>() -> Option<bool> {
+///     <<shape![Batch: Sym<'id, Batch>, Model: 4] as HasSymbols>::Out as Truth>::VALUE
+/// }
+/// assert_eq!(has(), Some(true));
+/// assert_eq!(<<shape![Batch: Dyn, Model: 4] as HasSymbols>::Out as Truth>::VALUE, Some(false));
+/// ```
+pub trait HasSymbols {
+    /// The answer.
+    type Out: Truth;
+}
+impl HasSymbols for Nil {
+    type Out = B0;
+}
+impl<N, Z: IsSymbol, T: HasSymbols> HasSymbols for Ax<N, Z, T>
+where
+    Z::Out: OrWith<T::Out>,
+{
+    type Out = Or<Z::Out, T::Out>;
+}

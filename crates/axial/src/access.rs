@@ -2,6 +2,7 @@
 
 use std::ops::{Index, IndexMut};
 
+use axial_core::layout::AxisIndex;
 use axial_core::{Backend, Cpu, Device, Element, RawTensor, Result, Scalar};
 use axial_shape::report::OneElement;
 use axial_shape::{RankIs, Shape, SizeEq};
@@ -35,8 +36,9 @@ where
 }
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
-    /// The element at `index`, one coordinate per axis (negative counts from
-    /// the end).
+    /// The element at `index`, one coordinate per axis: unsigned, as
+    /// [`sizes`](Self::sizes) are, or signed, negative counting from the end
+    /// (any [`AxisIndex`](crate::AxisIndex)).
     ///
     /// # Errors
     /// A coordinate outside its axis.
@@ -46,9 +48,11 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// let m = Tensor::<f32, shape![3, 4]>::arange();
     /// assert_eq!(m.try_get([1, -1])?, 7.0);
     /// assert!(m.try_get([3, 0]).is_err());
+    /// let [rows, cols] = [m.sizes()[0], m.sizes()[1]];
+    /// assert_eq!(m.try_get([rows - 1, cols - 1])?, 11.0);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_get<const N: usize>(&self, index: [isize; N]) -> Result<T>
+    pub fn try_get<const N: usize>(&self, index: [impl AxisIndex; N]) -> Result<T>
     where
         S: RankIs<N>,
     {
@@ -65,7 +69,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(Tensor::<i64, shape![2, 3]>::arange().get([1, 2]), 5);
     /// ```
     #[track_caller]
-    pub fn get<const N: usize>(&self, index: [isize; N]) -> T
+    pub fn get<const N: usize>(&self, index: [impl AxisIndex; N]) -> T
     where
         S: RankIs<N>,
     {
@@ -261,7 +265,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.to_vec(), vec![0, 5, 0, 0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_set<const N: usize>(&mut self, index: [isize; N], value: T) -> Result<()>
+    pub fn try_set<const N: usize>(&mut self, index: [impl AxisIndex; N], value: T) -> Result<()>
     where
         S: RankIs<N>,
         R: DataMut<D>,
@@ -286,7 +290,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.to_vec(), vec![0.0, 0.0, 2.0]);
     /// ```
     #[track_caller]
-    pub fn set<const N: usize>(&mut self, index: [isize; N], value: T)
+    pub fn set<const N: usize>(&mut self, index: [impl AxisIndex; N], value: T)
     where
         S: RankIs<N>,
         R: DataMut<D>,
@@ -380,7 +384,7 @@ fn element_at<T: Element>(storage: &[u8], at: usize) -> &T {
     bytemuck::from_bytes(&storage[at * size..(at + 1) * size])
 }
 
-impl<T: Element, S: RankIs<N>, R: Data<Cpu>, const N: usize> Index<[isize; N]>
+impl<T: Element, S: RankIs<N>, R: Data<Cpu>, I: AxisIndex, const N: usize> Index<[I; N]>
     for TensorBase<T, S, Cpu, R>
 {
     type Output = T;
@@ -396,13 +400,13 @@ impl<T: Element, S: RankIs<N>, R: Data<Cpu>, const N: usize> Index<[isize; N]>
     /// assert_eq!(m[[1, 2]], 5.0);
     /// ```
     #[track_caller]
-    fn index(&self, index: [isize; N]) -> &T {
+    fn index(&self, index: [I; N]) -> &T {
         let at = or_panic(self.layout.storage_index(&index));
         element_at(self.data.storage().as_bytes(), at)
     }
 }
 
-impl<T: Element, S: RankIs<N>, R: DataMut<Cpu>, const N: usize> IndexMut<[isize; N]>
+impl<T: Element, S: RankIs<N>, R: DataMut<Cpu>, I: AxisIndex, const N: usize> IndexMut<[I; N]>
     for TensorBase<T, S, Cpu, R>
 {
     /// `x[[i, j]] = v`.
@@ -417,7 +421,7 @@ impl<T: Element, S: RankIs<N>, R: DataMut<Cpu>, const N: usize> IndexMut<[isize;
     /// assert_eq!(m.to_vec(), vec![0.0, 4.0, 0.0, 0.0, 0.0, 0.0]);
     /// ```
     #[track_caller]
-    fn index_mut(&mut self, index: [isize; N]) -> &mut T {
+    fn index_mut(&mut self, index: [I; N]) -> &mut T {
         let at = or_panic(self.layout.storage_index(&index));
         let size = T::DTYPE.size();
         let bytes = self.data.storage_mut().as_bytes_mut();

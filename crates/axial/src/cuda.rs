@@ -2,6 +2,12 @@
 //! `Tensor<T, S, Cuda>`, page-locked host tensors ([`PinnedTensor`]), and
 //! the asynchronous host-to-device copy, which exists only for them.
 //!
+//! The feature needs nothing of CUDA to build (a crate that depends on
+//! `axial` with `features = ["cuda"]` builds on any machine): the NVIDIA
+//! driver is loaded when a program first asks for a device (`libcuda.so.1`,
+//! or the file the variable `AXIAL_LIBCUDA` names), and without one
+//! [`Cuda::new`] says it could not be loaded.
+//!
 //! ```
 //! use axial::prelude::*;
 //! use axial::{Cuda, Stream};

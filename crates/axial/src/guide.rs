@@ -135,7 +135,80 @@
 //! assert!((y.get([0, 0]) - 1.841_344_7).abs() < 1e-6);
 //! ```
 //!
-//! ## 6. Reading the compile errors
+//! ## 6. One function for every length: symbols, sums and a KV cache
+//!
+//! A decoder runs its forward on the whole prompt (prefill) and then on
+//! one token at a time (decoding), over a cache of keys and values that
+//! grows by each step's. One function serves both when the step's length
+//! is a symbol: each step opens a [`scope`](crate::scope) and binds `Seq`
+//! to its length (the prompt's, then 1) and `Past` to the cache's, in
+//! [`realize_in`](crate::TensorBase::realize_in), the step's one run-time
+//! check. Inside, nothing is checked: [`cat`](crate::TensorBase::cat) of the
+//! cache (`Key: Sym<'id, Past>`) and the step's keys (`Sym<'id, Seq>`) has
+//! `Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>`, a size the type says, so the
+//! keys and the values grown alike contract with each other as proven
+//! sizes; a mask at those sizes is made from their
+//! [`Extent`](crate::Extent)s, which come only from tensors that have them.
+//!
+//! ```
+//! use axial::prelude::*;
+//! use axial::{Attention, Extents, Plus};
+//! axes!(Seq, Key, Past, Head);
+//!
+//! type Queries<'id> = Tensor<f32, shape![Seq: Sym<'id, Seq>, Head: 4]>;
+//! type Cached<'id> = Tensor<f32, shape![Key: Sym<'id, Past>, Head: 4]>;
+//! type Grown<'id> = Tensor<f32, shape![Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>, Head: 4]>;
+//! type Visible<'id> = Tensor<Bool, shape![Seq: Sym<'id, Seq>, Key: Plus<Sym<'id, Past>, Sym<'id, Seq>>]>;
+//!
+//! /// Causal attention of a step over the cache and itself, for every `Seq`
+//! /// and `Past`: no size parameter, no bound, no `try_`.
+//! fn attend<'id>(q: &Queries<'id>, cache: &Cached<'id>) -> (Queries<'id>, Grown<'id>) {
+//!     let keys = cache.cat::<Key, _>(q.as_view().rename::<Seq, Key>()); // Past + Seq keys
+//!     let (past, seq) = (cache.extent::<Key>(), q.extent::<Seq>());
+//!     // Query i is token Past + i: it sees the keys up to Past + i.
+//!     let visible = Visible::full_dyn(Extents((seq, past + seq)), Bool::TRUE)
+//!         .tril::<Seq, Key>(past.get() as i64);
+//!     let out = q.scaled_dot_product_attention_masked(&keys, &keys, &visible, Attention::default());
+//!     (out, keys)
+//! }
+//!
+//! let mut cache = Tensor::<f32, shape![Key: Dyn, Head: 4]>::zeros_dyn(0);
+//! for len in [3, 1, 1] {
+//!     // a prefill of 3 tokens, then two steps of 1, through one function
+//!     let x = Tensor::<f32, shape![Seq: Dyn, Head: 4]>::ones_dyn(len);
+//!     cache = scope(|s| -> axial::Result<_> {
+//!         let (q, past) = (x.realize_in(s)?, cache.realize_in(s)?); // binds Seq and Past
+//!         let (out, grown) = attend(&q, &past);
+//!         assert_eq!(out.sizes().as_slice(), &[len, 4]);
+//!         Ok(grown.into_dyn::<Key>()) // the symbols stay in their scope
+//!     })?;
+//! }
+//! assert_eq!(cache.sizes().as_slice(), &[5, 4]);
+//! # Ok::<(), axial::Error>(())
+//! ```
+//!
+//! The repository's `examples/decoder.rs` is a whole GPT-style decoder
+//! written so, which checks its cached logits against a pass without a
+//! cache.
+//!
+//! Why a symbol and not a size parameter (`fn attend<L: ...>` taking
+//! `Seq: Sz<1>` and `Seq: Sym<'id, Prompt>` alike): every shape carries its
+//! element count, the product of its sizes, and a product of a static size
+//! is computed in the type; for a size parameter that product is unknown,
+//! so each shape the function makes would need its own bound. A symbol's
+//! products are run-time values (`Dyn`) whatever the rest of the shape is,
+//! so a function over symbols needs none, and binding `Seq` to 1 makes a
+//! decoding step one more length of the same function.
+//!
+//! Sizes kept by the ops: `cat` adds them (static sums are static, a
+//! symbol's a [`Plus`](crate::Plus)); [`pad`](crate::TensorBase::pad)'s
+//! amounts and [`topk`](crate::TensorBase::topk)'s `K` are in the type;
+//! [`narrow_to`](crate::TensorBase::narrow_to) cuts an axis to the size of
+//! an extent (`Sz::<4>`, or another tensor's axis);
+//! [`unfold_windows`](crate::TensorBase::unfold_windows) counts its windows
+//! in the type; `s![..]` slices by literals to static sizes.
+//!
+//! ## 7. Reading the compile errors
 //!
 //! Every shape in a message prints with its names and sizes, one entry per
 //! axis: `[Model; 64]` for a static size, `(Seq, Dyn)` for a run-time one,
@@ -148,12 +221,32 @@
 //!    |
 //! 12 |     let _ = block(&x);
 //!    |             ----- ^^ expected `64`, found `32`
-//!    = note: expected reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<64>, Nil>>, Cpu, Owned<Cpu>>`
-//!               found reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<32>, Nil>>, Cpu, Owned<Cpu>>`
+//!    = note: expected reference `&TensorBase<_, Ax<_, _, Ax<_, Sz<64>, _>>, _, _>`
+//!               found reference `&TensorBase<_, Ax<_, _, Ax<_, Sz<32>, _>>, _, _>`
 //! note: function defined here
 //!    |
 //!  6 | fn block(x: &Tensor<f32, shape![Batch: 4, Model: 64]>) -> f32 {
 //! ```
+//!
+//! rustc writes `_` for every part of the two types that agrees, the axis
+//! names included, and no attribute changes what this error (a type
+//! mismatch, not a failed proof) prints. The axis is the one at that place
+//! of the shape: `Ax<_, _, Ax<_, Sz<64>, _>>` is the second axis, `Model`
+//! in the signature the note points to. To see the types whole, with the
+//! names, ask rustc for its verbose form, on the crate alone (its
+//! dependencies are not rebuilt):
+//!
+//! ```text
+//! $ cargo rustc --bin my_model -- --verbose     (or --lib, --test name, --example name)
+//!    = note: expected reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<64>, Nil>>, Cpu, Owned<Cpu>>`
+//!               found reference `&TensorBase<f32, Ax<Batch, Sz<4>, Ax<Model, Sz<32>, Nil>>, Cpu, Owned<Cpu>>`
+//! ```
+//!
+//! Where the sizes of a tensor from elsewhere are to be checked, rather than
+//! trusted, [`realize`](crate::TensorBase::realize) is the boundary that
+//! names the axis: `x.realize::<shape![Batch: 4, Model: 64]>()` is a proof
+//! for static sizes (a mismatch is a compile error that says
+//! `Model` has 32 where 64 is wanted) and a run-time check for `Dyn` ones.
 //!
 //! and a failed proof names the axes and shapes in the first line:
 //!

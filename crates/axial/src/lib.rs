@@ -68,8 +68,10 @@ mod cuda;
 mod device;
 mod display;
 mod einops;
+mod extent;
 mod float;
 pub mod guide;
+pub mod loss;
 mod meta;
 mod nested_array;
 mod ops;
@@ -84,36 +86,40 @@ mod tensor;
 mod views;
 
 pub use access::OneElementShape;
+pub use axial_core::layout::AxisIndex;
 pub use axial_core::{Backend, Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
-    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, OverAxis, Shape, Sym, Sz,
-    Unnamed,
+    self as shape, Anon, AxisName, Composed, Dyn, GenericArray, New, OverAxis, Plus, Shape, Sym,
+    Sz, Unnamed,
 };
 pub use axial_shape::{axes, names, shape};
 pub use create::Eye;
 #[cfg(feature = "cuda")]
 pub use cuda::{Cuda, Event, Pinned, PinnedTensor, Stream};
 pub use device::SameDevice;
+pub use extent::{Extent, Extents, ExtentsFit, KeepRuntime, RuntimeAxes};
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested_array::NestedArray;
 #[doc(hidden)]
 pub use ops::AssignInto;
 pub use ops::{
-    AxisOf, Chosen, Condition, Number, OpShape, Operand, Promote, Promoted, ResultTypes, SameDType,
+    Attended, Attention, AttentionMask, AxisOf, CatAll, Chosen, Condition, Number, OpShape,
+    Operand, Pad, Padded, Promote, Promoted, ResultTypes, SameDType, Selected, Stacked,
     WithIndices,
 };
 pub use quantized::{
-    LinearWeight, PackedLinear, PerChannel, PerTensor, QInt8, QInt32, QType, QUInt8, Quantized,
-    QuantizedView, WeightScheme,
+    Bf16, Dense, Fp32, Int8, LinearWeight, PackedLinear, PerChannel, PerTensor, Precision, QInt8,
+    QInt32, QType, QUInt8, Quantized, QuantizedMatMul, QuantizedView, WeightScheme,
 };
 pub use ragged::{
-    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, Nested, NestedBuilder, NestedMatMulOut,
-    NotBatch, RaggedAxisFits, RaggedShape, ReduceKind, ReduceNested, WithItems,
+    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, LastAxis, Nested, NestedBuilder,
+    NestedMatMulOut, NestedProduct, NotBatch, Pick, ProductNames, ProductResult, RaggedAxisFits,
+    RaggedPair, RaggedShape, RaggedSingle, ReduceKind, ReduceNested, Renamed, WithItems,
 };
 pub use repr::{Broadcast, CowRepr, Data, DataMut, Owned, Shared, View, ViewMut};
 pub use slicing::Slices;
-pub use sparse::{SparseCoo, SparseCsr};
+pub use sparse::{DenseAxes, HybridShape, SparseCoo, SparseCsr};
 pub use symbolic::{Scope, scope};
 pub use tensor::{
     ArcTensor, BroadcastTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,

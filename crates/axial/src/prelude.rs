@@ -1,4 +1,6 @@
-//! What typical code needs: `use axial::prelude::*;`.
+//! What typical code needs: `use axial::prelude::*;`, with the bounds
+//! generic code most often asks ([`Float`], [`OverAxis`], [`Distinct`]) and
+//! [`Scope`] for model functions over symbolic sizes.
 //!
 //! ```
 //! use axial::prelude::*;
@@ -7,10 +9,12 @@
 //! assert_eq!(m.names().as_slice(), &[Some("Rows"), Some("Cols")]);
 //! ```
 
+pub use crate::shape::Distinct;
+pub use crate::shape::conv::{Conv, ConvT, Pool, Same, SameWith, TfSame};
 pub use crate::{
     Anon, ArcTensor, Bool, Composed, Cpu, DType, Device, Dyn, Error, Float, Generator, New,
-    OverAxis, Sym, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed, axes, bf16,
-    f16, names, scope, shape,
+    OverAxis, Scope, Sym, Sz, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, Unnamed,
+    axes, bf16, f16, names, scope, shape,
 };
 #[cfg(feature = "cuda")]
 pub use crate::{Cuda, Stream};

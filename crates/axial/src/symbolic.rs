@@ -62,14 +62,20 @@
 //!    itself) before it retypes. Names are compared by spelling, as axis
 //!    names are, in the type checker and in the table alike.
 //! 5. **Only checked ways in.** The sizes a caller chooses freely
-//!    (constructors, `reshape`, `view`, `split`, `expand`, `as_strided`,
-//!    `realize`) refuse symbols at compile time ([`NoSymbols`]); untyped
-//!    conversions (`try_from_raw`, sparse and nested builders) refuse them
-//!    with an `Err`. Every other op computes its result's sizes from its
-//!    inputs': an axis keeps a symbol only where an input's axis had it and
-//!    the op keeps that length (a view along other axes, a reduction over
-//!    other axes, a broadcast of the symbol against itself or against 1).
-//!    A product or a symbol met with `Dyn` becomes `Dyn`; met with a static
+//!    (`reshape`, `view`, `split`, `expand`, `as_strided`, `realize`, and
+//!    constructors given `usize` sizes) refuse symbols at compile time
+//!    ([`NoSymbols`]); untyped conversions (`try_from_raw`, sparse and
+//!    nested builders) refuse them with an `Err`. A constructor makes a
+//!    symbolic axis only from an [`Extent`](crate::Extent) of its size,
+//!    and an extent of a symbol comes only from a tensor whose axis has it
+//!    or from the scope's binding (extents add as their sizes do). Every
+//!    other op computes its result's sizes from its inputs': an axis keeps
+//!    a symbol only where an input's axis had it and the op keeps that
+//!    length (a view along other axes, a reduction over other axes, a
+//!    broadcast of the symbol against itself or against 1, a `narrow_to`
+//!    of an extent's length), and `cat` gives the sum of its operands'
+//!    ([`Plus`](axial_shape::Plus), which `realize_in` never targets). A
+//!    product or a symbol met with `Dyn` becomes `Dyn`; met with a static
 //!    size, the result is the static size, checked at run time.
 //!
 //! What stays a run-time check: a symbol against a static size or `Dyn`

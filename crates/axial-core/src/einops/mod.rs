@@ -117,10 +117,11 @@ pub fn repeat<'a, D: Backend>(
 
 /// `rearrange`, `reduce` or `repeat` (by `operation`) of a tensor whose
 /// axes have `names` (`None` for an anonymous axis): the left side must
-/// name them in order, and a group that splits a named axis must name it
-/// among its parts (`(H P)` on `H`, never `(W P)` on `H`), as the typed
-/// macros prove while compiling. einops, which knows no names, would run
-/// both.
+/// name them in order, and a group that splits a named axis must be made of
+/// its name and of names the tensor does not have (`(H P)` or `(Rows P)` on
+/// `H`, never `(W P)` or `(H W)` on `H` of a tensor that has `W`), as the
+/// typed macros prove while compiling. einops, which knows no names, would
+/// run them all.
 ///
 /// # Errors
 /// [`Error::Einops`]: a dim on an axis it does not name
@@ -137,7 +138,7 @@ pub fn repeat<'a, D: Backend>(
 /// let swapped = "B C (W P) (H Q) -> B (H W) (C P Q)";
 /// let err = einops::with_names(&x.view(), &names, swapped, Operation::Rearrange, &[("P", 4), ("Q", 4)]);
 /// assert!(err.err().unwrap().to_string().ends_with(
-///     "the group (W P) splits axis `H`, but does not name it: name it among the group's parts, as (H ..)"
+///     "the group (W P) splits axis `H`, but uses a name of another of the tensor's axes: make it of `H` and names the tensor does not have, as (H ..)"
 /// ));
 /// # Ok::<(), axial_core::Error>(())
 /// ```

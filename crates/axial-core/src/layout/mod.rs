@@ -19,6 +19,7 @@
 
 mod broadcast;
 mod contiguity;
+mod index;
 mod iter;
 mod overlap;
 mod reshape;
@@ -26,6 +27,7 @@ mod strided;
 mod view;
 
 pub use broadcast::broadcast_shapes;
+pub use index::AxisIndex;
 pub use overlap::{MemOverlap, Overlap};
 pub use reshape::{compute_stride, infer_size};
 
@@ -256,10 +258,11 @@ impl Layout {
         Ok(())
     }
 
-    /// The storage index of the element at `index` (one coordinate per dim).
+    /// The storage index of the element at `index` (one coordinate per dim,
+    /// unsigned as the shape's sizes, or signed).
     ///
     /// # Errors
-    /// [`Error::IndexOutOfRange`] for a coordinate outside its dim (negative
+    /// [`Error::IndexOutOfBounds`] for a coordinate outside its dim (negative
     /// coordinates count from the end), [`Error::Invalid`] for a wrong count.
     ///
     /// ```
@@ -267,9 +270,12 @@ impl Layout {
     /// let points = Layout::contiguous(&[3, 2]);
     /// assert_eq!(points.storage_index(&[1, 0])?, 2);
     /// assert_eq!(points.storage_index(&[-1, -1])?, 5);
+    /// let (r, c) = (points.shape()[0], points.shape()[1]);
+    /// assert_eq!(points.storage_index(&[r - 1, c - 1])?, 5);
+    /// assert!(points.storage_index(&[r, 0]).is_err());
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn storage_index(&self, index: &[isize]) -> Result<usize> {
+    pub fn storage_index(&self, index: &[impl AxisIndex]) -> Result<usize> {
         if index.len() != self.rank() {
             return Err(Error::invalid(
                 "index",
@@ -286,15 +292,13 @@ impl Layout {
             .zip(self.shape.iter().zip(&self.strides))
             .enumerate()
         {
-            let size = isize_of(n);
-            if i < -size || i >= size {
+            let Some(i) = i.resolve(n) else {
                 return Err(Error::IndexOutOfBounds {
-                    index: i,
+                    index: i.reported(),
                     dim,
                     size: n,
                 });
-            }
-            let i = if i < 0 { i + size } else { i };
+            };
             at += i as i128 * s as i128;
         }
         // Only a layout no storage holds reaches outside `usize`.

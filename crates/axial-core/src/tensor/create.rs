@@ -416,7 +416,9 @@ impl<D: Backend> TensorRef<'_, D> {
         Ok(out)
     }
 
-    /// The element at `index` (negative indices count from the end).
+    /// The element at `index`, one coordinate per dim: unsigned, as the
+    /// sizes of `shape()` are, or signed, negative counting from the end
+    /// (see [`AxisIndex`](crate::layout::AxisIndex)).
     ///
     /// # Errors
     /// `T` is not the dtype, or an index is out of range.
@@ -424,10 +426,14 @@ impl<D: Backend> TensorRef<'_, D> {
     /// ```
     /// # use axial_core::{DType, RawTensor};
     /// let g = RawTensor::arange(1.0, 13.0, 1.0, DType::F32)?;
-    /// assert_eq!(g.view().view(&[3, 4])?.get::<f32>(&[1, 2])?, 7.0);
+    /// let g = g.view().view(&[3, 4])?;
+    /// assert_eq!(g.get::<f32>(&[1, 2])?, 7.0);
+    /// assert_eq!(g.get::<f32>(&[-1, -1])?, 12.0);
+    /// let last: Vec<usize> = g.shape().iter().map(|n| n - 1).collect();
+    /// assert_eq!(g.get::<f32>(&last)?, 12.0);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn get<T: Element>(&self, index: &[isize]) -> Result<T> {
+    pub fn get<T: Element>(&self, index: &[impl crate::layout::AxisIndex]) -> Result<T> {
         super::expect_dtype::<T>("get", self.dtype)?;
         self.check_in_bounds()?;
         let at = self.layout.storage_index(index)?;
@@ -463,7 +469,7 @@ impl<D: Backend> TensorRef<'_, D> {
                 ),
             ));
         }
-        let zeros = vec![0isize; self.dim()];
+        let zeros = vec![0usize; self.dim()];
         self.get(&zeros)
     }
 }

@@ -2,17 +2,23 @@
 //! [`TensorRef`] and a mutably borrowed [`TensorMut`], in ndarray's ownership
 //! model. The typed `axial::Tensor` is a zero-cost wrapper over these.
 
+mod attention;
 mod create;
 pub use create::Generator;
+pub use loss::Reduction;
+pub use pad::PadMode;
 mod elementwise;
 mod index;
 mod join;
 mod linalg;
 mod linear;
+mod loss;
 mod masked;
 mod norm;
+pub(crate) mod pad;
 mod reduce;
 mod scan;
+mod topk;
 mod views;
 
 use crate::{Backend, Cpu, DType, Device, Element, Error, Input, Layout, Output, Result, Storage};

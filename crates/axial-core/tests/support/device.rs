@@ -1,6 +1,8 @@
 //! The devices the kernel suites run on: one suite, instantiated for `Cpu`
-//! and (with `axial-cuda`'s `cuda` feature) for `Cuda`. Without a GPU the
-//! CUDA instances say they skipped; with `AXIAL_REQUIRE_GPU=1` they fail.
+//! and (with `axial-cuda`'s `cuda` feature) for `Cuda`: a GPU, or the
+//! stand-in driver of `cuda-stub/` that CI runs them on. Without a CUDA
+//! device the CUDA instances say they skipped; with `AXIAL_REQUIRE_GPU=1`
+//! they fail.
 
 use axial_core::{Backend, Cpu};
 

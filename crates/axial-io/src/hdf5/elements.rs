@@ -96,9 +96,9 @@ impl<const N: usize> H5Type for Raw<N> {
     }
 }
 
-/// axial's dtype for an HDF5 datatype, or why there is none.
-pub(crate) fn dtype_of(dtype: &Datatype) -> Result<DType, String> {
-    Ok(match dtype {
+/// axial's dtype for an HDF5 datatype, if it has one.
+pub(crate) fn dtype_of(dtype: &Datatype) -> Option<DType> {
+    Some(match dtype {
         Datatype::FixedPoint {
             size: 1,
             signed: true,
@@ -129,8 +129,50 @@ pub(crate) fn dtype_of(dtype: &Datatype) -> Result<DType, String> {
         Datatype::FloatingPoint { size: 8, .. } => DType::F64,
         Datatype::Enum { base, members } if is_bool(base, members) => DType::Bool,
         Datatype::Enum { base, .. } => dtype_of(base)?,
-        other => return Err(format!("the datatype {other:?} has no axial dtype")),
+        _ => return None,
     })
+}
+
+/// The name numpy (through h5py) gives an HDF5 datatype: `uint16`,
+/// `complex64` (h5py's compound of two floats), `bytes80` (a fixed-size
+/// string); HDF5's class for what numpy has no dtype for.
+pub(crate) fn dtype_name(dtype: &Datatype) -> String {
+    match dtype {
+        Datatype::FixedPoint { size, signed, .. } => {
+            format!(
+                "{}int{}",
+                if *signed { "" } else { "u" },
+                8 * u32::from(*size)
+            )
+        }
+        Datatype::FloatingPoint { size, .. } => format!("float{}", 8 * u32::from(*size)),
+        Datatype::Compound { size, fields }
+            if fields.len() == 2
+                && fields
+                    .iter()
+                    .all(|f| matches!(f.datatype, Datatype::FloatingPoint { .. })) =>
+        {
+            format!("complex{}", 8 * size)
+        }
+        Datatype::Compound { .. } => "compound".into(),
+        Datatype::String {
+            size: hdf5_reader::StringSize::Fixed(n),
+            ..
+        } => format!("bytes{}", 8 * u64::from(*n)),
+        Datatype::String { .. } => "string".into(),
+        Datatype::VarLen {
+            kind: hdf5_reader::VarLenKind::String,
+            ..
+        } => "string".into(),
+        Datatype::VarLen { base, .. } => {
+            format!("variable-length sequence of {}", dtype_name(base))
+        }
+        Datatype::Array { base, dims } => format!("{} of shape {dims:?}", dtype_name(base)),
+        Datatype::Enum { base, .. } => format!("enum of {}", dtype_name(base)),
+        Datatype::Opaque { size, .. } => format!("void{}", 8 * u64::from(*size)),
+        Datatype::Reference { .. } => "reference".into(),
+        Datatype::Bitfield { size, .. } => format!("bitfield{}", 8 * u32::from(*size)),
+    }
 }
 
 /// h5py's bool: an enum over a one-byte int with `FALSE` = 0 and `TRUE` = 1.

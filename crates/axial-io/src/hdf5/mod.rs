@@ -1,13 +1,17 @@
 //! HDF5, in pure Rust (no system library): open a file, list its groups
 //! and datasets, read a dataset whole or a hyperslab with steps (h5py's
-//! `f['features'][2:5, :]`) that decodes only the chunks it touches, read
-//! attributes; chunked datasets with gzip, shuffle and LZF (h5py's filter
-//! 32000) are read. [`H5Writer`] writes datasets, contiguous or chunked
-//! with shuffle and gzip, that h5py reads.
+//! `f['features'][2:5, :]`) that decodes only the chunks it touches, as a
+//! [`StoredTensor`] like every other reader's, read attributes, and see how
+//! a dataset is stored (its chunks, filters, compression and fill value);
+//! chunked datasets with gzip, shuffle, fletcher32 and LZF (h5py's filter
+//! 32000) are read. A file shorter than its superblock says is refused at
+//! open, as h5py refuses it. [`H5Writer`] writes datasets, contiguous or
+//! chunked with shuffle and gzip, that h5py reads.
 //!
 //! Reading goes through `hdf5-reader` (a hardened reader with bounded
 //! allocations: its fuzzing found no panic or abort), with its read and
-//! chunk limits on and LZF registered; writing through `hdf5-writer`.
+//! chunk limits on and LZF registered, reading the file at offsets (no
+//! mapping); writing through `hdf5-writer`.
 //!
 //! ```
 //! use axial_core::{DType, RawTensor};
@@ -30,6 +34,7 @@ use std::ops::{Range, RangeFrom, RangeFull, RangeTo};
 use std::path::Path;
 
 use axial_core::{Cpu, DType, RawTensor, Storage};
+use hdf5_reader::superblock::Superblock;
 use hdf5_reader::{FilterRegistry, Hdf5File, OpenOptions, SliceInfo, SliceInfoElem};
 
 use crate::{Error, Result, StoredTensor};
@@ -38,8 +43,94 @@ pub use write::{AttrValue, H5Writer, Layout};
 
 const FORMAT: &str = "hdf5";
 
+/// The reader's error with the kind it means: a feature axial does not
+/// read, or a malformed file (a file cut short is caught at open).
 fn h5(e: hdf5_reader::error::Error) -> Error {
-    Error::format(FORMAT, e.to_string())
+    use hdf5_reader::error::Error as E;
+    let mut inner = &e;
+    while let E::Context { source, .. } = inner {
+        inner = source;
+    }
+    let unsupported = matches!(
+        inner,
+        E::UnsupportedFilter(_)
+            | E::UnsupportedEncoding(_)
+            | E::UnsupportedSuperblockVersion(_)
+            | E::UnsupportedObjectHeaderVersion(_)
+            | E::UnsupportedBTreeVersion(_)
+            | E::UnsupportedSymbolTableNodeVersion(_)
+            | E::UnsupportedLocalHeapVersion(_)
+            | E::UnsupportedGlobalHeapVersion(_)
+            | E::UnsupportedFractalHeapVersion(_)
+            | E::UnsupportedDataspaceVersion(_)
+            | E::UnsupportedDatatypeClass(_)
+            | E::UnsupportedLayoutClass(_)
+            | E::UnsupportedLayoutVersion(_)
+            | E::UnsupportedFilterPipelineVersion(_)
+            | E::UnsupportedFillValueVersion(_)
+            | E::UnsupportedLinkVersion(_)
+            | E::UnsupportedLinkType(_)
+            | E::UnsupportedAttributeVersion(_)
+            | E::UnsupportedBTreeV2RecordType(_)
+            | E::UnsupportedChunkIndexType(_)
+            | E::UnsupportedOffsetSize(_)
+            | E::UnsupportedLengthSize(_)
+    );
+    if unsupported {
+        Error::unsupported(FORMAT, e.to_string())
+    } else {
+        Error::format(FORMAT, e.to_string())
+    }
+}
+
+/// The reader's refusal to open a file: one that ends inside its own
+/// superblock (before the end-of-file address can be read) is cut short.
+fn open_error(e: hdf5_reader::error::Error) -> Error {
+    if matches!(e, hdf5_reader::error::Error::UnexpectedEof { .. }) {
+        Error::truncated(FORMAT, e.to_string())
+    } else {
+        h5(e)
+    }
+}
+
+/// The superblock's "undefined address".
+const UNDEFINED: u64 = u64::MAX;
+
+/// h5py's refusal of a file shorter than its superblock's end-of-file
+/// address (libhdf5 checks it at open), if `len` is.
+fn cut_short(superblock: &Superblock, len: u64) -> Option<Error> {
+    let stored = superblock.eof_address;
+    let base = superblock.base_address;
+    (stored != UNDEFINED && len < base.saturating_add(stored)).then(|| {
+        Error::truncated(
+            FORMAT,
+            format!(
+                "truncated file: eof = {len}, sblock->base_addr = {base}, stored_eof = {stored}"
+            ),
+        )
+    })
+}
+
+/// The superblock at the start of `bytes` (or after a user block), if it parses.
+fn superblock_of(bytes: &[u8]) -> Option<Superblock> {
+    Superblock::parse(&mut hdf5_reader::io::Cursor::new(bytes)).ok()
+}
+
+/// How far into a file the superblock is looked for when the reader could
+/// not open it: user blocks are a few KiB at most in practice.
+const SUPERBLOCK_SEARCH: u64 = 1 << 20;
+
+/// [`cut_short`] for the file at `path`, from the superblock in its first
+/// [`SUPERBLOCK_SEARCH`] bytes.
+fn cut_short_on_disk(path: &Path, len: u64) -> Option<Error> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(SUPERBLOCK_SEARCH)
+        .read_to_end(&mut head)
+        .ok()?;
+    cut_short(&superblock_of(&head)?, len)
 }
 
 /// The most bytes one read may decode: the file's own size times the most a
@@ -87,11 +178,11 @@ pub struct H5File {
     file: Hdf5File,
 }
 
-/// Opens the HDF5 file at `path` (mapped by the reader; see the
-/// [crate docs](crate) for the mapping's hazard).
+/// Opens the HDF5 file at `path` (read at offsets as needed, not mapped).
 ///
 /// # Errors
-/// The file cannot be read, or is not HDF5, or is truncated.
+/// The file cannot be read, or is not HDF5, or is shorter than its
+/// superblock says ([`Error::Truncated`], h5py's message).
 ///
 /// ```no_run
 /// let file = axial_io::hdf5::open("features.h5")?;
@@ -103,10 +194,17 @@ pub fn open(path: impl AsRef<Path>) -> Result<H5File> {
     let len = std::fs::metadata(path)
         .map_err(|e| Error::io(path, e))?
         .len() as usize;
-    let file = Hdf5File::open_with_options(path, options(len)).map_err(|e| match e {
-        hdf5_reader::error::Error::Io(io) => Error::io(path, io),
-        e => h5(e),
+    let file = Hdf5File::open_with_options(path, options(len)).map_err(|e| {
+        // A file the reader cannot open may be cut short: say so, as h5py does.
+        match (cut_short_on_disk(path, len as u64), e) {
+            (Some(short), _) => short,
+            (None, hdf5_reader::error::Error::Io(io)) => Error::io(path, io),
+            (None, e) => open_error(e),
+        }
     })?;
+    if let Some(short) = cut_short(file.superblock(), file.storage().len()) {
+        return Err(short);
+    }
     Ok(H5File { file })
 }
 
@@ -116,10 +214,23 @@ pub fn open(path: impl AsRef<Path>) -> Result<H5File> {
 /// As [`open`].
 ///
 /// ```
-/// assert!(axial_io::hdf5::open_bytes(b"\x89HDF\r\n\x1a\n").is_err());
+/// use axial_core::{DType, RawTensor};
+/// use axial_io::{ErrorKind, hdf5};
+/// assert!(hdf5::open_bytes(b"\x89HDF\r\n\x1a\n").is_err());
+/// let mut w = hdf5::H5Writer::new();
+/// w.dataset("x", &RawTensor::zeros(&[100], DType::F32)?.view(), hdf5::Layout::Contiguous)?;
+/// let bytes = w.to_bytes()?;
+/// let cut = hdf5::open_bytes(&bytes[..bytes.len() * 3 / 4]).err().unwrap();
+/// assert_eq!(cut.kind(), ErrorKind::Truncated);
+/// assert!(cut.to_string().starts_with("hdf5: truncated file: eof = "));
+/// # Ok::<(), axial_io::Error>(())
 /// ```
 pub fn open_bytes(bytes: &[u8]) -> Result<H5File> {
-    let file = Hdf5File::from_bytes_with_options(bytes, options(bytes.len())).map_err(h5)?;
+    if let Some(short) = superblock_of(bytes).and_then(|sb| cut_short(&sb, bytes.len() as u64)) {
+        return Err(short);
+    }
+    let file =
+        Hdf5File::from_bytes_with_options(bytes, options(bytes.len())).map_err(open_error)?;
     Ok(H5File { file })
 }
 
@@ -255,6 +366,83 @@ impl Attr {
 pub struct Dataset {
     inner: hdf5_reader::Dataset,
     path: String,
+    filters: Vec<Filter>,
+}
+
+/// One filter of a chunked dataset's pipeline, as h5py's
+/// `ds.id.get_create_plist().get_filter(i)` gives it.
+///
+/// ```
+/// use axial_core::{DType, RawTensor};
+/// use axial_io::hdf5::{self, Filter};
+/// let mut w = hdf5::H5Writer::new();
+/// let x = RawTensor::zeros(&[8], DType::I32)?;
+/// w.dataset("x", &x.view(), hdf5::Layout::Chunked { chunks: vec![4], gzip: Some(6), shuffle: true })?;
+/// let ds = hdf5::open_bytes(&w.to_bytes()?)?.dataset("x")?;
+/// assert_eq!(ds.filters()[0], Filter { id: 2, name: "shuffle".into(), client_data: vec![4] });
+/// assert_eq!((ds.filters()[1].id, ds.filters()[1].name.as_str()), (1, "deflate"));
+/// # Ok::<(), axial_io::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filter {
+    /// HDF5's filter id: 1 deflate (gzip), 2 shuffle, 3 fletcher32, 4 szip,
+    /// 5 nbit, 6 scaleoffset, 32000 LZF (h5py's own), others registered
+    /// with the HDF5 Group.
+    pub id: u16,
+    /// HDF5's name for the filter (`deflate`, `shuffle`, `lzf`), or the
+    /// name the file records for a filter HDF5 does not define.
+    pub name: String,
+    /// The filter's parameters (`cd_values`): deflate's level, shuffle's
+    /// element size, LZF's version and chunk size.
+    pub client_data: Vec<u32>,
+}
+
+/// How a dataset's chunks are compressed: h5py's `ds.compression`, with
+/// `ds.compression_opts` for gzip.
+///
+/// ```
+/// use axial_core::{DType, RawTensor};
+/// use axial_io::hdf5::{self, Compression};
+/// let mut w = hdf5::H5Writer::new();
+/// let x = RawTensor::zeros(&[8], DType::F32)?;
+/// w.dataset("x", &x.view(), hdf5::Layout::Chunked { chunks: vec![4], gzip: Some(4), shuffle: false })?;
+/// w.dataset("y", &x.view(), hdf5::Layout::Contiguous)?;
+/// let file = hdf5::open_bytes(&w.to_bytes()?)?;
+/// assert_eq!(file.dataset("x")?.compression(), Some(Compression::Gzip { level: 4 }));
+/// assert_eq!(file.dataset("y")?.compression(), None);
+/// # Ok::<(), axial_io::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Compression {
+    /// Deflate (h5py's `gzip`), at a level from 0 to 9.
+    Gzip {
+        /// The level written.
+        level: u32,
+    },
+    /// LZF (h5py's filter 32000).
+    Lzf,
+    /// SZIP (filter 4), which axial does not decode.
+    Szip,
+}
+
+/// HDF5's names of the filters it defines, and h5py's LZF.
+fn filter_name(id: u16, recorded: Option<&str>) -> String {
+    let known = match id {
+        1 => "deflate",
+        2 => "shuffle",
+        3 => "fletcher32",
+        4 => "szip",
+        5 => "nbit",
+        6 => "scaleoffset",
+        32000 => "lzf",
+        _ => "",
+    };
+    match (known, recorded) {
+        ("", Some(name)) => name.to_string(),
+        ("", None) => format!("filter {id}"),
+        (known, _) => known.to_string(),
+    }
 }
 
 impl H5File {
@@ -342,24 +530,59 @@ impl H5File {
     /// The dataset at `path`.
     ///
     /// # Errors
-    /// No dataset at `path`.
+    /// No dataset at `path` ([`Error::NotFound`]), or its object header is
+    /// damaged.
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor};
-    /// # use axial_io::hdf5;
+    /// # use axial_io::{ErrorKind, hdf5};
     /// let mut w = hdf5::H5Writer::new();
     /// w.dataset("x", &RawTensor::zeros(&[1], DType::U8)?.view(), hdf5::Layout::Contiguous)?;
-    /// assert!(hdf5::open_bytes(&w.to_bytes()?)?.dataset("y").is_err());
+    /// let err = hdf5::open_bytes(&w.to_bytes()?)?.dataset("y").err().unwrap();
+    /// assert_eq!(err.kind(), ErrorKind::NotFound);
     /// # Ok::<(), axial_io::Error>(())
     /// ```
     pub fn dataset(&self, path: &str) -> Result<Dataset> {
+        use hdf5_reader::error::Error as E;
         let inner = self
             .file
             .dataset(path.trim_start_matches('/'))
-            .map_err(|e| Error::format(FORMAT, format!("no dataset `{path}` ({e})")))?;
+            .map_err(|e| {
+                let mut inner = &e;
+                while let E::Context { source, .. } = inner {
+                    inner = source;
+                }
+                match inner {
+                    E::DatasetNotFound(_) | E::GroupNotFound(_) => Error::NotFound {
+                        format: FORMAT,
+                        key: path.to_string(),
+                    },
+                    _ => h5(e).within(FORMAT, &format!("dataset `{path}`")),
+                }
+            })?;
+        let header = self.file.get_or_parse_header(inner.address()).map_err(h5)?;
+        let filters = header
+            .messages
+            .iter()
+            .find_map(|m| match m {
+                hdf5_reader::messages::HdfMessage::FilterPipeline(p) => Some(&p.filters),
+                _ => None,
+            })
+            .map(|filters| {
+                filters
+                    .iter()
+                    .map(|f| Filter {
+                        id: f.id,
+                        name: filter_name(f.id, f.name.as_deref()),
+                        client_data: f.client_data.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         Ok(Dataset {
             inner,
             path: path.to_string(),
+            filters,
         })
     }
 
@@ -412,8 +635,16 @@ fn attribute(a: &hdf5_reader::Attribute) -> Result<Attr> {
             Attr::Strings(strings)
         });
     }
-    let dtype = elements::dtype_of(&a.datatype)
-        .map_err(|m| Error::format(FORMAT, format!("attribute `{}`: {m}", a.name)))?;
+    let dtype = elements::dtype_of(&a.datatype).ok_or_else(|| {
+        Error::unsupported(
+            FORMAT,
+            format!(
+                "attribute `{}` has dtype {}, which axial does not have",
+                a.name,
+                elements::dtype_name(&a.datatype)
+            ),
+        )
+    })?;
     let shape: Vec<usize> = a.shape.iter().map(|&d| d as usize).collect();
     let bytes = native(&a.raw_data, &a.datatype, dtype.size());
     let numel = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
@@ -506,8 +737,9 @@ impl Dataset {
     /// axial's dtype of the elements (h5py's bool enum is [`DType::Bool`]).
     ///
     /// # Errors
-    /// A datatype axial has no dtype for (strings, compounds, unsigned
-    /// 16 to 64 bits).
+    /// [`Error::UnsupportedDType`] naming the dataset and the datatype, as
+    /// numpy names it (`uint16`, `complex64`, `bytes80`), for one axial has
+    /// no dtype for. The file's other datasets read.
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor};
@@ -518,8 +750,133 @@ impl Dataset {
     /// # Ok::<(), axial_io::Error>(())
     /// ```
     pub fn dtype(&self) -> Result<DType> {
-        elements::dtype_of(self.inner.dtype())
-            .map_err(|m| Error::format(FORMAT, format!("dataset `{}`: {m}", self.path)))
+        elements::dtype_of(self.inner.dtype()).ok_or_else(|| {
+            Error::unsupported_dtype(
+                FORMAT,
+                Some(&self.path),
+                elements::dtype_name(self.inner.dtype()),
+            )
+        })
+    }
+
+    /// The filters of a chunked dataset, in the order they were applied
+    /// when it was written (shuffle before deflate); empty for a dataset
+    /// stored whole.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::hdf5;
+    /// let mut w = hdf5::H5Writer::new();
+    /// w.dataset("c", &RawTensor::zeros(&[2], DType::U8)?.view(), hdf5::Layout::Contiguous)?;
+    /// assert!(hdf5::open_bytes(&w.to_bytes()?)?.dataset("c")?.filters().is_empty());
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn filters(&self) -> &[Filter] {
+        &self.filters
+    }
+
+    fn has_filter(&self, id: u16) -> Option<&Filter> {
+        self.filters.iter().find(|f| f.id == id)
+    }
+
+    /// How the chunks are compressed, if they are: gzip (with its level),
+    /// LZF or SZIP, as h5py's `compression`.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::hdf5::{self, Compression};
+    /// let mut w = hdf5::H5Writer::new();
+    /// let x = RawTensor::zeros(&[4], DType::F64)?;
+    /// w.dataset("z", &x.view(), hdf5::Layout::Chunked { chunks: vec![2], gzip: Some(9), shuffle: true })?;
+    /// assert_eq!(hdf5::open_bytes(&w.to_bytes()?)?.dataset("z")?.compression(), Some(Compression::Gzip { level: 9 }));
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn compression(&self) -> Option<Compression> {
+        self.filters.iter().find_map(|f| match f.id {
+            1 => Some(Compression::Gzip {
+                level: f.client_data.first().copied().unwrap_or(0),
+            }),
+            4 => Some(Compression::Szip),
+            32000 => Some(Compression::Lzf),
+            _ => None,
+        })
+    }
+
+    /// Whether the chunks are byte-shuffled before compression (h5py's
+    /// `shuffle`).
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::hdf5;
+    /// let mut w = hdf5::H5Writer::new();
+    /// let x = RawTensor::zeros(&[4], DType::I16)?;
+    /// w.dataset("s", &x.view(), hdf5::Layout::Chunked { chunks: vec![2], gzip: Some(1), shuffle: true })?;
+    /// assert!(hdf5::open_bytes(&w.to_bytes()?)?.dataset("s")?.shuffle());
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn shuffle(&self) -> bool {
+        self.has_filter(2).is_some()
+    }
+
+    /// Whether each chunk carries a Fletcher-32 checksum (h5py's
+    /// `fletcher32`), checked when the chunk is read.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::hdf5;
+    /// let mut w = hdf5::H5Writer::new();
+    /// w.dataset("f", &RawTensor::zeros(&[4], DType::I16)?.view(), hdf5::Layout::Contiguous)?;
+    /// assert!(!hdf5::open_bytes(&w.to_bytes()?)?.dataset("f")?.fletcher32());
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn fletcher32(&self) -> bool {
+        self.has_filter(3).is_some()
+    }
+
+    /// The fill value, as a 0-d tensor of the dataset's dtype: what a read
+    /// gives for elements never written (chunks never allocated). As
+    /// h5py's `fillvalue`, it is zero when the file sets none.
+    ///
+    /// # Errors
+    /// A dtype axial does not have, or a recorded value of the wrong size.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor};
+    /// # use axial_io::hdf5;
+    /// let mut w = hdf5::H5Writer::new();
+    /// w.dataset("x", &RawTensor::zeros(&[2], DType::F32)?.view(), hdf5::Layout::Contiguous)?;
+    /// let fill = hdf5::open_bytes(&w.to_bytes()?)?.dataset("x")?.fill_value()?;
+    /// assert_eq!((fill.shape(), fill.to_vec::<f32>()?), (&[][..], vec![0.0]));
+    /// # Ok::<(), axial_io::Error>(())
+    /// ```
+    pub fn fill_value(&self) -> Result<StoredTensor> {
+        let dtype = self.dtype()?;
+        let recorded = self
+            .inner
+            .fill_value()
+            .filter(|f| f.defined)
+            .and_then(|f| f.value.as_deref());
+        let bytes = match recorded {
+            Some(raw) if raw.len() == dtype.size() => native(raw, self.inner.dtype(), dtype.size()),
+            Some(raw) => {
+                return Err(Error::format(
+                    FORMAT,
+                    format!(
+                        "dataset `{}`: the fill value holds {} bytes for an element of {}",
+                        self.path,
+                        raw.len(),
+                        dtype.size()
+                    ),
+                ));
+            }
+            None => vec![0; dtype.size()],
+        };
+        let storage = Storage::from_host_bytes(&Cpu, &bytes)?;
+        Ok(StoredTensor::from_raw(RawTensor::from_storage(
+            storage,
+            &[],
+            dtype,
+        )?))
     }
 
     /// The attributes, by name.
@@ -541,10 +898,13 @@ impl Dataset {
         attributes(self.inner.attributes())
     }
 
-    /// Reads the whole dataset.
+    /// Reads the whole dataset, as every reader of the crate returns a
+    /// tensor: a [`StoredTensor`] (over a storage of its own;
+    /// [`StoredTensor::into_raw`] gives the `RawTensor` without a copy).
     ///
     /// # Errors
-    /// A dtype axial has no dtype for, or a damaged chunk.
+    /// A dtype axial has no dtype for ([`Error::UnsupportedDType`]), or a
+    /// damaged chunk.
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor};
@@ -554,7 +914,7 @@ impl Dataset {
     /// assert_eq!(hdf5::open_bytes(&w.to_bytes()?)?.dataset("x")?.read()?.to_vec::<i32>()?, vec![0, 1, 2, 3]);
     /// # Ok::<(), axial_io::Error>(())
     /// ```
-    pub fn read(&self) -> Result<RawTensor> {
+    pub fn read(&self) -> Result<StoredTensor> {
         let all = vec![Select::All; self.inner.ndim()];
         self.read_slice(&all)
     }
@@ -578,7 +938,7 @@ impl Dataset {
     /// assert!(ds.read_slice(&[Select::Index(2), Select::All, Select::All]).is_err());
     /// # Ok::<(), axial_io::Error>(())
     /// ```
-    pub fn read_slice(&self, selection: &[Select]) -> Result<RawTensor> {
+    pub fn read_slice(&self, selection: &[Select]) -> Result<StoredTensor> {
         let dtype = self.dtype()?;
         let shape = self.shape();
         if selection.len() != shape.len() {
@@ -680,7 +1040,9 @@ impl Dataset {
             ));
         }
         let storage = Storage::from_host_bytes(&Cpu, &bytes)?;
-        Ok(RawTensor::from_storage(storage, &out_shape, dtype)?)
+        Ok(StoredTensor::from_raw(RawTensor::from_storage(
+            storage, &out_shape, dtype,
+        )?))
     }
 
     fn slice_bytes<const N: usize>(&self, selection: &SliceInfo) -> Result<Vec<u8>> {

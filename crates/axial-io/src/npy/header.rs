@@ -15,11 +15,43 @@ fn bad(message: impl Into<String>) -> Error {
     Error::format(FORMAT, message)
 }
 
-/// The dtype of an array: axial's, and whether its bytes are big-endian.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The dtype of an array: its elements, and whether their bytes are
+/// big-endian.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Descr {
-    pub(crate) dtype: DType,
+    pub(crate) elements: Elements,
     pub(crate) big_endian: bool,
+}
+
+/// What an array's elements are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Elements {
+    /// A dtype axial has.
+    Typed(DType),
+    /// A dtype axial does not have, of fixed-size elements: numpy's name for
+    /// it (`uint16`, `complex64`, `str160`), its size, and the size of the
+    /// parts that are byte-swapped from big-endian (a complex number's two
+    /// floats, a string's UCS-4 characters; 1 for bytes and voids).
+    Foreign {
+        name: String,
+        size: usize,
+        swap: usize,
+    },
+    /// A dtype axial does not have and whose bytes are not elements of one
+    /// size axial can read: Python objects (a pickle follows), structured
+    /// and sub-array dtypes.
+    Opaque { name: String },
+}
+
+impl Elements {
+    /// Bytes per element, when they have a size.
+    pub(crate) fn size(&self) -> Option<usize> {
+        match self {
+            Elements::Typed(d) => Some(d.size()),
+            Elements::Foreign { size, .. } => Some(*size),
+            Elements::Opaque { .. } => None,
+        }
+    }
 }
 
 /// A parsed header.
@@ -206,7 +238,8 @@ impl Parser<'_> {
     }
 }
 
-/// The descr `<f4`, `>f8`, `|b1`... as axial's dtype and byte order.
+/// The descr `<f4`, `>f8`, `|b1`, `<u2`, `<U5`... as its elements and byte
+/// order, refused as numpy refuses a descriptor that is no dtype (`<f17`).
 fn descr(lit: &Lit) -> Result<Descr> {
     let invalid = || {
         bad(format!(
@@ -214,68 +247,147 @@ fn descr(lit: &Lit) -> Result<Descr> {
             lit.repr()
         ))
     };
-    let Lit::Str(s) = lit else {
-        return Err(match lit {
-            Lit::List(_) => bad("structured dtypes are not supported by axial"),
-            _ => invalid(),
-        });
-    };
-    let b = s.as_bytes();
-    let (order, rest) = match b.first() {
-        Some(b'<' | b'>' | b'|' | b'=') => (b[0], &s[1..]),
-        _ => (b'=', s.as_str()),
-    };
-    if rest == "O" || rest == "O8" {
-        return Err(bad(
-            "Object arrays cannot be loaded when allow_pickle=False",
-        ));
-    }
-    let dtype = match rest {
-        "b1" | "?" => DType::Bool,
-        "u1" | "B" => DType::U8,
-        "i1" | "b" => DType::I8,
-        "i2" | "h" => DType::I16,
-        "i4" | "i" => DType::I32,
-        "i8" | "q" | "l" => DType::I64,
-        "f2" | "e" => DType::F16,
-        "f4" | "f" => DType::F32,
-        "f8" | "d" => DType::F64,
-        "u2" | "u4" | "u8" | "c8" | "c16" | "f16" | "V2" | "U" | "S" => {
-            return Err(bad(format!("the dtype {} has no axial dtype", lit.repr())));
+    let s = match lit {
+        Lit::Str(s) => s,
+        // A structured dtype: a list of (name, descr[, shape]) fields.
+        Lit::List(_) => {
+            return Ok(Descr {
+                elements: Elements::Opaque {
+                    name: format!("structured {}", lit.repr()),
+                },
+                big_endian: false,
+            });
         }
         _ => return Err(invalid()),
     };
+    let (order, rest) = match s.as_bytes().first() {
+        Some(&c @ (b'<' | b'>' | b'|' | b'=')) => (c, &s[1..]),
+        _ => (b'=', s.as_str()),
+    };
+    let elements = elements(rest).ok_or_else(invalid)?;
+    let big_endian = order == b'>' && elements.size().is_some_and(|n| n > 1);
     Ok(Descr {
-        dtype,
-        big_endian: order == b'>' && dtype.size() > 1,
+        elements,
+        big_endian,
     })
 }
 
-/// Parses the header at the start of `bytes`.
+/// The elements of a descr without its byte order: a one-letter type code
+/// (`f`, `H`), or a kind and a size (`f4`, `u2`, `U5`, `M8[s]`), as numpy's
+/// `np.dtype` reads them; `None` for what is no dtype.
+fn elements(code: &str) -> Option<Elements> {
+    let typed = |d| Some(Elements::Typed(d));
+    let foreign =
+        |name: String, size: usize, swap: usize| Some(Elements::Foreign { name, size, swap });
+    match code {
+        "?" => return typed(DType::Bool),
+        "B" => return typed(DType::U8),
+        "b" => return typed(DType::I8),
+        "h" => return typed(DType::I16),
+        "i" => return typed(DType::I32),
+        "q" | "l" => return typed(DType::I64),
+        "e" => return typed(DType::F16),
+        "f" => return typed(DType::F32),
+        "d" => return typed(DType::F64),
+        "H" => return foreign("uint16".into(), 2, 2),
+        "I" => return foreign("uint32".into(), 4, 4),
+        "L" | "Q" => return foreign("uint64".into(), 8, 8),
+        "F" => return foreign("complex64".into(), 8, 4),
+        "D" => return foreign("complex128".into(), 16, 8),
+        "O" | "O8" => {
+            return Some(Elements::Opaque {
+                name: "object".into(),
+            });
+        }
+        _ => {}
+    }
+    let kind = code.chars().next()?;
+    let rest = &code[kind.len_utf8()..];
+    if matches!(kind, 'M' | 'm') {
+        // datetime64 / timedelta64: 8 bytes, an optional unit in brackets.
+        let unit = rest.strip_prefix('8')?;
+        let unit = match unit {
+            "" => "",
+            u if u.starts_with('[') && u.ends_with(']') && u.len() > 2 => u,
+            _ => return None,
+        };
+        let base = if kind == 'M' {
+            "datetime64"
+        } else {
+            "timedelta64"
+        };
+        return foreign(format!("{base}{unit}"), 8, 8);
+    }
+    if rest.is_empty() && matches!(kind, 'V' | 'S' | 'U') {
+        return Some(Elements::Opaque {
+            name: format!("{kind}0"),
+        });
+    }
+    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.len() > 12 {
+        return None;
+    }
+    let n: usize = rest.parse().ok()?;
+    Some(match (kind, n) {
+        ('b', 1) => Elements::Typed(DType::Bool),
+        ('u', 1) => Elements::Typed(DType::U8),
+        ('i', 1) => Elements::Typed(DType::I8),
+        ('i', 2) => Elements::Typed(DType::I16),
+        ('i', 4) => Elements::Typed(DType::I32),
+        ('i', 8) => Elements::Typed(DType::I64),
+        ('f', 2) => Elements::Typed(DType::F16),
+        ('f', 4) => Elements::Typed(DType::F32),
+        ('f', 8) => Elements::Typed(DType::F64),
+        ('u', 2 | 4 | 8) => return foreign(format!("uint{}", 8 * n), n, n),
+        ('f', 12 | 16) => return foreign(format!("float{}", 8 * n), n, n),
+        ('c', 8 | 16 | 24 | 32) => return foreign(format!("complex{}", 8 * n), n, n / 2),
+        ('V' | 'S' | 'U', 0) => Elements::Opaque {
+            name: format!("{kind}0"),
+        },
+        ('V', n) => return foreign(format!("void{}", 8 * n), n, 1),
+        ('S', n) => return foreign(format!("bytes{}", 8 * n), n, 1),
+        ('U', n) => return foreign(format!("str{}", 32 * n), n.checked_mul(4)?, 4),
+        _ => return None,
+    })
+}
+
+/// Parses the header at the start of `bytes`; a file that ends inside it
+/// is [`Error::Truncated`] with numpy's words (numpy reads what the header
+/// claims before checking its length, so a cut header is reported as cut).
 pub(crate) fn parse(bytes: &[u8]) -> Result<Header> {
     let magic = b"\x93NUMPY";
-    if bytes.len() < magic.len() || &bytes[..magic.len()] != magic {
+    if bytes.is_empty() {
+        return Err(Error::truncated(FORMAT, "No data left in file"));
+    }
+    let eof = |what: &str, want: usize, from: usize| {
+        Error::truncated(
+            FORMAT,
+            format!(
+                "EOF: reading {what}, expected {want} bytes got {}",
+                bytes.len().saturating_sub(from)
+            ),
+        )
+    };
+    let prefix = bytes.len().min(magic.len());
+    if bytes[..prefix] != magic[..prefix] {
         return Err(bad(
             "This file contains pickled (object) data. If you trust the file you can load it unsafely using the `allow_pickle=` keyword argument or `pickle.load()`.",
         ));
     }
-    let eof = |want: usize| {
-        bad(format!(
-            "EOF: reading array header, expected {want} bytes got {}",
-            bytes.len().saturating_sub(8)
-        ))
-    };
     let (major, minor) = match bytes.get(6..8) {
         Some(v) => (v[0], v[1]),
-        None => return Err(eof(2)),
+        None => return Err(eof("magic string", 8, 0)),
     };
     let (len, start) = match (major, minor) {
         (1, 0) => {
-            let b = bytes.get(8..10).ok_or_else(|| eof(2))?;
+            let b = bytes
+                .get(8..10)
+                .ok_or_else(|| eof("array header length", 2, 8))?;
             (usize::from(u16::from_le_bytes([b[0], b[1]])), 10)
         }
         (2 | 3, 0) => {
-            let b = bytes.get(8..12).ok_or_else(|| eof(4))?;
+            let b = bytes
+                .get(8..12)
+                .ok_or_else(|| eof("array header length", 4, 8))?;
             (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize, 12)
         }
         _ => {
@@ -284,12 +396,14 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Header> {
             )));
         }
     };
+    let text = bytes
+        .get(start..start + len)
+        .ok_or_else(|| eof("array header", len, start))?;
     if len > MAX_HEADER {
         return Err(bad(format!(
             "Header info length ({len}) is large and may not be safe to load securely."
         )));
     }
-    let text = bytes.get(start..start + len).ok_or_else(|| eof(len))?;
     let text: String = if major == 3 {
         std::str::from_utf8(text)
             .map_err(|_| bad("the header is not UTF-8"))?

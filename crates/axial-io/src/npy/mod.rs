@@ -4,7 +4,9 @@
 //! copy when big-endian. A Fortran-order array comes back as the transposed
 //! view numpy gives (strides reversed), without a copy. A shape whose
 //! element count overflows, or needs more bytes than the file holds, is
-//! refused before anything is allocated (numpy allocates it first).
+//! refused before anything is allocated (numpy allocates it first). An
+//! array of another dtype (`<u2`, `<c8`, `<U5`) is refused by numpy's name
+//! of it; inside an `.npz`, only that array is.
 //!
 //! ```
 //! use axial_core::{DType, RawTensor};
@@ -24,15 +26,29 @@ use std::sync::Arc;
 use axial_core::{Layout, TensorRef};
 
 use crate::source::FileBytes;
-use crate::{Error, Result, StoredTensor};
+use crate::stored::Entry;
+use crate::{Error, ForeignTensor, Result, StoredTensor};
+use header::Elements;
 pub(crate) use header::FORMAT;
 
 /// Reads the array in `file.bytes()[range]` (the whole file, or an `.npz`
-/// member stored without compression).
-pub(crate) fn read_at(file: &FileBytes, start: usize, end: usize) -> Result<StoredTensor> {
+/// member stored without compression): a tensor of axial's dtype, or the
+/// name and (for fixed-size elements) the bytes of a dtype axial does not
+/// have, as little-endian numbers.
+pub(crate) fn read_at(file: &FileBytes, start: usize, end: usize) -> Result<Entry> {
     let bytes = &file.bytes()[start..end];
     let h = header::parse(bytes)?;
-    let size = h.descr.dtype.size();
+    // The dtype if axial has it, else numpy's name of it.
+    let (size, swap, dtype) = match &h.descr.elements {
+        Elements::Typed(d) => (d.size(), d.size(), Ok(*d)),
+        Elements::Foreign { name, size, swap } => (*size, *swap, Err(name.clone())),
+        Elements::Opaque { name } => {
+            return Ok(Entry::Untyped {
+                dtype: name.clone(),
+                foreign: None,
+            });
+        }
+    };
     let numel = h
         .shape
         .iter()
@@ -44,9 +60,11 @@ pub(crate) fn read_at(file: &FileBytes, start: usize, end: usize) -> Result<Stor
                 format!("the shape {:?} has more elements than memory", h.shape),
             )
         })?;
-    let available = (bytes.len() - h.data_offset.min(bytes.len())) / size;
+    let available = (bytes.len() - h.data_offset.min(bytes.len()))
+        .checked_div(size)
+        .unwrap_or(usize::MAX);
     if numel > available {
-        return Err(Error::format(
+        return Err(Error::truncated(
             FORMAT,
             format!(
                 "Failed to read all data for array. Expected {} = {numel} elements, could only read {available} elements. (file seems not fully written?)",
@@ -55,17 +73,15 @@ pub(crate) fn read_at(file: &FileBytes, start: usize, end: usize) -> Result<Stor
         ));
     }
     let data = start + h.data_offset..start + h.data_offset + numel * size;
-    let mut storage = if h.descr.big_endian {
-        let copy = file.bytes()[data].to_vec();
+    let storage = if h.descr.big_endian && swap > 1 {
+        let mut copy = file.bytes()[data].to_vec();
+        for part in copy.chunks_exact_mut(swap) {
+            part.reverse();
+        }
         axial_core::Storage::from_host_bytes(&axial_core::Cpu, &copy)?
     } else {
         file.storage(FORMAT, data)?
     };
-    if h.descr.big_endian {
-        for element in storage.as_bytes_mut().chunks_exact_mut(size) {
-            element.reverse();
-        }
-    }
     let layout = if h.fortran {
         // Column-major: the transpose of the C layout of the reversed shape.
         let reversed: Vec<usize> = h.shape.iter().rev().copied().collect();
@@ -75,7 +91,29 @@ pub(crate) fn read_at(file: &FileBytes, start: usize, end: usize) -> Result<Stor
     } else {
         Layout::contiguous(&h.shape)
     };
-    StoredTensor::new(Arc::new(storage), layout, h.descr.dtype)
+    Ok(match dtype {
+        Ok(dtype) => Entry::Typed(StoredTensor::new(Arc::new(storage), layout, dtype)?),
+        Err(name) => Entry::Untyped {
+            foreign: Some(ForeignTensor {
+                dtype: name.clone(),
+                element_size: size,
+                shape: layout.shape().to_vec(),
+                strides: layout.strides().to_vec(),
+                offset: 0,
+                storage: Arc::new(storage),
+            }),
+            dtype: name,
+        },
+    })
+}
+
+/// The tensor of a whole `.npy`: one of a dtype axial does not have is an
+/// [`Error::UnsupportedDType`].
+fn read_file(file: &FileBytes) -> Result<StoredTensor> {
+    match read_at(file, 0, file.bytes().len())? {
+        Entry::Typed(t) => Ok(t),
+        Entry::Untyped { dtype, .. } => Err(Error::unsupported_dtype(FORMAT, None, dtype)),
+    }
 }
 
 /// A shape as numpy prints it: `(6,)`, `(2, 3)`.
@@ -96,8 +134,10 @@ fn shape_repr(shape: &[usize]) -> String {
 /// Reads the `.npy` file at `path` through a private mapping.
 ///
 /// # Errors
-/// The file cannot be read or is malformed (numpy's messages), holds a
-/// dtype axial does not have, or holds fewer bytes than its shape needs.
+/// The file cannot be read, is malformed or cut short (numpy's messages;
+/// [`Error::Truncated`] for a file that ends in its header or its data),
+/// or holds a dtype axial does not have ([`Error::UnsupportedDType`],
+/// numpy's name of it).
 ///
 /// ```no_run
 /// let x = axial_io::npy::load("features.npy")?;
@@ -105,8 +145,7 @@ fn shape_repr(shape: &[usize]) -> String {
 /// # Ok::<(), axial_io::Error>(())
 /// ```
 pub fn load(path: impl AsRef<Path>) -> Result<StoredTensor> {
-    let file = FileBytes::map(path.as_ref())?;
-    read_at(&file, 0, file.bytes().len())
+    read_file(&FileBytes::map(path.as_ref())?)
 }
 
 /// Reads a `.npy` file from memory.
@@ -120,8 +159,7 @@ pub fn load(path: impl AsRef<Path>) -> Result<StoredTensor> {
 /// assert_eq!(err.to_string(), "npy: we only support format version (1,0), (2,0), and (3,0), not (4, 0)");
 /// ```
 pub fn load_bytes(bytes: &[u8]) -> Result<StoredTensor> {
-    let file = FileBytes::copy(bytes)?;
-    read_at(&file, 0, bytes.len())
+    read_file(&FileBytes::copy(bytes)?)
 }
 
 /// Whether a layout is column-major dense: the transpose of a C-contiguous

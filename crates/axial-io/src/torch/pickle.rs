@@ -93,7 +93,10 @@ fn refuse(message: impl Into<String>) -> Error {
 }
 
 fn eof() -> Error {
-    refuse("the pickle ends before its STOP opcode (EOFError)")
+    Error::truncated(
+        super::read::FORMAT,
+        "the pickle ends before its STOP opcode (EOFError)",
+    )
 }
 
 struct Machine<'a> {

@@ -4,7 +4,7 @@
 //! anything is allocated.
 
 use std::collections::HashMap;
-use std::io::{Cursor, Read};
+use std::io::Read;
 use std::sync::Arc;
 
 use axial_core::{Layout, Storage};
@@ -13,6 +13,7 @@ use super::globals::TorchDType;
 use super::pickle::{self, Graph, Id, MAX_DEPTH, Node, PidStyle, StorageRef};
 use crate::source::FileBytes;
 use crate::value::{Dict, ForeignTensor, TensorValue};
+use crate::zip_archive::{self, Archive, OpenError};
 use crate::{Error, Result, StoredTensor, Value};
 
 pub(crate) const FORMAT: &str = "torch";
@@ -25,7 +26,7 @@ pub(crate) fn corrupt(message: impl Into<String>) -> Error {
 pub(crate) fn read(file: &FileBytes) -> Result<Value> {
     let bytes = file.bytes();
     if bytes.is_empty() {
-        return Err(corrupt("the file is empty (EOFError)"));
+        return Err(Error::truncated(FORMAT, "the file is empty (EOFError)"));
     }
     if bytes.starts_with(b"PK\x03\x04") {
         read_zip(file)
@@ -35,14 +36,25 @@ pub(crate) fn read(file: &FileBytes) -> Result<Value> {
 }
 
 fn zip_error(e: zip::result::ZipError) -> Error {
-    corrupt(format!(
-        "PytorchStreamReader failed reading zip archive: {e}"
-    ))
+    let message = format!("PytorchStreamReader failed reading zip archive: {e}");
+    match e {
+        zip::result::ZipError::UnsupportedArchive(_)
+        | zip::result::ZipError::CompressionMethodNotSupported(_) => {
+            Error::unsupported(FORMAT, message)
+        }
+        _ => corrupt(message),
+    }
 }
 
 fn read_zip(file: &FileBytes) -> Result<Value> {
     let bytes = file.bytes();
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(zip_error)?;
+    let mut archive = zip_archive::open(bytes).map_err(|e| match e {
+        OpenError::NoEndRecord => Error::truncated(
+            FORMAT,
+            "PytorchStreamReader failed reading zip archive: failed finding central directory",
+        ),
+        OpenError::Zip(e) => zip_error(e),
+    })?;
     let first = archive
         .file_names()
         .next()
@@ -56,26 +68,25 @@ fn read_zip(file: &FileBytes) -> Result<Value> {
             )));
         }
     };
-    let record =
-        |archive: &mut zip::ZipArchive<Cursor<&[u8]>>, name: &str| -> Result<Option<Vec<u8>>> {
-            match archive.by_name(&format!("{prefix}{name}")) {
-                Ok(mut f) => {
-                    let mut out = Vec::new();
-                    // Small records only: the pickle and the text ones.
-                    f.by_ref()
-                        .take(bytes.len() as u64 * 1032 + 1024)
-                        .read_to_end(&mut out)
-                        .map_err(|e| {
-                            corrupt(format!(
-                                "PytorchStreamReader failed reading record {name}: {e}"
-                            ))
-                        })?;
-                    Ok(Some(out))
-                }
-                Err(zip::result::ZipError::FileNotFound) => Ok(None),
-                Err(e) => Err(zip_error(e)),
+    let record = |archive: &mut Archive<'_>, name: &str| -> Result<Option<Vec<u8>>> {
+        match archive.by_name(&format!("{prefix}{name}")) {
+            Ok(mut f) => {
+                let mut out = Vec::new();
+                // Small records only: the pickle and the text ones.
+                f.by_ref()
+                    .take(bytes.len() as u64 * 1032 + 1024)
+                    .read_to_end(&mut out)
+                    .map_err(|e| {
+                        corrupt(format!(
+                            "PytorchStreamReader failed reading record {name}: {e}"
+                        ))
+                    })?;
+                Ok(Some(out))
             }
-        };
+            Err(zip::result::ZipError::FileNotFound) => Ok(None),
+            Err(e) => Err(zip_error(e)),
+        }
+    };
     let version = match record(&mut archive, "version")? {
         Some(v) => Some(v),
         None => record(&mut archive, ".data/version")?,
@@ -197,7 +208,10 @@ fn read_legacy(file: &FileBytes) -> Result<Value> {
         if let Some((_, v)) = little
             && matches!(info.nodes[*v], Node::Bool(false))
         {
-            return Err(corrupt("big-endian legacy checkpoints are not supported"));
+            return Err(Error::unsupported(
+                FORMAT,
+                "big-endian legacy checkpoints are not supported",
+            ));
         }
     }
     let start = at;
@@ -226,7 +240,10 @@ fn read_legacy(file: &FileBytes) -> Result<Value> {
             continue;
         };
         let header = bytes.get(at..at + 8).ok_or_else(|| {
-            corrupt("unexpected EOF, expected 8 more bytes. The file might be corrupted.")
+            Error::truncated(
+                FORMAT,
+                "unexpected EOF, expected 8 more bytes. The file might be corrupted.",
+            )
         })?;
         let numel = u64::from_le_bytes(header.try_into().unwrap_or_default());
         if numel != s.numel {
@@ -241,10 +258,13 @@ fn read_legacy(file: &FileBytes) -> Result<Value> {
             .checked_add(nbytes)
             .filter(|&e| e <= bytes.len())
             .ok_or_else(|| {
-                corrupt(format!(
-                    "unexpected EOF, expected {} more bytes. The file might be corrupted.",
-                    begin + nbytes - bytes.len()
-                ))
+                Error::truncated(
+                    FORMAT,
+                    format!(
+                        "unexpected EOF, expected {} more bytes. The file might be corrupted.",
+                        begin.saturating_add(nbytes).saturating_sub(bytes.len())
+                    ),
+                )
             })?;
         storages.insert(id, file.storage(FORMAT, begin..end)?);
         at = end;
@@ -287,21 +307,27 @@ fn finish(
     tree.value(graph.root, 0)
 }
 
-/// The element size a big-endian storage is swapped by: its own dtype's,
-/// or, for an untyped storage, that of the first tensor viewing it.
+/// The size a big-endian storage's bytes are swapped by: its own dtype's,
+/// or, for an untyped storage, that of the first tensor viewing it; half
+/// of it for a complex dtype, whose two parts are swapped apart.
 fn swap_size(graph: &Graph, storage: Id) -> usize {
     let own = match &graph.nodes[storage] {
-        Node::Storage(s) => s.dtype.size,
-        _ => 1,
+        Node::Storage(s) => s.dtype,
+        _ => super::globals::torch_dtype(axial_core::DType::U8),
     };
-    graph
+    let dtype = graph
         .nodes
         .iter()
         .find_map(|n| match n {
-            Node::Tensor(t) if t.storage == storage => Some(t.dtype.size),
+            Node::Tensor(t) if t.storage == storage => Some(t.dtype),
             _ => None,
         })
-        .unwrap_or(own)
+        .unwrap_or(own);
+    if dtype.name.starts_with("complex") {
+        dtype.size / 2
+    } else {
+        dtype.size
+    }
 }
 
 /// Builds the value tree, refusing a container that holds itself, nesting
@@ -375,12 +401,14 @@ impl Tree<'_> {
                 let layout = Layout::contiguous(&[usize::try_from(s.numel).unwrap_or(usize::MAX)]);
                 match s.dtype.dtype {
                     Some(dtype) => Value::Storage(StoredTensor::new(storage, layout, dtype)?),
-                    None => {
-                        return Err(corrupt(format!(
-                            "a storage of torch.{} is not supported by axial",
-                            s.dtype.name
-                        )));
-                    }
+                    None => Value::Foreign(ForeignTensor {
+                        dtype: s.dtype.name.to_string(),
+                        element_size: s.dtype.size,
+                        shape: layout.shape().to_vec(),
+                        strides: layout.strides().to_vec(),
+                        offset: 0,
+                        storage,
+                    }),
                 }
             }
             Node::Tensor(t) => {

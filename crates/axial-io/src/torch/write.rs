@@ -192,10 +192,7 @@ impl Pickler {
                 self.persistent_id(key);
             }
             Value::Foreign(t) => {
-                return Err(corrupt(format!(
-                    "a tensor of torch.{} cannot be saved by axial",
-                    t.dtype
-                )));
+                return Err(Error::unsupported_dtype(FORMAT, None, &t.dtype));
             }
             Value::Size(s) => {
                 self.global("torch", "Size");

@@ -29,7 +29,11 @@ pub(crate) fn expected(format: &str, name: &str) -> Value {
 pub(crate) fn fixtures(format: &str, prefix: &str) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(fixture(format, ""))
         .expect("fixtures are readable")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|e| {
+            let e = e.ok()?;
+            e.file_type().ok()?.is_file().then_some(())?;
+            e.file_name().into_string().ok()
+        })
         .filter(|n| n.starts_with(prefix) && !n.ends_with(".json"))
         .collect();
     names.sort();
@@ -161,4 +165,61 @@ pub(crate) fn isizes(v: &Value) -> Vec<isize> {
         .iter()
         .map(|x| x.as_i64().unwrap() as isize)
         .collect()
+}
+
+/// A JSON value's numbers, nested arrays flattened (complex values as
+/// `[re, im]` pairs become two numbers).
+pub(crate) fn flat_numbers(v: &Value) -> Vec<f64> {
+    match v {
+        Value::Array(items) => items.iter().flat_map(flat_numbers).collect(),
+        other => vec![number(other)],
+    }
+}
+
+/// float8_e4m3fn (1 sign, 4 exponent bits of bias 7, 3 mantissa bits; no
+/// infinities, NaN at 0x7f/0xff) as f64.
+fn e4m3fn(b: u8) -> f64 {
+    let sign = if b & 0x80 != 0 { -1.0 } else { 1.0 };
+    let (e, m) = (i32::from((b >> 3) & 0xf), f64::from(b & 7));
+    match (e, m) {
+        (15, 7.0) => f64::NAN,
+        (0, m) => sign * m / 8.0 * 2f64.powi(-6),
+        (e, m) => sign * (1.0 + m / 8.0) * 2f64.powi(e - 7),
+    }
+}
+
+/// A tensor of a dtype axial does not have, decoded from its
+/// little-endian bytes in logical order (complex values as re, im).
+pub(crate) fn foreign_values(t: &axial_io::ForeignTensor) -> Vec<f64> {
+    let bytes = t.storage.as_bytes();
+    let size = t.element_size;
+    let numel: usize = t.shape.iter().product();
+    let mut out = Vec::new();
+    for flat in 0..numel {
+        // The element's offset from its index in C order and the strides.
+        let mut rest = flat;
+        let mut at = t.offset as isize;
+        for (d, (&n, &s)) in t.shape.iter().zip(&t.strides).enumerate().rev() {
+            let _ = d;
+            at += (rest % n) as isize * s;
+            rest /= n;
+        }
+        let e = &bytes[at as usize * size..(at as usize + 1) * size];
+        match t.dtype.as_str() {
+            "uint16" => out.push(f64::from(u16::from_le_bytes(e.try_into().unwrap()))),
+            "uint32" => out.push(f64::from(u32::from_le_bytes(e.try_into().unwrap()))),
+            "uint64" => out.push(u64::from_le_bytes(e.try_into().unwrap()) as f64),
+            "complex64" => out.extend(
+                e.chunks(4)
+                    .map(|p| f64::from(f32::from_le_bytes(p.try_into().unwrap()))),
+            ),
+            "complex128" => out.extend(
+                e.chunks(8)
+                    .map(|p| f64::from_le_bytes(p.try_into().unwrap())),
+            ),
+            "float8_e4m3fn" => out.push(e4m3fn(e[0])),
+            other => panic!("no decoder for {other}"),
+        }
+    }
+    out
 }

@@ -6,6 +6,7 @@ use axial_pattern::{Atom, Dim, Operation, Reduction};
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::Ident;
+use syn::spanned::Spanned;
 
 use super::Kind;
 use super::validate::{Checked, Value};
@@ -321,9 +322,12 @@ impl Types<'_> {
             .map(|(left, shown)| quote!(#p::Operand<#left, #shown>));
         let specs = self.list(specs.collect::<Vec<_>>().into_iter());
         let text = checked.literal.value();
-        let tensors = &checked.tensors;
+        let operands = checked
+            .tensors
+            .iter()
+            .map(|tensor| quote_spanned!(tensor.span()=> #p::einsum_operand(&#tensor)));
         let call = quote_spanned! {self.span=>
-            #p::einsum::<#specs, #right, _>(&__AXIAL_EINSUM, (#(&#tensors,)*))
+            #p::einsum::<#specs, #right, _>(&__AXIAL_EINSUM, (#(#operands,)*))
         };
         let call = match fallible {
             true => call,

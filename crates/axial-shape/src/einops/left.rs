@@ -10,14 +10,15 @@
 use typenum::U1;
 
 use super::group::{Decompose, Part, SizeOr};
-use super::names::{ComposedId, IdCons, IdListEq, IdNil, UnnamedId};
+use super::group_on::GroupOn;
 use super::report::{
-    PatternAxis, PatternGroup, PatternSize, PatternTooLong, PatternTooShort, PatternUnit,
+    PatternAxis, PatternGroup, PatternRegroup, PatternSize, PatternTooLong, PatternTooShort,
+    PatternUnit,
 };
 use crate::display::Flat;
 use crate::find::{Append, Concat};
-use crate::id::{Gone, IdEq, IdKind, Named, Pos};
-use crate::logic::{B0, B1, False, Or, OrWith, True, Truth, Unknown};
+use crate::id::IdKind;
+use crate::logic::{False, Or, OrWith, True, Unknown};
 use crate::name::{AxisName, SameName};
 use crate::shape::{Ax, Cons, DisplayOf, Marker, Nil};
 use crate::size::Dyn;
@@ -141,25 +142,25 @@ pub trait MatchLeft<Left, Pat, Disp> {
 
 impl<S, Dims, Pat, Disp> MatchLeft<Plain<Dims>, Pat, Disp> for S
 where
-    S: MatchDims<Dims, Pat, Disp>,
-    <S as MatchDims<Dims, Pat, Disp>>::Rest: Flat,
-    DisplayOf<<S as MatchDims<Dims, Pat, Disp>>::Rest>: PatternTooShort<Pat, Disp>,
+    S: MatchDims<Dims, Pat, Disp, S>,
+    <S as MatchDims<Dims, Pat, Disp, S>>::Rest: Flat,
+    DisplayOf<<S as MatchDims<Dims, Pat, Disp, S>>::Rest>: PatternTooShort<Pat, Disp>,
 {
-    type Elementary = <S as MatchDims<Dims, Pat, Disp>>::Out;
+    type Elementary = <S as MatchDims<Dims, Pat, Disp, S>>::Out;
     type Ellipsis = Nil;
 }
 
-type FrontOut<S, F, Pat, Disp> = <S as MatchDims<F, Pat, Disp>>::Out;
-type FrontRest<S, F, Pat, Disp> = <S as MatchDims<F, Pat, Disp>>::Rest;
+type FrontOut<S, F, Pat, Disp> = <S as MatchDims<F, Pat, Disp, S>>::Out;
+type FrontRest<S, F, Pat, Disp> = <S as MatchDims<F, Pat, Disp, S>>::Rest;
 type Middle<S, F, B, Pat, Disp> = <FrontRest<S, F, Pat, Disp> as SplitBack<B, Pat, Disp>>::Ellipsis;
 type Last<S, F, B, Pat, Disp> = <FrontRest<S, F, Pat, Disp> as SplitBack<B, Pat, Disp>>::Last;
-type BackOut<S, F, B, Pat, Disp> = <Last<S, F, B, Pat, Disp> as MatchDims<B, Pat, Disp>>::Out;
+type BackOut<S, F, B, Pat, Disp> = <Last<S, F, B, Pat, Disp> as MatchDims<B, Pat, Disp, S>>::Out;
 
 impl<S, Front, Back, Pat, Disp> MatchLeft<Around<Front, Back>, Pat, Disp> for S
 where
-    S: MatchDims<Front, Pat, Disp>,
+    S: MatchDims<Front, Pat, Disp, S>,
     FrontRest<S, Front, Pat, Disp>: SplitBack<Back, Pat, Disp>,
-    Last<S, Front, Back, Pat, Disp>: MatchDims<Back, Pat, Disp>,
+    Last<S, Front, Back, Pat, Disp>: MatchDims<Back, Pat, Disp, S>,
     Middle<S, Front, Back, Pat, Disp>: Append<BackOut<S, Front, Back, Pat, Disp>>,
     FrontOut<S, Front, Pat, Disp>:
         Append<Concat<Middle<S, Front, Back, Pat, Disp>, BackOut<S, Front, Back, Pat, Disp>>>,
@@ -171,7 +172,8 @@ where
     type Ellipsis = Middle<S, Front, Back, Pat, Disp>;
 }
 
-/// The dims `Dims` matched against the first axes of this shape.
+/// The dims `Dims` matched against the first axes of this shape, a part of
+/// the tensor's shape `Whole`.
 ///
 /// ```
 /// use axial_shape::einops::{Axis, MatchDims};
@@ -179,22 +181,22 @@ where
 /// axes!(H, W, C);
 /// type S = shape![H: 2, W: 3, C: 4];
 /// type Dims = Cons<Axis<H>, Nil>;
-/// assert_eq!(<<S as MatchDims<Dims, (H,), (H, W, C)>>::Out as Shape>::RANK, 1);
-/// assert_eq!(<<S as MatchDims<Dims, (H,), (H, W, C)>>::Rest as Shape>::RANK, 2);
+/// assert_eq!(<<S as MatchDims<Dims, (H,), (H, W, C), S>>::Out as Shape>::RANK, 1);
+/// assert_eq!(<<S as MatchDims<Dims, (H,), (H, W, C), S>>::Rest as Shape>::RANK, 2);
 /// ```
-pub trait MatchDims<Dims, Pat, Disp> {
+pub trait MatchDims<Dims, Pat, Disp, Whole> {
     /// Their elementary axes.
     type Out;
     /// The axes after them.
     type Rest;
 }
 
-impl<S, Pat, Disp> MatchDims<Nil, Pat, Disp> for S {
+impl<S, Pat, Disp, Whole> MatchDims<Nil, Pat, Disp, Whole> for S {
     type Out = Nil;
     type Rest = S;
 }
 
-impl<D, DT, Pat, Disp> MatchDims<Cons<D, DT>, Pat, Disp> for Nil
+impl<D, DT, Pat, Disp, Whole> MatchDims<Cons<D, DT>, Pat, Disp, Whole> for Nil
 where
     Cons<D, DT>: PatternTooLong<Pat, Disp> + Unmatched,
 {
@@ -239,16 +241,16 @@ where
     type Axes = Concat<Parts::Axes, T::Axes>;
 }
 
-type Next<V, T, DT, Pat, Disp> = <V as Continue<T, DT, Pat, Disp>>::Out;
+type Next<V, T, DT, Pat, Disp, Whole> = <V as Continue<T, DT, Pat, Disp, Whole>>::Out;
 
-impl<D, DT, N, Sz, T, Pat, Disp> MatchDims<Cons<D, DT>, Pat, Disp> for Ax<N, Sz, T>
+impl<D, DT, N, Sz, T, Pat, Disp, Whole> MatchDims<Cons<D, DT>, Pat, Disp, Whole> for Ax<N, Sz, T>
 where
-    D: MatchDim<N, Sz, Pat, Disp>,
-    D::Verdict: Continue<T, DT, Pat, Disp>,
-    D::Out: Append<Next<D::Verdict, T, DT, Pat, Disp>>,
+    D: MatchDim<N, Sz, Pat, Disp, Whole>,
+    D::Verdict: Continue<T, DT, Pat, Disp, Whole>,
+    D::Out: Append<Next<D::Verdict, T, DT, Pat, Disp, Whole>>,
 {
-    type Out = Concat<D::Out, Next<D::Verdict, T, DT, Pat, Disp>>;
-    type Rest = <D::Verdict as Continue<T, DT, Pat, Disp>>::Rest;
+    type Out = Concat<D::Out, Next<D::Verdict, T, DT, Pat, Disp, Whole>>;
+    type Rest = <D::Verdict as Continue<T, DT, Pat, Disp, Whole>>::Rest;
 }
 
 /// After one dim (`Self`: whether it matched its axis): a dim that matched,
@@ -261,40 +263,49 @@ where
 /// use axial_shape::{Cons, False, Nil, Shape, True, axes, shape};
 /// axes!(H, W);
 /// type Rest = Cons<Axis<W>, Nil>;
-/// type Matched = <True as Continue<shape![W: 3], Rest, (H, W), (H, W)>>::Out;
-/// type Unchecked = <False as Continue<shape![W: 3], Rest, (H, W), (H, W)>>::Out;
+/// type Whole = shape![H: 2, W: 3];
+/// type Matched = <True as Continue<shape![W: 3], Rest, (H, W), (H, W), Whole>>::Out;
+/// type Unchecked = <False as Continue<shape![W: 3], Rest, (H, W), (H, W), Whole>>::Out;
 /// assert_eq!((<Matched as Shape>::RANK, <Unchecked as Shape>::RANK), (1, 1));
 /// ```
-pub trait Continue<T, DT, Pat, Disp> {
+pub trait Continue<T, DT, Pat, Disp, Whole> {
     /// The elementary axes of the rest.
     type Out;
     /// The tensor's axes after the dims.
     type Rest;
 }
-impl<T: MatchDims<DT, Pat, Disp>, DT, Pat, Disp> Continue<T, DT, Pat, Disp> for True {
+impl<T: MatchDims<DT, Pat, Disp, Whole>, DT, Pat, Disp, Whole> Continue<T, DT, Pat, Disp, Whole>
+    for True
+{
     type Out = T::Out;
     type Rest = T::Rest;
 }
-impl<T: MatchDims<DT, Pat, Disp>, DT, Pat, Disp> Continue<T, DT, Pat, Disp> for Unknown {
+impl<T: MatchDims<DT, Pat, Disp, Whole>, DT, Pat, Disp, Whole> Continue<T, DT, Pat, Disp, Whole>
+    for Unknown
+{
     type Out = T::Out;
     type Rest = T::Rest;
 }
-impl<T: Skip<DT, Pat, Disp>, DT: Unmatched, Pat, Disp> Continue<T, DT, Pat, Disp> for False {
+impl<T: Skip<DT, Pat, Disp>, DT: Unmatched, Pat, Disp, Whole> Continue<T, DT, Pat, Disp, Whole>
+    for False
+{
     type Out = DT::Axes;
     type Rest = T::Out;
 }
 
-/// One dim matched against the axis `N` of size `Sz`.
+/// One dim matched against the axis `N` of size `Sz` of the tensor's shape
+/// `Whole`.
 ///
 /// ```
 /// use axial_shape::einops::{Axis, MatchDim, Unit};
-/// use axial_shape::{Shape, axes};
+/// use axial_shape::{Shape, axes, shape};
 /// use typenum::{U1, U3};
 /// axes!(W);
-/// assert_eq!(<<Axis<W> as MatchDim<W, U3, (W,), (W,)>>::Out as Shape>::RANK, 1);
-/// assert_eq!(<<Unit as MatchDim<W, U1, ((),), (W,)>>::Out as Shape>::RANK, 0);
+/// type Whole = shape![W: 3];
+/// assert_eq!(<<Axis<W> as MatchDim<W, U3, (W,), (W,), Whole>>::Out as Shape>::RANK, 1);
+/// assert_eq!(<<Unit as MatchDim<W, U1, ((),), (W,), Whole>>::Out as Shape>::RANK, 0);
 /// ```
-pub trait MatchDim<N, Sz, Pat, Disp> {
+pub trait MatchDim<N, Sz, Pat, Disp, Whole> {
     /// Its elementary axes.
     type Out;
     /// Whether it matched the axis ([`Unknown`] when left to run time).
@@ -305,7 +316,7 @@ pub trait MatchDim<N, Sz, Pat, Disp> {
 /// anonymous axis (which takes the pattern's name).
 type Names<N, A> = Or<<<N as AxisName>::Id as IdKind>::Anon, <N as SameName<A>>::Out>;
 
-impl<A, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Axis<A>
+impl<A, N, Sz, Pat, Disp, Whole> MatchDim<N, Sz, Pat, Disp, Whole> for Axis<A>
 where
     N: SameName<A> + AxisName,
     N::Id: IdKind,
@@ -318,16 +329,17 @@ where
 
 /// The given size when static (the run-time check makes the axis' `Dyn`
 /// size agree), else the axis' size.
-impl<A, G: SizeEq<Sz> + SizeOr<Sz>, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for SizedAxis<A, G>
+impl<A, G: SizeEq<Sz> + SizeOr<Sz>, N, Sz, Pat, Disp, Whole> MatchDim<N, Sz, Pat, Disp, Whole>
+    for SizedAxis<A, G>
 where
-    Axis<A>: MatchDim<N, Sz, Pat, Disp>,
+    Axis<A>: MatchDim<N, Sz, Pat, Disp, Whole>,
     <G as SizeEq<Sz>>::Out: PatternSize<N, Pat, Disp>,
 {
     type Out = Ax<A, <G as SizeOr<Sz>>::Out, Nil>;
-    type Verdict = <Axis<A> as MatchDim<N, Sz, Pat, Disp>>::Verdict;
+    type Verdict = <Axis<A> as MatchDim<N, Sz, Pat, Disp, Whole>>::Verdict;
 }
 
-impl<N, Sz: SizeEq<U1>, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Unit
+impl<N, Sz: SizeEq<U1>, Pat, Disp, Whole> MatchDim<N, Sz, Pat, Disp, Whole> for Unit
 where
     Sz::Out: PatternUnit<N, Pat, Disp>,
 {
@@ -335,121 +347,19 @@ where
     type Verdict = Sz::Out;
 }
 
-/// A group splits the axis at its place when it names it (see
-/// [`GroupOn`]), then its sizes are checked or inferred.
-impl<Parts, GDisp, N, Sz, Pat, Disp> MatchDim<N, Sz, Pat, Disp> for Group<Parts, GDisp>
+/// A group splits the axis at its place when it names it or is made of
+/// new names (see [`GroupOn`]), then its sizes are checked or inferred.
+impl<Parts, GDisp, N, Sz, Pat, Disp, Whole> MatchDim<N, Sz, Pat, Disp, Whole>
+    for Group<Parts, GDisp>
 where
     N: AxisName,
-    N::Id: GroupOn<Parts>,
-    <N::Id as GroupOn<Parts>>::Out: PatternGroup<N, GDisp, Pat, Disp>,
+    N::Id: GroupOn<Parts, Whole>,
+    <N::Id as GroupOn<Parts, Whole>>::Named: PatternGroup<N, GDisp, Pat, Disp>,
+    <N::Id as GroupOn<Parts, Whole>>::Merged: PatternRegroup<N, GDisp, Pat, Disp>,
     Parts: Decompose<Sz, N, GDisp, Pat, Disp>,
 {
     type Out = Parts::Out;
-    type Verdict = <N::Id as GroupOn<Parts>>::Out;
-}
-
-/// Whether a group of the left side (its parts `Parts`) may split the axis
-/// whose identity is `Self`: a named axis must be one of the parts (the
-/// others are new names), a `Composed<..>` axis must be made of exactly the
-/// parts, in order, and an anonymous axis takes any group.
-///
-/// ```
-/// use axial_shape::einops::{GroupOn, Infer, Part};
-/// use axial_shape::{AxisName, Cons, Nil, Truth, axes};
-/// use typenum::U4;
-/// axes!(Height, Width, P);
-/// type HeightPatches = Cons<Part<Height, Infer>, Cons<Part<P, U4>, Nil>>;
-/// type WidthPatches = Cons<Part<Width, Infer>, Cons<Part<P, U4>, Nil>>;
-/// fn on<A: AxisName, Parts>() -> Option<bool>
-/// where
-///     A::Id: GroupOn<Parts>,
-/// {
-///     <<A::Id as GroupOn<Parts>>::Out as Truth>::VALUE
-/// }
-/// assert_eq!(on::<Height, HeightPatches>(), Some(true));
-/// assert_eq!(on::<Height, WidthPatches>(), Some(false));
-/// assert_eq!(on::<axial_shape::Anon<0>, WidthPatches>(), Some(true));
-/// ```
-pub trait GroupOn<Parts> {
-    /// The answer.
-    type Out: Truth;
-}
-impl<Bits, Parts: PartsName<Named<Bits>>> GroupOn<Parts> for Named<Bits> {
-    type Out = Parts::Out;
-}
-impl<L, Parts: PartIds> GroupOn<Parts> for ComposedId<L>
-where
-    Parts::Ids: IdListEq<L>,
-{
-    type Out = <Parts::Ids as IdListEq<L>>::Out;
-}
-impl<U, Parts> GroupOn<Parts> for Pos<U> {
-    type Out = B1;
-}
-impl<U, Parts> GroupOn<Parts> for UnnamedId<U> {
-    type Out = B1;
-}
-impl<Parts> GroupOn<Parts> for Gone {
-    type Out = B1;
-}
-
-/// `Out` is `B1` when one of the parts of a group has the identity `Id`.
-///
-/// ```
-/// use axial_shape::einops::{Infer, Part, PartsName};
-/// use axial_shape::{AxisName, Cons, Nil, Truth, axes};
-/// axes!(H, P, W);
-/// type Parts = Cons<Part<H, Infer>, Cons<Part<P, typenum::U2>, Nil>>;
-/// assert_eq!(<<Parts as PartsName<<P as AxisName>::Id>>::Out as Truth>::VALUE, Some(true));
-/// assert_eq!(<<Parts as PartsName<<W as AxisName>::Id>>::Out as Truth>::VALUE, Some(false));
-/// ```
-pub trait PartsName<Id> {
-    /// The answer.
-    type Out: Truth;
-}
-impl<Id> PartsName<Id> for Nil {
-    type Out = B0;
-}
-impl<A: AxisName, G, T, Id> PartsName<Id> for Cons<Part<A, G>, T>
-where
-    A::Id: IdEq<Id>,
-    <A::Id as IdEq<Id>>::Out: OrParts<T, Id>,
-{
-    type Out = <<A::Id as IdEq<Id>>::Out as OrParts<T, Id>>::Out;
-}
-
-/// After one part: found, or look among the rest.
-pub trait OrParts<T, Id> {
-    /// The answer.
-    type Out: Truth;
-}
-impl<T, Id> OrParts<T, Id> for B1 {
-    type Out = B1;
-}
-impl<T: PartsName<Id>, Id> OrParts<T, Id> for B0 {
-    type Out = T::Out;
-}
-
-/// The identities of a group's parts, in order (to compare with a
-/// `Composed<..>` axis).
-///
-/// ```
-/// use std::any::TypeId;
-/// use axial_shape::einops::{ComposedParts, Infer, Part, PartIds};
-/// use axial_shape::{Cons, Nil, axes};
-/// axes!(C, H);
-/// type Parts = Cons<Part<C, Infer>, Cons<Part<H, typenum::U2>, Nil>>;
-/// assert_eq!(TypeId::of::<<Parts as PartIds>::Ids>(), TypeId::of::<<(C, H) as ComposedParts>::Ids>());
-/// ```
-pub trait PartIds {
-    /// The list of identities.
-    type Ids;
-}
-impl PartIds for Nil {
-    type Ids = IdNil;
-}
-impl<A: AxisName, G, T: PartIds> PartIds for Cons<Part<A, G>, T> {
-    type Ids = IdCons<A::Id, T::Ids>;
+    type Verdict = <N::Id as GroupOn<Parts, Whole>>::Out;
 }
 
 /// This shape cut into the axes `...` stands for and the last ones, as many

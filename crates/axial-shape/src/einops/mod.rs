@@ -29,6 +29,7 @@
 
 mod einsum;
 mod group;
+mod group_on;
 mod left;
 mod names;
 mod output;
@@ -36,9 +37,12 @@ pub mod report;
 
 pub use einsum::{Agree, AgreeOn, EinsumOf, Operand, Operands, SameAxes, Widen};
 pub use group::{Decompose, Given, GivenSize, Infer, Part, Resolve, SizeDiv, SizeOr, Solve};
+pub use group_on::{
+    GroupOn, ListMentions, Mentions, PartIds, PartsUsed, PartsUsedBesides, ShapeMentions, UsedIn,
+};
 pub use left::{
-    Around, Axis, Continue, Group, GroupOn, Lockstep, MatchDim, MatchDims, MatchLeft, OrParts,
-    PartIds, PartsName, Plain, SizedAxis, Skip, SplitBack, Unit, Unmatched,
+    Around, Axis, Continue, Group, Lockstep, MatchDim, MatchDims, MatchLeft, Plain, SizedAxis,
+    Skip, SplitBack, Unit, Unmatched,
 };
 pub use names::{
     Composed, ComposedId, ComposedParts, IdCons, IdListEq, IdNil, Length, Spelling, ThenTails,
@@ -70,9 +74,10 @@ type Known<S, L, N, P> = Concat<Elementary<S, L, P>, N>;
 /// the new named axes of `repeat` with their sizes (`Nil` otherwise).
 ///
 /// The left side names the axes in order; a group takes the axis at its
-/// place when it names it (or the axis is anonymous, or composed of exactly
-/// the group's names); `1` takes an axis of size 1; `...` the axes not
-/// named. The elementary axes (and `News`) must name no axis twice, and so
+/// place when it is made of that axis' name and names the tensor does not
+/// have (a merged axis: when it is exactly its parts, or new names; an
+/// anonymous axis: any group); `1` takes an axis of size 1; `...` the axes
+/// not named. The elementary axes (and `News`) must name no axis twice, and so
 /// must the output.
 ///
 /// # Example

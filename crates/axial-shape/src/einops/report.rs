@@ -127,35 +127,66 @@ impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for B1 {}
 #[diagnostic::do_not_recommend]
 impl<Have, Pat, Disp> PatternSize<Have, Pat, Disp> for Unknown {}
 
-/// A group on the left names the axis it splits (`Self`: whether it does).
+/// A group on the left that splits a named axis is made of its name and of
+/// names the tensor does not have (`Self`: whether so).
 ///
-/// What a [`Group`](super::Group) asks of the tensor's axis at its place: a
-/// named axis is among the group's names (the others are new), an axis
-/// `Composed<..>` of exactly the group's names is merged back, and an
-/// anonymous axis takes any group. So `(Width P)` cannot stand on `Height`:
-/// the patches of an NCHW tensor cut with H and W swapped would have the
-/// same type as the right ones.
+/// What a [`Group`](super::Group) asks of a named axis at its place: each
+/// of the group's names is the axis' own (`(Inner P)` on `Inner`: the part
+/// `Inner` keeps the name) or one the tensor does not have (`(Heads
+/// HeadDim)` on `Inner`: new axes in its place). So neither `(Width P)` nor
+/// `(Height Width)` can stand on `Height`: the patches of an NCHW tensor cut
+/// with H and W mixed up would have the same type as the right ones.
 /// ```
 /// use axial_shape::einops::{Einops, Group, Infer, OutAxis, Part, Plain};
 /// use axial_shape::{Cons, Nil, Shape, axes, shape};
 /// use typenum::U2;
-/// axes!(H, P);
-/// // "(H P) -> H P" with P = 2, on the axis `H` of 6
-/// type Left = Plain<Cons<Group<Cons<Part<H, Infer>, Cons<Part<P, U2>, Nil>>, (H, P)>, Nil>>;
-/// type Right = Cons<OutAxis<H>, Cons<OutAxis<P>, Nil>>;
-/// type Out = <shape![H: 6] as Einops<Left, Right, Nil, ((H, P),)>>::Output;
+/// axes!(Inner, Heads, HeadDim);
+/// // "(Heads HeadDim) -> Heads HeadDim" with Heads = 2, on the axis `Inner` of 6
+/// type Parts = Cons<Part<Heads, U2>, Cons<Part<HeadDim, Infer>, Nil>>;
+/// type Left = Plain<Cons<Group<Parts, (Heads, HeadDim)>, Nil>>;
+/// type Right = Cons<OutAxis<Heads>, Cons<OutAxis<HeadDim>, Nil>>;
+/// type Out = <shape![Inner: 6] as Einops<Left, Right, Nil, ((Heads, HeadDim),)>>::Output;
 /// let mut sizes = [None; 2];
 /// Out::write_static_sizes(&mut sizes);
-/// assert_eq!(sizes, [Some(3), Some(2)]);
+/// assert_eq!(sizes, [Some(2), Some(3)]);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "the group `{Group}` splits axis `{Have}` of the tensor of shape `{Disp}`, but does not name it",
+    message = "the group `{Group}` splits axis `{Have}` of the tensor of shape `{Disp}`, but uses a name of another of its axes",
     label = "`{Group}` stands on `{Have}`",
-    note = "a group that splits a named axis names it, and gives new names to its other parts: `({Have} ..)`; the left side reads `{Pat}`"
+    note = "a group on a named axis is made of its name, `({Have} ..)`, and of names the tensor does not have; the left side reads `{Pat}`"
 )]
 pub trait PatternGroup<Have, Group, Pat, Disp> {}
 #[diagnostic::do_not_recommend]
 impl<Have, Group, Pat, Disp> PatternGroup<Have, Group, Pat, Disp> for B1 {}
+
+/// A group on the left that splits a merged axis is its parts in order, or
+/// is made of names the tensor does not have (`Self`: whether so).
+///
+/// What a [`Group`](super::Group) asks of a `Composed<..>` axis at its
+/// place: `(H W)` on `(H W)` splits it back; `(W H)` on it would give each
+/// name the other's size, and is refused.
+/// ```
+/// use axial_shape::einops::{Einops, Group, Infer, OutAxis, Part, Plain};
+/// use axial_shape::{Composed, Cons, Nil, Shape, axes, shape};
+/// use typenum::U2;
+/// axes!(H, W);
+/// // "(H W) -> W H" with W = 2, on the axis `(H W)` of 6
+/// type Parts = Cons<Part<H, Infer>, Cons<Part<W, U2>, Nil>>;
+/// type Left = Plain<Cons<Group<Parts, (H, W)>, Nil>>;
+/// type Right = Cons<OutAxis<W>, Cons<OutAxis<H>, Nil>>;
+/// type Out = <shape![Composed<(H, W)>: 6] as Einops<Left, Right, Nil, ((H, W),)>>::Output;
+/// let mut sizes = [None; 2];
+/// Out::write_static_sizes(&mut sizes);
+/// assert_eq!(sizes, [Some(2), Some(3)]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the group `{Group}` splits the merged axis `{Have}` of the tensor of shape `{Disp}`, but is not its parts in order",
+    label = "`{Group}` stands on `{Have}`",
+    note = "a merged axis splits back into its parts in their order, or into names the tensor does not have; the left side reads `{Pat}`"
+)]
+pub trait PatternRegroup<Have, Group, Pat, Disp> {}
+#[diagnostic::do_not_recommend]
+impl<Have, Group, Pat, Disp> PatternRegroup<Have, Group, Pat, Disp> for B1 {}
 
 /// A group on the left whose sizes are all given multiplies to its axis' size.
 ///

@@ -132,10 +132,46 @@ impl<A, SA, T1, B, SB, T2, PreferLeft, Left, Right, Acc>
     BroadcastZip<Ax<B, SB, T2>, PreferLeft, Left, Right, Acc> for Ax<A, SA, T1>
 where
     A: PairName<B, PreferLeft, Left, Right>,
-    SA: PairSize<SB, A, B, Left, Right>,
-    T1: BroadcastZip<T2, PreferLeft, Left, Right, Ax<A::Out, SA::Out, Acc>>,
+    A::Fits: SizeIfNamed<SA, SB, A, B, Left, Right>,
+    T1: BroadcastZip<
+            T2,
+            PreferLeft,
+            Left,
+            Right,
+            Ax<A::Out, PairedSize<A, B, SA, SB, PreferLeft, Left, Right>, Acc>,
+        >,
 {
-    type Out = <T1 as BroadcastZip<T2, PreferLeft, Left, Right, Ax<A::Out, SA::Out, Acc>>>::Out;
+    type Out = <T1 as BroadcastZip<
+        T2,
+        PreferLeft,
+        Left,
+        Right,
+        Ax<A::Out, PairedSize<A, B, SA, SB, PreferLeft, Left, Right>, Acc>,
+    >>::Out;
+}
+
+/// The size of a pair whose names were checked.
+type PairedSize<A, B, SA, SB, PreferLeft, Left, Right> = <<A as PairName<
+    B,
+    PreferLeft,
+    Left,
+    Right,
+>>::Fits as SizeIfNamed<SA, SB, A, B, Left, Right>>::Out;
+
+/// The size of a pair of axes (`Self`: whether their names pair up): the
+/// sizes are compared only when they do, so two axes of different names
+/// are one error (their names), not a second one about their sizes.
+pub trait SizeIfNamed<SA, SB, A, B, Left, Right> {
+    /// The result's size.
+    type Out;
+}
+impl<SA: PairSize<SB, A, B, Left, Right>, SB, A, B, Left, Right>
+    SizeIfNamed<SA, SB, A, B, Left, Right> for B1
+{
+    type Out = SA::Out;
+}
+impl<SA, SB, A, B, Left, Right> SizeIfNamed<SA, SB, A, B, Left, Right> for B0 {
+    type Out = SA;
 }
 
 /// The name of a pair of axes: the same name, or the named side of an
@@ -143,6 +179,8 @@ where
 pub trait PairName<B, PreferLeft, Left, Right> {
     /// The result's name.
     type Out;
+    /// `B1` when the names pair up (else the error is [`BroadcastNames`]).
+    type Fits;
 }
 impl<A, B, PreferLeft, Left, Right> PairName<B, PreferLeft, Left, Right> for A
 where
@@ -163,32 +201,46 @@ where
         <B::Id as IdKind>::Anon,
         PreferLeft,
     ) as NameOf<A, B, Left, Right>>::Out;
+    type Fits = <(
+        <A as SameName<B>>::Out,
+        <A::Id as IdKind>::Anon,
+        <B::Id as IdKind>::Anon,
+        PreferLeft,
+    ) as NameOf<A, B, Left, Right>>::Fits;
 }
 
 /// [`PairName`] by (same name, left anonymous, right anonymous, left longer).
 pub trait NameOf<A, B, Left, Right> {
     /// The result's name.
     type Out;
+    /// `B1` when the names pair up.
+    type Fits;
 }
 impl<X, Y, P, A, B, Left, Right> NameOf<A, B, Left, Right> for (B1, X, Y, P) {
     type Out = A;
+    type Fits = B1;
 }
 impl<P, A, B, Left, Right> NameOf<A, B, Left, Right> for (B0, B1, B0, P) {
     type Out = B;
+    type Fits = B1;
 }
 impl<P, A, B, Left, Right> NameOf<A, B, Left, Right> for (B0, B0, B1, P) {
     type Out = A;
+    type Fits = B1;
 }
 impl<A, B, Left, Right> NameOf<A, B, Left, Right> for (B0, B1, B1, B1) {
     type Out = A;
+    type Fits = B1;
 }
 impl<A, B, Left, Right> NameOf<A, B, Left, Right> for (B0, B1, B1, B0) {
     type Out = B;
+    type Fits = B1;
 }
 impl<P, A, B: BroadcastNames<A, Left, Right>, Left, Right> NameOf<A, B, Left, Right>
     for (B0, B0, B0, P)
 {
     type Out = A;
+    type Fits = B0;
 }
 
 /// The size of a pair of axes `A` and `B`: equal, or the one that is not 1.

@@ -19,13 +19,17 @@
 //! ```
 
 mod align;
+mod attend;
 mod axis;
 mod broadcast;
 mod bundle;
 mod distinct;
 mod expand;
+pub mod gather;
+pub mod join;
 mod matmul;
 mod output;
+pub mod pick;
 mod realize;
 mod reduce;
 mod rename;
@@ -35,20 +39,24 @@ mod swap;
 mod two;
 
 pub use align::{AlignAs, AlignTo, Permute};
+pub use attend::{Attend, SwapLast};
 pub use axis::{HasAxis, IntoDyn, SelectAt, Squeeze, Unsqueeze};
 pub use broadcast::{BroadcastOutput, BroadcastWith, Broadcasted, InPlace};
 pub use bundle::OverAxis;
 pub use distinct::Distinct;
 pub use expand::ExpandTo;
+pub use gather::{GatherBy, IndexAxis};
+pub use join::{CatWith, ReplaceAxis, ResizeAxis, Resized};
 pub use matmul::{MatMul, MatMulOut, MatMulOutput};
 pub use output::{
     AlignAsOutput, AlignOutput, Aligned, AlignedAs, MergeOutput, Merged, RefineOutput, Refined,
 };
+pub use pick::{TopK, Triangle, UnfoldBy};
 pub use realize::Realize;
 pub use reduce::{AxesList, Reduce, ReduceOutput, Reduced, ReducedKeep};
 pub use rename::{RefineNames, Rename};
 pub use reshape::{Merge, ReshapeTo, Split};
-pub use sizes::{DynSizes, ExtentIs, RankIs, StaticShape};
+pub use sizes::{DynSizes, ExtentIs, RankIs, SizesGiven, StaticShape};
 pub use swap::{Transpose, TransposeT, TransposedT};
 pub use two::{Diagonal, Unfold};
 

@@ -4,11 +4,11 @@
 use generic_array::GenericArray;
 use typenum::{Const, IsEqual, ToUInt, U, U0, U1};
 
-use crate::logic::{Answer, Truth, TruthOf, Unknown};
-use crate::report::{AllStatic, Coordinates, SizePerDyn};
+use crate::logic::{Answer, B0, B1, Truth, TruthOf, Unknown};
+use crate::report::{AllStatic, Coordinates, SizePerDyn, SymbolicSizes};
 use crate::shape::Shape;
 use crate::size::{Dyn, StaticSize, Sz};
-use crate::symbol::NoSymbols;
+use crate::symbol::{HasSymbols, NoSymbols};
 
 use super::Disp;
 
@@ -52,31 +52,51 @@ impl<S: StaticShape> DynSizes<S> for () {
     }
 }
 
-impl<S: Shape + NoSymbols> DynSizes<S> for usize
+impl<S: Shape + HasSymbols> DynSizes<S> for usize
 where
-    S::NumDyn: IsEqual<U1, Output: Answer>,
-    (TruthOf<<S::NumDyn as IsEqual<U1>>::Output>, usize): CountFits<Disp<S>>,
+    S::Out: SizesGiven<usize, S>,
 {
     fn sizes(self) -> GenericArray<usize, S::Rank> {
         fill::<S>(&[self])
     }
 }
 
-impl<S: Shape + NoSymbols, const N: usize> DynSizes<S> for [usize; N]
+impl<S: Shape + HasSymbols, const N: usize> DynSizes<S> for [usize; N]
 where
-    Const<N>: ToUInt,
-    U<N>: IsEqual<S::NumDyn, Output: Answer>,
-    (TruthOf<<U<N> as IsEqual<S::NumDyn>>::Output>, [usize; N]): CountFits<Disp<S>>,
+    S::Out: SizesGiven<[usize; N], S>,
 {
     fn sizes(self) -> GenericArray<usize, S::Rank> {
         fill::<S>(&self)
     }
 }
 
-/// As many sizes as `Dyn` axes (`Self`: whether so, and what was given).
-pub trait CountFits<Disp> {}
-impl<Given, Disp> CountFits<Disp> for (crate::logic::True, Given) {}
-impl<Given: SizePerDyn<Disp>, Disp> CountFits<Disp> for (crate::logic::False, Given) {}
+/// Run-time sizes `Given` fit the shape `S` (`Self`: whether `S` has a
+/// symbolic size): none do when it has one (symbols come from
+/// `realize_in`: that is the one error), else one per `Dyn` axis.
+///
+/// ```
+/// use axial_shape::ops::SizesGiven;
+/// use axial_shape::{B0, axes, shape};
+/// axes!(Batch, Time);
+/// fn fits<G, S>() where B0: SizesGiven<G, S> {}
+/// fits::<usize, shape![Batch: Dyn, Time: 3]>();
+/// fits::<[usize; 2], shape![Batch: Dyn, Time: Dyn]>();
+/// ```
+pub trait SizesGiven<Given, S> {}
+impl<Given, S: Shape> SizesGiven<Given, S> for B1 where B1: SymbolicSizes<Disp<S>> {}
+impl<S: Shape> SizesGiven<usize, S> for B0
+where
+    S::NumDyn: IsEqual<U1, Output: Answer>,
+    TruthOf<<S::NumDyn as IsEqual<U1>>::Output>: SizePerDyn<usize, Disp<S>>,
+{
+}
+impl<S: Shape, const N: usize> SizesGiven<[usize; N], S> for B0
+where
+    Const<N>: ToUInt,
+    U<N>: IsEqual<S::NumDyn, Output: Answer>,
+    TruthOf<<U<N> as IsEqual<S::NumDyn>>::Output>: SizePerDyn<[usize; N], Disp<S>>,
+{
+}
 
 /// The static sizes of `S`, with its `Dyn` ones from `dyns` in order.
 fn fill<S: Shape>(dyns: &[usize]) -> GenericArray<usize, S::Rank> {

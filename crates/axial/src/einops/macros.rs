@@ -10,13 +10,19 @@
 /// - the left side names the tensor's axes **in order** (a mistake is a
 ///   compile error naming the pattern's axis and the tensor's); `...` stands
 ///   for the axes not named; `1` or `()` takes an axis of size 1;
-/// - a group `(H P)` on the left decomposes the axis at its place, which it
-///   names: `(H P)` splits `H` into a new `H` and `P` (the other parts are
-///   new names); an anonymous axis takes any group, and a `Composed<(H, W)>`
-///   axis the group `(H W)`. So `(W P)` standing on `H`, the NCHW/NHWC
-///   mistake of patch code, is a compile error. Give every size but one
-///   after the pattern, `P = 2` (a literal, proven to divide a static size)
-///   or `P = n` (any `usize` expression, checked at run time);
+/// - a group on the left decomposes the axis at its place into its parts,
+///   which are the names of the result, as written. On a named axis the
+///   group is made of that axis' name and of names the tensor does not
+///   have: `(Rows P)` on `Rows` splits it into a `Rows` of the size left
+///   after the others and a new `P`; `(Heads HeadDim)` on `Inner` splits it
+///   into two new axes, and `Inner` is gone. A group that uses the name of
+///   *another* axis of the tensor, such as `(Cols P)` or `(Rows Cols)` on
+///   `Rows` (the NCHW/NHWC mistake of patch code, which would come out with
+///   the type of the right one), is a compile error. A merged
+///   `Composed<(Rows, Cols)>` axis splits back into `(Rows Cols)` or into new
+///   names, an anonymous axis into any group. Give every size but one after
+///   the pattern, `P = 2` (a literal, proven to divide a static size) or
+///   `P = n` (any `usize` expression, checked at run time);
 /// - the right side has the same axes in any order; a group `(C H W)` merges
 ///   them into one axis named [`Composed<(C, H, W)>`](crate::Composed) of the
 ///   product of their sizes; `1` or `()` adds an axis of size 1
@@ -43,6 +49,16 @@
 /// assert_eq!(flat.names().as_slice(), &[Some("Batch"), Some("(Channels Rows Cols)")]);
 /// let halves = rearrange!(x.as_view(), "Batch Channels (Rows P) Cols -> Batch Channels Rows P Cols", P = 2);
 /// assert_eq!(halves.sizes().as_slice(), &[2, 3, 2, 2, 5]);
+/// ```
+///
+/// The head split of attention: `Inner` becomes the new axes `Heads` and
+/// `HeadDim` (384 / 12 = 32, inferred while compiling).
+/// ```
+/// use axial::prelude::*;
+/// axes!(Batch, Seq, Inner, Heads, HeadDim);
+/// let q = Tensor::<f32, shape![Batch: 2, Seq: 5, Inner: 384]>::zeros();
+/// let heads = rearrange!(q.as_view(), "Batch Seq (Heads HeadDim) -> Batch Heads Seq HeadDim", Heads = 12);
+/// let _: &TensorView<'_, f32, shape![Batch: 2, Heads: 12, Seq: 5, HeadDim: 32]> = &heads;
 /// ```
 #[macro_export]
 macro_rules! rearrange {
@@ -169,8 +185,9 @@ macro_rules! try_reduce {
 /// einops' `einsum`, checked while the program compiles:
 /// `einsum!("Batch Rows Inner, Batch Inner Cols -> Batch Rows Cols", a, b)`.
 ///
-/// The pattern comes first, then one tensor per input (borrowed; one element
-/// type and one device). Each input's names are the operand's axes in order
+/// The pattern comes first, then one tensor per input (a tensor, a view, or
+/// a reference to one at any depth, as code holding a `&Tensor` has it; each
+/// is borrowed; one element type and one device). Each input's names are the operand's axes in order
 /// (`...` for axes not named: the same axes in every operand that has
 /// some); a name shared by operands must have one size (proven when static,
 /// checked at run time with `Dyn`); the output names axes of the inputs, and

@@ -14,7 +14,7 @@ mod macros;
 mod recipe;
 mod run;
 
-pub use einsum::{EinsumOperands, einsum};
+pub use einsum::{EinsumOperand, EinsumOperands, einsum, einsum_operand};
 pub use input::{Input, InputTensor};
 pub use recipe::{EinsumCell, RecipeCell};
 pub use run::{

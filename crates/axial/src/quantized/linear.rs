@@ -238,4 +238,68 @@ impl<S: Shape> Quantized<QUInt8, S, PerTensor> {
     {
         or_panic(self.try_linear(weight, out_scale, out_zero_point))
     }
+
+    /// `torch.ops.quantized.linear_relu(x, w, out_scale, out_zero_point)`:
+    /// [`try_linear`](Self::try_linear) with the output clamped below at
+    /// the output zero point (the quantized 0), in one pass, bit for bit as
+    /// PyTorch's x86 engine.
+    ///
+    /// # Errors
+    /// As [`try_linear`](Self::try_linear).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Batch, In, Out);
+    /// let x = Tensor::<f32, shape![Batch: 2, In: 3]>::from_array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]);
+    /// let w = Tensor::<f32, shape![Out: 2, In: 3]>::from_array([[1.0, 0.5, -0.5], [-1.0, 2.0, 0.25]]);
+    /// let b = Tensor::<f32, shape![Out: 2]>::from_array([0.1, -0.2]);
+    /// let qx = x.quantize_per_tensor::<QUInt8>(0.05, 64);
+    /// let packed = w.quantize_per_tensor::<QInt8>(0.02, 0).prepack_with_bias(&b);
+    /// let y = qx.try_linear_relu(&packed, 0.1, 10)?;
+    /// assert_eq!(y.int_repr().to_vec(), vec![10, 10, 31, 10]); // 1 and 0 clamp to the zero point
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_linear_relu<W: LinearWeight>(
+        &self,
+        weight: &PackedLinear<W>,
+        out_scale: f64,
+        out_zero_point: i64,
+    ) -> Result<Quantized<QUInt8, MatMulOut<S, W::Transposed>, PerTensor>>
+    where
+        S: MatMul<W::Transposed>,
+    {
+        core_q::linear_relu(
+            &self.as_core().view(),
+            &weight.inner,
+            out_scale,
+            out_zero_point,
+        )
+        .map(Quantized::wrap)
+    }
+
+    /// `torch.ops.quantized.linear_relu`, by name.
+    ///
+    /// # Panics
+    /// As [`try_linear_relu`](Self::try_linear_relu), with its message.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Batch, In, Out);
+    /// let qx = Tensor::<f32, shape![Batch: 1, In: 2]>::ones().quantize_per_tensor::<QUInt8>(0.1, 0);
+    /// let w = Tensor::<f32, shape![Out: 2, In: 2]>::from_array([[1.0, 1.0], [-1.0, -1.0]]);
+    /// let y = qx.linear_relu(&w.quantize_per_tensor::<QInt8>(0.1, 0).prepack(), 0.1, 5);
+    /// assert_eq!(y.dequantize().to_vec(), vec![2.0, 0.0]);
+    /// ```
+    #[track_caller]
+    pub fn linear_relu<W: LinearWeight>(
+        &self,
+        weight: &PackedLinear<W>,
+        out_scale: f64,
+        out_zero_point: i64,
+    ) -> Quantized<QUInt8, MatMulOut<S, W::Transposed>, PerTensor>
+    where
+        S: MatMul<W::Transposed>,
+    {
+        or_panic(self.try_linear_relu(weight, out_scale, out_zero_point))
+    }
 }

@@ -6,9 +6,10 @@
 //! What PyTorch checks at run time is proven here: quantizing per channel
 //! along an axis the tensor does not have does not compile, `q_scale()`
 //! exists only on per-tensor tensors and `q_per_channel_scales()` only on
-//! per-channel ones, and the quantized linear layer takes `quint8`
-//! activations and a `qint8` weight whose input axis is the activations'
-//! last (by name and size).
+//! per-channel ones, the quantized linear layer (and `linear_relu`) takes
+//! `quint8` activations and a `qint8` weight whose input axis is the
+//! activations' last (by name and size), and the quantized `matmul` takes
+//! two 8-bit operands of one dtype, per tensor, contracted by name.
 //!
 //! ```
 //! use axial::prelude::*;
@@ -21,7 +22,10 @@
 //! assert_eq!(back.to_vec(), vec![1.0, 0.5, -0.5, -1.0, 1.27, 0.25]);
 //! ```
 
+mod dense;
+mod ints;
 mod linear;
+mod product;
 mod view;
 
 use std::fmt;
@@ -31,7 +35,9 @@ use axial_core::quantized::{self as core_q, QDType, QuantizedTensor};
 use axial_core::{Cpu, Element, Result};
 use axial_shape::{HasAxis, Shape};
 
+pub use dense::{Bf16, Dense, Fp32, Int8, Precision};
 pub use linear::{LinearWeight, PackedLinear, WeightScheme};
+pub use product::QuantizedMatMul;
 pub use view::QuantizedView;
 
 use crate::access::owned;
@@ -171,7 +177,9 @@ impl<Q: QType, S: Shape, Scheme> Quantized<Q, S, Scheme> {
     }
 
     /// `dequantize()`: the real values, `f32`, row-major (PyTorch's per
-    /// tensor and per channel formulas).
+    /// tensor and per channel formulas, with `q - zero_point` exact where
+    /// PyTorch's per-tensor `qint32` wraps in `int32`: see
+    /// [`QuantizedRef::dequantize`](axial_core::quantized::QuantizedRef::dequantize)).
     ///
     /// # Errors
     /// Out of memory.

@@ -9,6 +9,11 @@
 //! axis work item by item without padding; naming the batch axis does not
 //! compile.
 //!
+//! `Nested<T, S, L>` names its ragged axes in `L` (`names![Seq]` as built,
+//! the default): a `transpose` moves the ragged axis, and a product of
+//! nested tensors (`q @ k^T`, attention over a ragged batch) has items of
+//! `n_i × n_i`, two ragged axes (`names![Seq, Key]`).
+//!
 //! ```
 //! use axial::prelude::*;
 //! axes!(Batch, Seq, Features);
@@ -23,27 +28,36 @@
 //! assert_eq!(p.sum::<Seq>().to_vec(), vec![1.0; 6]);
 //! ```
 
+mod access;
+mod product;
+mod reduce;
 mod rules;
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use axial_core::nested::NestedTensor;
-use axial_core::{Cpu, Element, Error, ReduceOp, Result, Scalar, TensorRef};
-use axial_shape::{Ax, MatMul, MatMulOut, Shape};
+use axial_core::{Cpu, Element, Error, Result, TensorRef};
+use axial_shape::{Ax, Cons, MatMul, MatMulOut, Nil, Shape};
 
+pub use product::{LastAxis, NestedProduct, ProductNames, ProductResult, RaggedPair, RaggedSingle};
 pub use rules::{
-    FixedAxes, FixedAxisFits, ItemAxis, ItemOf, NotBatch, RaggedAxisFits, RaggedShape, ReduceKind,
-    ReduceNested,
+    Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, NotBatch, Pick, RaggedAxisFits,
+    RaggedShape, ReduceKind, ReduceNested, Renamed,
 };
 
-use crate::access::owned;
 use crate::float::Float;
-use crate::repr::{Data, View};
+use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use crate::views::or_panic;
 
-/// A ragged batch of `T` elements: shape `S = (Batch, Ragged: Dyn, rest...)`.
+/// Holds the type parameters without values of them.
+type Marker<T> = PhantomData<fn() -> T>;
+
+/// A ragged batch of `T` elements: shape `S = (Batch, Ragged: Dyn,
+/// rest...)` as built; `L` names the ragged axes (`names![Ragged]`, the
+/// default), wherever a transpose put them, two of them for the scores of a
+/// product (`names![Seq, Key]`).
 ///
 /// ```
 /// use axial::prelude::*;
@@ -52,9 +66,9 @@ use crate::views::or_panic;
 /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn, Features: 2]>::from_items(&items);
 /// assert_eq!((n.batch_size(), n.offsets()), (2, &[0, 3, 4][..]));
 /// ```
-pub struct Nested<T, S> {
+pub struct Nested<T, S, L = Cons<<S as RaggedShape>::Ragged, Nil>> {
     inner: NestedTensor,
-    marker: PhantomData<fn() -> (T, S)>,
+    marker: Marker<(T, S, L)>,
 }
 
 /// The items of a [`Nested`] tensor, pushed one by one (each may have its
@@ -70,7 +84,7 @@ pub struct Nested<T, S> {
 /// ```
 pub struct NestedBuilder<T, S> {
     items: Vec<axial_core::RawTensor>,
-    marker: PhantomData<fn() -> (T, S)>,
+    marker: Marker<(T, S)>,
 }
 
 impl<T: Element, S: RaggedShape> NestedBuilder<T, S> {
@@ -128,18 +142,11 @@ impl<T: Element, S: RaggedShape> NestedBuilder<T, S> {
 }
 
 impl<T: Element, S: RaggedShape> Nested<T, S> {
-    pub(crate) fn wrap(inner: NestedTensor) -> Self {
-        Nested {
-            inner,
-            marker: PhantomData,
-        }
-    }
-
     /// `inner`, after checking its runtime sizes against the static ones of `S`.
     fn checked(inner: NestedTensor) -> Result<Self> {
         crate::symbolic::refuse_symbols::<S>("nested")?;
         let mut sizes = vec![inner.batch_size(), 0];
-        sizes.extend_from_slice(inner.rest_shape());
+        sizes.extend_from_slice(&inner.rest_shape());
         let mut want = vec![None; S::RANK];
         S::write_static_sizes(&mut want);
         let mut names = vec![None; S::RANK];
@@ -240,163 +247,6 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
         Self::checked(NestedTensor::from_padded(&padded.raw(), lengths)?)
     }
 
-    /// The core's nested tensor.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::ones()]);
-    /// assert_eq!(n.as_core().dim(), 2);
-    /// ```
-    pub fn as_core(&self) -> &NestedTensor {
-        &self.inner
-    }
-
-    /// The number of items.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&vec![Tensor::<f32, shape![Seq: 2]>::ones(); 3]);
-    /// assert_eq!(n.batch_size(), 3);
-    /// ```
-    pub fn batch_size(&self) -> usize {
-        self.inner.batch_size()
-    }
-
-    /// The offsets of the items in [`values`](Self::values) (`B + 1`).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&vec![Tensor::<f32, shape![Seq: 2]>::ones(); 2]);
-    /// assert_eq!(n.offsets(), &[0, 2, 4]);
-    /// ```
-    pub fn offsets(&self) -> &[usize] {
-        self.inner.offsets()
-    }
-
-    /// Each item's length along the ragged axis.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::ones()]);
-    /// assert_eq!(n.lengths(), vec![2]);
-    /// ```
-    pub fn lengths(&self) -> Vec<usize> {
-        self.inner.lengths()
-    }
-
-    /// The items concatenated along the ragged axis (a view).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<i64, shape![Batch: Dyn, Seq: Dyn]>::builder()
-    ///     .push(&Tensor::<i64, shape![Seq: 1]>::full(7))
-    ///     .push(&Tensor::<i64, shape![Seq: 2]>::full(8))
-    ///     .build();
-    /// assert_eq!(n.values().to_vec(), vec![7, 8, 8]);
-    /// ```
-    pub fn values(&self) -> TensorView<'_, T, S::Item> {
-        let v = self.inner.values();
-        TensorBase::from_parts(View(v.storage()), v.layout().clone())
-    }
-
-    /// Item `i`, a view into the values.
-    ///
-    /// # Errors
-    /// `i` is not below the batch size.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::ones()]);
-    /// assert_eq!(n.try_item(0)?.sizes().as_slice(), &[2]);
-    /// assert!(n.try_item(1).is_err());
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_item(&self, i: usize) -> Result<TensorView<'_, T, S::Item>> {
-        let v = self.inner.item(i)?;
-        Ok(TensorBase::from_parts(
-            View(v.storage()),
-            v.layout().clone(),
-        ))
-    }
-
-    /// `unbind()`: every item, as views into the values.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&vec![Tensor::<f32, shape![Seq: 2]>::ones(); 2]);
-    /// let items = n.unbind();
-    /// assert_eq!((items.len(), items[1].storage_offset()), (2, 2));
-    /// ```
-    pub fn unbind(&self) -> Vec<TensorView<'_, T, S::Item>> {
-        (0..self.batch_size())
-            .map(|i| or_panic(self.try_item(i)))
-            .collect()
-    }
-
-    /// `to_padded_tensor(pad)`: a dense tensor of shape `S`, the ragged axis
-    /// as long as the longest item, `pad` elsewhere.
-    ///
-    /// # Errors
-    /// Out of memory.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::builder()
-    ///     .push(&Tensor::<f32, shape![Seq: 1]>::ones())
-    ///     .push(&Tensor::<f32, shape![Seq: 2]>::ones())
-    ///     .build();
-    /// assert_eq!(n.try_to_padded(-1.0)?.to_vec(), vec![1.0, -1.0, 1.0, 1.0]);
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_to_padded(&self, pad: T) -> Result<Tensor<T, S>> {
-        self.inner.to_padded(Scalar::of(pad), None).map(owned)
-    }
-
-    /// `to_padded_tensor(pad)`.
-    ///
-    /// # Panics
-    /// Out of memory.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<i32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<i32, shape![Seq: 2]>::ones()]);
-    /// assert_eq!(n.to_padded(0).sizes().as_slice(), &[1, 2]);
-    /// ```
-    #[track_caller]
-    pub fn to_padded(&self, pad: T) -> Tensor<T, S> {
-        or_panic(self.try_to_padded(pad))
-    }
-
-    /// `to_padded_tensor(pad, output_size)` with the ragged axis `len` long.
-    ///
-    /// # Errors
-    /// `len` is shorter than the longest item (PyTorch truncates silently).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 3]>::ones()]);
-    /// assert_eq!(n.try_to_padded_len(0.0, 5)?.sizes().as_slice(), &[1, 5]);
-    /// assert!(n.try_to_padded_len(0.0, 2).is_err());
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_to_padded_len(&self, pad: T, len: usize) -> Result<Tensor<T, S>> {
-        let mut size = self.inner.padded_shape();
-        size[1] = len;
-        self.inner
-            .to_padded(Scalar::of(pad), Some(&size))
-            .map(owned)
-    }
-
     /// The same offsets over values computed by `f` from these values (an
     /// elementwise op, or a product that keeps the rows): `nested.map(|v|
     /// v.relu())`.
@@ -414,10 +264,9 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     /// ```
     pub fn try_map<T2: Element, I2: Shape>(
         &self,
-        f: impl FnOnce(TensorView<'_, T, S::Item>) -> Tensor<T2, I2>,
+        f: impl FnOnce(TensorView<'_, T, S::Items>) -> Tensor<T2, I2>,
     ) -> Result<Nested<T2, WithItems<S, I2>>>
     where
-        S: Batched,
         WithItems<S, I2>: RaggedShape,
     {
         let rows = self.inner.values().shape()[0];
@@ -451,113 +300,12 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     #[track_caller]
     pub fn map<T2: Element, I2: Shape>(
         &self,
-        f: impl FnOnce(TensorView<'_, T, S::Item>) -> Tensor<T2, I2>,
+        f: impl FnOnce(TensorView<'_, T, S::Items>) -> Tensor<T2, I2>,
     ) -> Nested<T2, WithItems<S, I2>>
     where
-        S: Batched,
         WithItems<S, I2>: RaggedShape,
     {
         or_panic(self.try_map(f))
-    }
-
-    /// `self ∘ other` elementwise, for a nested tensor of the same shape
-    /// type and offsets.
-    ///
-    /// # Errors
-    /// The offsets differ (PyTorch's message).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::from_array([1.0, 2.0])]);
-    /// assert_eq!(n.try_mul(&n)?.values().to_vec(), vec![1.0, 4.0]);
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_mul(&self, other: &Nested<T, S>) -> Result<Self> {
-        self.inner
-            .binary(axial_core::BinaryOp::Mul, &other.inner)
-            .map(Self::wrap)
-    }
-
-    /// `self + other` elementwise, for a nested tensor of the same offsets.
-    ///
-    /// # Errors
-    /// The offsets differ (PyTorch's message).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::from_array([1.0, 2.0])]);
-    /// assert_eq!(n.try_add(&n)?.values().to_vec(), vec![2.0, 4.0]);
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_add(&self, other: &Nested<T, S>) -> Result<Self> {
-        self.inner
-            .binary(axial_core::BinaryOp::Add, &other.inner)
-            .map(Self::wrap)
-    }
-
-    /// `sum` over the axis `A`: over the ragged axis, one sum per item (a
-    /// dense tensor, no padding involved); over a fixed axis, a nested
-    /// tensor without it. The batch axis does not compile.
-    ///
-    /// # Panics
-    /// A failure of the kernel (out of memory).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq, Features);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn, Features: 2]>::from_items(&[Tensor::<f32, shape![Seq: 2, Features: 2]>::arange()]);
-    /// assert_eq!(n.sum::<Seq>().to_vec(), vec![2.0, 4.0]);
-    /// assert_eq!(n.sum::<Features>().values().to_vec(), vec![1.0, 5.0]);
-    /// ```
-    #[track_caller]
-    pub fn sum<A>(&self) -> <S as ReduceNested<A>>::Out<T>
-    where
-        S: ReduceNested<A>,
-    {
-        or_panic(S::reduce::<T>(&self.inner, ReduceOp::Sum))
-    }
-
-    /// `amax` over the axis `A` (see [`sum`](Self::sum)).
-    ///
-    /// # Errors
-    /// An empty item when `A` is the ragged axis (PyTorch returns `-FLT_MAX`,
-    /// a value no item holds).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::builder()
-    ///     .push(&Tensor::<f32, shape![Seq: 2]>::from_array([1.0, 3.0]))
-    ///     .push(&Tensor::<f32, shape![Seq: 0]>::zeros())
-    ///     .build();
-    /// assert!(n.try_amax::<Seq>().is_err());
-    /// ```
-    pub fn try_amax<A>(&self) -> Result<<S as ReduceNested<A>>::Out<T>>
-    where
-        S: ReduceNested<A>,
-    {
-        S::reduce::<T>(&self.inner, ReduceOp::Max)
-    }
-
-    /// `amax` over the axis `A`.
-    ///
-    /// # Panics
-    /// As [`try_amax`](Self::try_amax), with its message.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::from_array([1.0, 3.0])]);
-    /// assert_eq!(n.amax::<Seq>().to_vec(), vec![3.0]);
-    /// ```
-    #[track_caller]
-    pub fn amax<A>(&self) -> <S as ReduceNested<A>>::Out<T>
-    where
-        S: ReduceNested<A>,
-    {
-        or_panic(self.try_amax::<A>())
     }
 
     /// `self @ weight` for a dense weight whose first axis is the items'
@@ -583,8 +331,7 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     ) -> Result<Nested<T, NestedMatMulOut<S, SW>>>
     where
         T: Float,
-        S: Batched,
-        S::Item: MatMul<SW>,
+        S::Items: MatMul<SW>,
         NestedMatMulOut<S, SW>: RaggedShape,
     {
         self.inner.matmul(&weight.raw()).map(Nested::wrap)
@@ -609,101 +356,11 @@ impl<T: Element, S: RaggedShape> Nested<T, S> {
     ) -> Nested<T, NestedMatMulOut<S, SW>>
     where
         T: Float,
-        S: Batched,
-        S::Item: MatMul<SW>,
+        S::Items: MatMul<SW>,
         NestedMatMulOut<S, SW>: RaggedShape,
     {
         or_panic(self.try_matmul(weight))
     }
-}
-
-impl<T: Float, S: RaggedShape> Nested<T, S> {
-    /// `mean` over the axis `A` (see [`sum`](Self::sum)); an empty item's
-    /// mean is NaN, as in PyTorch.
-    ///
-    /// # Panics
-    /// A failure of the kernel (out of memory).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::from_items(&[Tensor::<f32, shape![Seq: 2]>::from_array([1.0, 2.0])]);
-    /// assert_eq!(n.mean::<Seq>().to_vec(), vec![1.5]);
-    /// ```
-    #[track_caller]
-    pub fn mean<A>(&self) -> <S as ReduceNested<A>>::Out<T>
-    where
-        S: ReduceNested<A>,
-    {
-        or_panic(S::reduce::<T>(&self.inner, ReduceOp::Mean))
-    }
-
-    /// `softmax` along the axis `A`: along the ragged axis, within each item
-    /// without padding (padding would take a share of each sum); along a
-    /// fixed axis, within each row. The batch axis does not compile.
-    ///
-    /// # Errors
-    /// A failure of the kernel (out of memory).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq);
-    /// let n = Nested::<f32, shape![Batch: Dyn, Seq: Dyn]>::builder()
-    ///     .push(&Tensor::<f32, shape![Seq: 2]>::from_array([0.0, 3.0]))
-    ///     .push(&Tensor::<f32, shape![Seq: 1]>::from_array([18.0]))
-    ///     .build();
-    /// let p = n.try_softmax::<Seq>()?.values().to_vec();
-    /// assert!((p[0] - 0.047426).abs() < 1e-6 && p[2] == 1.0);
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_softmax<A>(&self) -> Result<Self>
-    where
-        S: ItemAxis<A>,
-    {
-        self.inner
-            .softmax(<S as ItemAxis<A>>::DIM as isize)
-            .map(Self::wrap)
-    }
-
-    /// `softmax` along the axis `A`.
-    ///
-    /// # Panics
-    /// As [`try_softmax`](Self::try_softmax), with its message.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Batch, Seq, Features);
-    /// let n = Nested::<f64, shape![Batch: Dyn, Seq: Dyn, Features: 2]>::from_items(&[Tensor::<f64, shape![Seq: 1, Features: 2]>::zeros()]);
-    /// assert_eq!(n.softmax::<Features>().values().to_vec(), vec![0.5, 0.5]);
-    /// ```
-    #[track_caller]
-    pub fn softmax<A>(&self) -> Self
-    where
-        S: ItemAxis<A>,
-    {
-        or_panic(self.try_softmax::<A>())
-    }
-}
-
-/// The batch axis' name and size of a nested shape, for results that keep
-/// it.
-///
-/// ```
-/// use axial::prelude::*;
-/// use axial::Batched;
-/// axes!(Batch, Seq);
-/// fn batch<S: Batched>() -> &'static str { std::any::type_name::<S::Size>() }
-/// assert!(batch::<shape![Batch: Dyn, Seq: Dyn]>().ends_with("Dyn"));
-/// ```
-pub trait Batched: RaggedShape {
-    /// The batch axis' size.
-    type Size;
-}
-impl<B, SB, Tail> Batched for Ax<B, SB, Tail>
-where
-    Self: RaggedShape,
-{
-    type Size = SB;
 }
 
 /// The nested shape of `S`'s batch axis (name and size) over items of
@@ -716,7 +373,7 @@ where
 /// type S = shape![Batch: Dyn, Seq: Dyn, Features: 3];
 /// let _: Option<WithItems<S, shape![Seq: Dyn, Hidden: 2]>> = None::<shape![Batch: Dyn, Seq: Dyn, Hidden: 2]>;
 /// ```
-pub type WithItems<S, I> = Ax<<S as RaggedShape>::Batch, <S as Batched>::Size, I>;
+pub type WithItems<S, I> = Ax<<S as Batched>::Batch, <S as Batched>::Size, I>;
 
 /// The nested shape of `S`'s items times a weight of shape `SW`.
 ///
@@ -727,9 +384,9 @@ pub type WithItems<S, I> = Ax<<S as RaggedShape>::Batch, <S as Batched>::Size, I
 /// type S = shape![Batch: Dyn, Seq: Dyn, Features: 3];
 /// let _: Option<NestedMatMulOut<S, shape![Features: 3, Hidden: 2]>> = None::<shape![Batch: Dyn, Seq: Dyn, Hidden: 2]>;
 /// ```
-pub type NestedMatMulOut<S, SW> = WithItems<S, MatMulOut<<S as RaggedShape>::Item, SW>>;
+pub type NestedMatMulOut<S, SW> = WithItems<S, MatMulOut<<S as Batched>::Items, SW>>;
 
-impl<T, S> fmt::Display for Nested<T, S> {
+impl<T, S, L> fmt::Display for Nested<T, S, L> {
     /// PyTorch's repr: `NestedTensor(size=(2, j1, 3), offsets=tensor([0, 2,
     /// 6]), contiguous=True)`.
     ///
@@ -744,7 +401,7 @@ impl<T, S> fmt::Display for Nested<T, S> {
     }
 }
 
-impl<T, S> fmt::Debug for Nested<T, S> {
+impl<T, S, L> fmt::Debug for Nested<T, S, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.inner, f)
     }

@@ -3,15 +3,46 @@
 //! one, a fixed one, never the batch).
 
 use axial_core::nested::NestedTensor;
-use axial_core::{Element, ReduceOp, Result};
-use axial_shape::{Ax, B0, B1, Dyn, HasAxis, Nil, SameName, Shape, SizeEq, Unknown};
+use axial_core::{Element, ReduceOp, Result, Scalar};
+use axial_shape::{Ax, B0, B1, Cons, Dyn, HasAxis, Nil, SameName, Shape, SizeEq, Unknown};
 
 use super::Nested;
 use crate::access::owned;
 use crate::tensor::Tensor;
 
-/// The shape of a nested tensor: a batch axis, then the ragged axis (size
-/// `Dyn`: each item has its own length), then the items' fixed axes.
+/// A shape with a batch axis first: the shape of a nested tensor, whose
+/// other axes are its items' (the ragged ones among them, wherever a
+/// transpose moved them).
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::{Batched, Shape};
+/// axes!(Batch, Features, Seq);
+/// fn items<S: Batched>() -> usize { <S::Items as Shape>::RANK }
+/// assert_eq!(items::<shape![Batch: Dyn, Features: 3, Seq: Dyn]>(), 2);
+/// ```
+pub trait Batched: Shape {
+    /// The batch axis' name.
+    type Batch;
+    /// The batch axis' size.
+    type Size;
+    /// The items' axes.
+    type Items: Shape;
+}
+
+impl<B, SB, I> Batched for Ax<B, SB, I>
+where
+    Self: Shape,
+    I: Shape,
+{
+    type Batch = B;
+    type Size = SB;
+    type Items = I;
+}
+
+/// The shape of a nested tensor as built: a batch axis, then the ragged
+/// axis (size `Dyn`: each item has its own length), then the items' fixed
+/// axes.
 ///
 /// ```
 /// use axial::Shape;
@@ -26,15 +57,11 @@ use crate::tensor::Tensor;
     label = "not `(Batch, Ragged: Dyn, ...)`",
     note = "a nested tensor's shape is a batch axis, then the ragged axis of size `Dyn` (each item has its own length), then the items' fixed axes"
 )]
-pub trait RaggedShape: Shape {
-    /// The batch axis' name.
-    type Batch;
+pub trait RaggedShape: Batched {
     /// The ragged axis' name.
     type Ragged;
     /// The items' fixed axes.
     type Rest: Shape;
-    /// One item's shape: the ragged axis, then the fixed ones.
-    type Item: Shape;
 }
 
 impl<B, SB, L, Rest> RaggedShape for Ax<B, SB, Ax<L, Dyn, Rest>>
@@ -43,10 +70,8 @@ where
     Rest: Shape,
     Ax<L, Dyn, Rest>: Shape,
 {
-    type Batch = B;
     type Ragged = L;
     type Rest = Rest;
-    type Item = Ax<L, Dyn, Rest>;
 }
 
 /// An item of shape `Self` fits a nested tensor of shape `S`: its first
@@ -138,79 +163,182 @@ impl<A, Disp> NotBatch<A, Disp> for Unknown {}
 /// fn dim<S: ItemAxis<A>, A>() -> usize { <S as ItemAxis<A>>::DIM }
 /// assert_eq!(dim::<shape![Batch: Dyn, Seq: Dyn, Features: 3], Features>(), 2);
 /// ```
-pub trait ItemAxis<A>: RaggedShape {
-    /// The axis' position in the nested tensor (1 for the ragged axis).
+pub trait ItemAxis<A>: Batched {
+    /// The axis' position in the nested tensor (1 for the ragged axis as
+    /// built).
     const DIM: usize;
 }
 
 impl<S, A> ItemAxis<A> for S
 where
-    S: RaggedShape + HasAxis<A>,
+    S: Batched + HasAxis<A>,
     S::Batch: SameName<A>,
     <S::Batch as SameName<A>>::Out: NotBatch<A, S::Display>,
 {
     const DIM: usize = <S as HasAxis<A>>::POS;
 }
 
-/// A reduction of a nested tensor over its axis `A`: over the ragged axis,
-/// one result per item (a dense tensor without `A`); over a fixed axis, a
-/// nested tensor without `A`.
+/// A reduction of a nested tensor whose ragged axis is `R` over its axis
+/// `A`: over the ragged axis, one result per item (a dense tensor without
+/// `A`); over a fixed axis, a nested tensor without `A`.
 ///
 /// ```
 /// use axial::prelude::*;
 /// use axial::ReduceNested;
 /// axes!(Batch, Seq, Features);
 /// type S = shape![Batch: Dyn, Seq: Dyn, Features: 3];
-/// fn out<A, X: ReduceNested<A>>() -> &'static str { std::any::type_name::<X::Out<f32>>() }
+/// fn out<A, X: ReduceNested<A, Seq>>() -> &'static str { std::any::type_name::<X::Out<f32>>() }
 /// assert!(out::<Seq, S>().contains("TensorBase")); // dense
 /// assert!(out::<Features, S>().contains("Nested"));
 /// ```
-pub trait ReduceNested<A>: ItemAxis<A> {
+pub trait ReduceNested<A, R>: ItemAxis<A> {
     /// The result, for `T` elements.
     type Out<T: Element>;
     /// `op` over `A`.
     #[doc(hidden)]
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>>;
+    /// `op` over `A`, an empty item giving `empty` when `A` is ragged.
+    #[doc(hidden)]
+    fn reduce_or<T: Element>(n: &NestedTensor, op: ReduceOp, empty: Scalar)
+    -> Result<Self::Out<T>>;
 }
 
-impl<S, A> ReduceNested<A> for S
+/// Which axis `A` is: (whether it is the ragged axis `R`, whether it is
+/// the batch axis).
+type Which<S, A, R> = (
+    <R as SameName<A>>::Out,
+    <<S as Batched>::Batch as SameName<A>>::Out,
+);
+
+impl<S, A, R> ReduceNested<A, R> for S
 where
     S: ItemAxis<A>,
-    S::Ragged: SameName<A>,
-    <S::Ragged as SameName<A>>::Out: ReduceKind<S, A>,
+    R: SameName<A>,
+    S::Batch: SameName<A>,
+    Which<S, A, R>: ReduceKind<S, A, R>,
 {
-    type Out<T: Element> = <<S::Ragged as SameName<A>>::Out as ReduceKind<S, A>>::Out<T>;
+    type Out<T: Element> = <Which<S, A, R> as ReduceKind<S, A, R>>::Out<T>;
 
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
-        <<S::Ragged as SameName<A>>::Out as ReduceKind<S, A>>::reduce(n, op)
+        <Which<S, A, R> as ReduceKind<S, A, R>>::reduce(n, op)
+    }
+
+    fn reduce_or<T: Element>(
+        n: &NestedTensor,
+        op: ReduceOp,
+        empty: Scalar,
+    ) -> Result<Self::Out<T>> {
+        <Which<S, A, R> as ReduceKind<S, A, R>>::reduce_or(n, op, empty)
     }
 }
 
-/// [`ReduceNested`] by whether `A` is the ragged axis (`B1`) or not (`B0`).
-pub trait ReduceKind<S, A> {
+/// [`ReduceNested`] by which axis `A` is: `(B1, B0)` the ragged axis `R`,
+/// `(B0, B0)` a fixed one, `(B0, B1)` the batch axis (refused by
+/// [`ItemAxis`], whose error is then the only one).
+pub trait ReduceKind<S, A, R> {
     /// The result.
     type Out<T: Element>;
     /// `op` over `A`.
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>>;
+    /// `op` over `A`, an empty item giving `empty` when `A` is ragged.
+    fn reduce_or<T: Element>(n: &NestedTensor, op: ReduceOp, empty: Scalar)
+    -> Result<Self::Out<T>>;
 }
 
-impl<S: ItemAxis<A> + HasAxis<A>, A> ReduceKind<S, A> for B1 {
+impl<S: ItemAxis<A> + HasAxis<A>, A, R> ReduceKind<S, A, R> for (B1, B0) {
     type Out<T: Element> = Tensor<T, <S as HasAxis<A>>::Without>;
 
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
         n.reduce_ragged(op).map(owned)
     }
+
+    fn reduce_or<T: Element>(
+        n: &NestedTensor,
+        op: ReduceOp,
+        empty: Scalar,
+    ) -> Result<Self::Out<T>> {
+        n.reduce_ragged_or(op, empty).map(owned)
+    }
 }
 
-impl<S, A> ReduceKind<S, A> for B0
+impl<S, A, R> ReduceKind<S, A, R> for (B0, B0)
 where
     S: ItemAxis<A> + HasAxis<A>,
-    <S as HasAxis<A>>::Without: RaggedShape,
+    <S as HasAxis<A>>::Without: Batched,
 {
-    type Out<T: Element> = Nested<T, <S as HasAxis<A>>::Without>;
+    type Out<T: Element> = Nested<T, <S as HasAxis<A>>::Without, Cons<R, Nil>>;
 
     fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
         let dim = <S as HasAxis<A>>::POS as isize;
         n.reduce(op, &[dim], false).map(Nested::wrap)
+    }
+
+    fn reduce_or<T: Element>(
+        n: &NestedTensor,
+        op: ReduceOp,
+        _empty: Scalar,
+    ) -> Result<Self::Out<T>> {
+        // Over a fixed axis an empty item gives an empty item.
+        <(B0, B0) as ReduceKind<S, A, R>>::reduce(n, op)
+    }
+}
+
+/// The name `R` after renaming `Old` to `New`: `New` when `R` is `Old`.
+///
+/// ```
+/// use axial::prelude::*;
+/// use axial::Renamed;
+/// axes!(Seq, Key, Features);
+/// let _: Option<<Seq as Renamed<Seq, Key>>::Out> = None::<Key>;
+/// let _: Option<<Seq as Renamed<Features, Key>>::Out> = None::<Seq>;
+/// ```
+pub trait Renamed<Old, New> {
+    /// The name after the renaming.
+    type Out;
+}
+
+impl<R, Old, New> Renamed<Old, New> for R
+where
+    R: SameName<Old>,
+    <R as SameName<Old>>::Out: Pick<New, R>,
+{
+    type Out = <<R as SameName<Old>>::Out as Pick<New, R>>::Out;
+}
+
+/// `X` for `B1`, `Y` for `B0`.
+///
+/// ```
+/// use axial::Pick;
+/// use axial::shape::{B0, B1};
+/// let _: Option<<B1 as Pick<u8, i8>>::Out> = None::<u8>;
+/// let _: Option<<B0 as Pick<u8, i8>>::Out> = None::<i8>;
+/// ```
+pub trait Pick<X, Y> {
+    /// The one picked.
+    type Out;
+}
+impl<X, Y> Pick<X, Y> for B1 {
+    type Out = X;
+}
+impl<X, Y> Pick<X, Y> for B0 {
+    type Out = Y;
+}
+
+/// The batch axis: never reached through [`ReduceNested`], whose
+/// [`ItemAxis`] bound refuses it while compiling (so that refusal is the
+/// one error); its run-time form is PyTorch's error.
+impl<S: Batched, A, R> ReduceKind<S, A, R> for (B0, B1) {
+    type Out<T: Element> = Nested<T, S, Cons<R, Nil>>;
+
+    fn reduce<T: Element>(n: &NestedTensor, op: ReduceOp) -> Result<Self::Out<T>> {
+        n.reduce(op, &[0], false).map(Nested::wrap)
+    }
+
+    fn reduce_or<T: Element>(
+        n: &NestedTensor,
+        op: ReduceOp,
+        _empty: Scalar,
+    ) -> Result<Self::Out<T>> {
+        <(B0, B1) as ReduceKind<S, A, R>>::reduce(n, op)
     }
 }

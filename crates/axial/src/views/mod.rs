@@ -5,6 +5,7 @@
 mod align;
 mod axis;
 mod reshape;
+mod sized;
 mod strided;
 
 use axial_core::{Layout, Result};

@@ -3,7 +3,7 @@
 //! or `=avx2`, no kernel runs above that level. The kernels below reach
 //! every [`Site`]; in debug builds each site records the levels it ran at.
 
-use super::{Level, SITES, Site, level, used, vnni};
+use super::{Level, SITES, Site, bf16_dot, level, used, vnni};
 use crate::quantized::{PackedLinearWeight, QDType, linear, quantize_per_tensor};
 use crate::{BinaryOp, DType, RawTensor, ReduceOp, Result, UnaryOp};
 
@@ -25,6 +25,8 @@ fn run_every_site() -> Result<()> {
     let qw = quantize_per_tensor(&x, 0.5, 0, QDType::QInt8)?;
     let packed = PackedLinearWeight::new(&qw.view(), None)?;
     linear(&qx.view(), &packed, 1.0, 0)?; // Vnni (or its portable loop)
+    let layer = crate::cpu::infer::Bf16Linear::new(&x, None)?;
+    layer.forward(&x)?; // Bf16 (or its portable loop)
     Ok(())
 }
 
@@ -48,6 +50,7 @@ fn no_kernel_runs_above_the_level_in_use() -> Result<()> {
     };
     assert!(top <= cap, "{top:?} above AXIAL_SIMD's {cap:?}");
     assert!(!vnni(Site::Vnni), "AXIAL_SIMD leaves VNNI off");
+    assert!(!bf16_dot(Site::Bf16), "AXIAL_SIMD leaves BF16 off");
     Ok(())
 }
 

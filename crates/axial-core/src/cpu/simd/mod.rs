@@ -202,16 +202,16 @@ pub(crate) enum Level {
     Avx512,
 }
 
-/// What [`detect`] found (bits 0–1 the [`Level`], bit 2 VNNI), or
-/// `u8::MAX` before it ran.
+/// What [`detect`] found (bits 0–1 the [`Level`], bit 2 VNNI, bit 3
+/// AVX-512 BF16), or `u8::MAX` before it ran.
 static FEATURES: AtomicU8 = AtomicU8::new(u8::MAX);
 
-/// The level and VNNI, detected on first use.
-fn features() -> (Level, bool) {
+/// The level, VNNI and AVX-512 BF16, detected on first use.
+fn features() -> (Level, bool, bool) {
     let mut bits = FEATURES.load(Ordering::Relaxed);
     if bits == u8::MAX {
-        let (level, vnni) = detect();
-        bits = level as u8 | (vnni as u8) << 2;
+        let (level, vnni, bf16) = detect();
+        bits = level as u8 | (vnni as u8) << 2 | (bf16 as u8) << 3;
         FEATURES.store(bits, Ordering::Relaxed);
     }
     let level = match bits & 3 {
@@ -219,16 +219,16 @@ fn features() -> (Level, bool) {
         1 => Level::Avx2,
         _ => Level::Portable,
     };
-    (level, bits & 4 != 0)
+    (level, bits & 4 != 0, bits & 8 != 0)
 }
 
 /// The best instruction set of this CPU, unless `AXIAL_SIMD` names a lower
 /// one (for tests and measurements): every kernel of the crate asks here,
 /// through [`dispatch`] or [`level_at`], and nowhere else.
 ///
-/// | `AXIAL_SIMD` | level | AVX-512 VNNI |
+/// | `AXIAL_SIMD` | level | AVX-512 VNNI and BF16 |
 /// | --- | --- | --- |
-/// | unset | the best the CPU has | when the CPU has it |
+/// | unset | the best the CPU has | when the CPU has them |
 /// | `avx512` | at most [`Level::Avx512`] | no |
 /// | `avx2` | at most [`Level::Avx2`] | no |
 /// | `portable` | [`Level::Portable`] | no |
@@ -239,12 +239,20 @@ pub(crate) fn level() -> Level {
 /// True when the int8 products may use AVX-512 VNNI (`vpdpbusd`): the
 /// level is [`Level::Avx512`], the CPU has VNNI and `AXIAL_SIMD` is unset.
 pub(crate) fn vnni(site: Site) -> bool {
-    let (level, vnni) = features();
+    let (level, vnni, _) = features();
     note(site, if vnni { level } else { Level::Portable });
     vnni
 }
 
-fn detect() -> (Level, bool) {
+/// True when the bf16 products may use AVX-512 BF16 (`vdpbf16ps`): the
+/// level is [`Level::Avx512`], the CPU has BF16 and `AXIAL_SIMD` is unset.
+pub(crate) fn bf16_dot(site: Site) -> bool {
+    let (level, _, bf16) = features();
+    note(site, if bf16 { level } else { Level::Portable });
+    bf16
+}
+
+fn detect() -> (Level, bool, bool) {
     let cap = std::env::var("AXIAL_SIMD").ok();
     let (cap, vnni_allowed) = match cap.as_deref() {
         Some("portable") => (Level::Portable, false),
@@ -267,12 +275,13 @@ fn detect() -> (Level, bool) {
         };
         let level = best.min(cap);
         let vnni = vnni_allowed && level == Level::Avx512 && has!("avx512vnni");
-        (level, vnni)
+        let bf16 = vnni_allowed && level == Level::Avx512 && has!("avx512bf16");
+        (level, vnni, bf16)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (cap, vnni_allowed);
-        (Level::Portable, false)
+        (Level::Portable, false, false)
     }
 }
 
@@ -295,13 +304,16 @@ pub(crate) enum Site {
     Convert,
     /// The loops of the generalized tensors (`generalized/host`).
     Host,
-    /// The int8 products' VNNI tiles (`generalized/quantized/gemm`).
+    /// The int8 products' VNNI tiles (`generalized/quantized/gemm`,
+    /// `cpu/infer/int8`).
     Vnni,
+    /// The bf16 products' AVX-512 BF16 tiles (`cpu/infer/bf16`).
+    Bf16,
 }
 
 /// Every [`Site`], in the order of [`used`]'s bits.
 #[cfg(debug_assertions)]
-const SITES: [Site; 8] = [
+const SITES: [Site; 9] = [
     Site::Isa,
     Site::Map,
     Site::Reduce,
@@ -310,12 +322,13 @@ const SITES: [Site; 8] = [
     Site::Convert,
     Site::Host,
     Site::Vnni,
+    Site::Bf16,
 ];
 
 /// Per site, the levels it has run at (bit `level as u8`): kept in debug
 /// builds only, for the test that every kernel heeds `AXIAL_SIMD`.
 #[cfg(debug_assertions)]
-static USED: [AtomicU8; 8] = [const { AtomicU8::new(0) }; 8];
+static USED: [AtomicU8; 9] = [const { AtomicU8::new(0) }; 9];
 
 /// Records that `site` runs at `level` (debug builds).
 #[inline(always)]

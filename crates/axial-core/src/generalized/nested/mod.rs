@@ -30,12 +30,17 @@
 
 mod ops;
 mod padded;
+mod product;
+mod ragged;
 mod softmax;
 
 use std::fmt;
 
+pub use product::NestedOrDense;
+
 use crate::generalized::host::compact;
 use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef};
+use ragged::Ragged;
 
 /// A ragged batch: `values` (the items concatenated along their first dim)
 /// and the offsets of each item in it.
@@ -53,10 +58,17 @@ use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef};
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub struct NestedTensor {
-    /// `total × rest`, contiguous from offset 0.
+    /// The items concatenated along the ragged dims' dim of values
+    /// (`ragged.dim - 1`): `total × rest` from the constructors, any
+    /// strides after a transpose.
     values: RawTensor,
     /// `B + 1` entries: 0, non-decreasing, the last at most `total`.
     offsets: Vec<usize>,
+    /// Which dims are ragged.
+    ragged: Ragged,
+    /// Where each item's rows start in values' ragged dim (`B + 1`): the
+    /// offsets for one ragged dim, the running sums of `n_i²` for two.
+    starts: Vec<usize>,
 }
 
 /// The op PyTorch names in the construction errors.
@@ -127,7 +139,7 @@ impl NestedTensor {
                 .narrow(0, offsets[i] as isize, len)?
                 .copy_(item)?;
         }
-        Ok(NestedTensor { values, offsets })
+        Ok(NestedTensor::standard(values, offsets))
     }
 
     /// `torch.nested.nested_tensor_from_jagged(values, offsets)`: shares
@@ -193,10 +205,10 @@ impl NestedTensor {
                 ),
             ));
         }
-        Ok(NestedTensor {
-            values: compact(values)?,
-            offsets: offsets.iter().map(|&o| o as usize).collect(),
-        })
+        Ok(NestedTensor::standard(
+            compact(values)?,
+            offsets.iter().map(|&o| o as usize).collect(),
+        ))
     }
 
     /// `torch.nested.as_nested_tensor(dense, layout=torch.jagged)`: the
@@ -227,15 +239,20 @@ impl NestedTensor {
         let values = compact(dense)?;
         let (storage, _, dtype) = values.into_parts();
         let values = RawTensor::from_storage(storage, &values_shape, dtype)?;
-        Ok(NestedTensor {
+        Ok(NestedTensor::standard(
             values,
-            offsets: (0..=b).map(|i| i * l).collect(),
-        })
+            (0..=b).map(|i| i * l).collect(),
+        ))
     }
 
-    /// A nested tensor of checked parts.
-    pub(super) fn from_parts_checked(values: RawTensor, offsets: Vec<usize>) -> NestedTensor {
-        NestedTensor { values, offsets }
+    /// A nested tensor of checked parts whose ragged dim is dim 1.
+    fn standard(values: RawTensor, offsets: Vec<usize>) -> NestedTensor {
+        NestedTensor {
+            values,
+            starts: offsets.clone(),
+            offsets,
+            ragged: Ragged::STANDARD,
+        }
     }
 
     /// The number of items `B`.
@@ -259,7 +276,23 @@ impl NestedTensor {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn dim(&self) -> usize {
-        self.values.shape().len() + 1
+        self.values.shape().len() + self.ragged.count
+    }
+
+    /// The ragged dims, in order (PyTorch's `_ragged_idx` for one): `[1]`
+    /// as built, another after a transpose, two for a product such as
+    /// `nt @ nt.transpose(1, 2)`.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, nested::NestedTensor};
+    /// let nj = NestedTensor::from_jagged(RawTensor::zeros(&[5, 2], DType::F32)?, &[0, 1, 5])?;
+    /// assert_eq!(nj.ragged_dims(), vec![1]);
+    /// let t = nj.transpose(1, 2)?;
+    /// assert_eq!(t.ragged_dims(), vec![2]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn ragged_dims(&self) -> Vec<usize> {
+        (self.ragged.dim..self.ragged.dim + self.ragged.count).collect()
     }
 
     /// The dtype.
@@ -298,16 +331,29 @@ impl NestedTensor {
         self.offsets.windows(2).map(|w| w[1] - w[0]).collect()
     }
 
-    /// The sizes of each item after the ragged one (`rest`).
+    /// The items' sizes but the ragged ones, in order (`rest`: those after
+    /// the ragged dim, as built).
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor, nested::NestedTensor};
     /// let nj = NestedTensor::from_jagged(RawTensor::zeros(&[5, 2, 3], DType::F32)?, &[0, 5])?;
     /// assert_eq!(nj.rest_shape(), &[2, 3]);
+    /// assert_eq!(nj.transpose(1, 3)?.rest_shape(), &[3, 2]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn rest_shape(&self) -> &[usize] {
-        &self.values.shape()[1..]
+    pub fn rest_shape(&self) -> Vec<usize> {
+        let mut rest = self.values.shape().to_vec();
+        rest.remove(self.ragged.value_dim());
+        rest
+    }
+
+    /// Item `i`'s shape for a length `n`: the ragged dims `n`, the others
+    /// fixed.
+    fn item_shape(&self, n: usize) -> Vec<usize> {
+        let mut shape = self.rest_shape();
+        let at = self.ragged.dim - 1;
+        shape.splice(at..at, std::iter::repeat_n(n, self.ragged.count));
+        shape
     }
 
     /// Each item's shape.
@@ -316,16 +362,13 @@ impl NestedTensor {
     /// # use axial_core::{DType, RawTensor, nested::NestedTensor};
     /// let nj = NestedTensor::from_jagged(RawTensor::zeros(&[5, 2], DType::F32)?, &[0, 1, 5])?;
     /// assert_eq!(nj.item_shapes(), vec![vec![1, 2], vec![4, 2]]);
+    /// assert_eq!(nj.transpose(1, 2)?.item_shapes(), vec![vec![2, 1], vec![2, 4]]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn item_shapes(&self) -> Vec<Vec<usize>> {
         self.lengths()
             .into_iter()
-            .map(|l| {
-                let mut s = vec![l];
-                s.extend_from_slice(self.rest_shape());
-                s
-            })
+            .map(|l| self.item_shape(l))
             .collect()
     }
 
@@ -339,10 +382,27 @@ impl NestedTensor {
     /// ```
     pub fn numel(&self) -> usize {
         let rest: usize = self.rest_shape().iter().product();
-        (self.offsets[self.batch_size()] - self.offsets[0]) * rest
+        (self.starts[self.batch_size()] - self.starts[0]) * rest
     }
 
-    /// The values tensor (`values()`): the items concatenated.
+    /// True when the values are contiguous (PyTorch's `is_contiguous()`:
+    /// false after a transpose).
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, nested::NestedTensor};
+    /// let nj = NestedTensor::from_jagged(RawTensor::zeros(&[7, 3], DType::F32)?, &[0, 2, 6, 7])?;
+    /// assert!(nj.is_contiguous());
+    /// assert!(!nj.transpose(1, 2)?.is_contiguous());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn is_contiguous(&self) -> bool {
+        self.values.view().is_contiguous()
+    }
+
+    /// The values tensor (`values()`): the items concatenated along their
+    /// ragged dim (in place of it, as PyTorch's: `(3, total)` for
+    /// `(B, 3, j1)`); for two ragged dims, each item's `n_i²` rows in the
+    /// place of both (`(total², rest...)` for `(B, j1, j1, rest...)`).
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor, nested::NestedTensor};
@@ -375,8 +435,18 @@ impl NestedTensor {
                 shape: vec![self.batch_size()],
             });
         }
-        let (start, end) = (self.offsets[i], self.offsets[i + 1]);
-        self.values.view().narrow(0, start as isize, end - start)
+        let (start, end) = (self.starts[i], self.starts[i + 1]);
+        let rows = self.values.view().narrow(
+            self.ragged.value_dim() as isize,
+            start as isize,
+            end - start,
+        )?;
+        if self.ragged.count == 1 {
+            return Ok(rows);
+        }
+        let shape = self.item_shape(self.offsets[i + 1] - self.offsets[i]);
+        let shape: Vec<isize> = shape.iter().map(|&n| n as isize).collect();
+        rows.view(&shape)
     }
 
     /// `unbind()`: every item, as views into `values`.
@@ -403,30 +473,36 @@ impl fmt::Display for NestedTensor {
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor, nested::NestedTensor};
-    /// let nj = NestedTensor::from_jagged(RawTensor::zeros(&[3], DType::F32)?, &[0, 1, 3])?;
-    /// assert_eq!(nj.to_string(), "NestedTensor(size=(2, j1), offsets=tensor([0, 1, 3]), contiguous=True)");
+    /// let nj = NestedTensor::from_jagged(RawTensor::zeros(&[3, 2], DType::F32)?, &[0, 1, 3])?;
+    /// assert_eq!(nj.to_string(), "NestedTensor(size=(2, j1, 2), offsets=tensor([0, 1, 3]), contiguous=True)");
+    /// let t = nj.transpose(1, 2)?;
+    /// assert_eq!(t.to_string(), "NestedTensor(size=(2, 2, j1), offsets=tensor([0, 1, 3]), contiguous=False)");
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut sizes = vec![self.batch_size().to_string(), "j1".to_string()];
-        sizes.extend(self.rest_shape().iter().map(usize::to_string));
         let offsets: Vec<i64> = self.offsets.iter().map(|&o| o as i64).collect();
         let offsets =
             RawTensor::from_vec(offsets, &[self.offsets.len()]).map_err(|_| fmt::Error)?;
         write!(
             f,
-            "NestedTensor(size=({}), offsets={offsets}, contiguous=True)",
-            sizes.join(", ")
+            "NestedTensor(size={}, offsets={offsets}, contiguous={})",
+            ops::shape_text(self, "j1"),
+            if self.is_contiguous() {
+                "True"
+            } else {
+                "False"
+            }
         )
     }
 }
 
 impl fmt::Debug for NestedTensor {
-    /// The offsets, item sizes and dtype:
-    /// `NestedTensor { offsets: [0, 2, 6, 7], rest: [3], dtype: torch.float32 }`.
+    /// The offsets, ragged dims, other item sizes and dtype:
+    /// `NestedTensor { offsets: [0, 2, 6, 7], ragged: [1], rest: [3], dtype: torch.float32 }`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("NestedTensor")
             .field("offsets", &self.offsets)
+            .field("ragged", &self.ragged_dims())
             .field("rest", &self.rest_shape())
             .field("dtype", &format_args!("{}", self.dtype()))
             .finish()

@@ -5,27 +5,26 @@ use super::NestedTensor;
 use crate::{Cpu, Error, RawTensor, Result, Scalar, TensorRef};
 
 impl NestedTensor {
-    /// The padded size: `(B, longest item, rest...)`.
+    /// The padded size: `(B, longest item, rest...)`, the longest item's
+    /// length in every ragged dim.
     ///
     /// ```
     /// # use axial_core::{DType, RawTensor, nested::NestedTensor};
     /// let nj = NestedTensor::from_jagged(RawTensor::zeros(&[7, 3], DType::F32)?, &[0, 2, 6, 7])?;
     /// assert_eq!(nj.padded_shape(), vec![3, 4, 3]);
+    /// assert_eq!(nj.transpose(1, 2)?.padded_shape(), vec![3, 3, 4]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn padded_shape(&self) -> Vec<usize> {
-        let mut shape = vec![
-            self.batch_size(),
-            self.lengths().into_iter().max().unwrap_or(0),
-        ];
-        shape.extend_from_slice(self.rest_shape());
+        let mut shape = vec![self.batch_size()];
+        shape.extend(self.item_shape(self.lengths().into_iter().max().unwrap_or(0)));
         shape
     }
 
     /// `to_padded_tensor(pad, output_size)`: a dense `(B, L, rest...)`
     /// tensor, item `i` in its first rows and `pad` elsewhere; `L` the
-    /// longest item, or the sizes of `output_size`, which must hold every
-    /// item.
+    /// longest item (in every ragged dim), or the sizes of `output_size`,
+    /// which must hold every item.
     ///
     /// # Errors
     /// `output_size` has another rank or batch size, or is smaller than the

@@ -148,7 +148,10 @@ impl NestedTensor {
     /// `softmax(dim)`: over the ragged dim (1), each item's rows without
     /// padding (the padding of a padded batch would take a share of the
     /// sum); over another of the items' dims, along it. Floats only; `f16`
-    /// and `bf16` are computed in `f32`.
+    /// and `bf16` are computed in `f32`. After a transpose, or with two
+    /// ragged dims (attention scores `nt @ nt.transpose(1, 2)`), along a
+    /// ragged dim is within each item too (PyTorch refuses a ragged dim
+    /// past 1).
     ///
     /// # Errors
     /// The batch dim (PyTorch's message), a dim out of range, or an integer
@@ -178,15 +181,16 @@ impl NestedTensor {
                 dtype: self.dtype(),
             });
         }
-        let values = if d == 1 {
+        let r = self.ragged();
+        if r.contains(d) && !self.is_standard() {
+            return self.map_items("softmax", |item| item.softmax(d as isize - 1));
+        }
+        let values = if r.contains(d) {
             self.softmax_ragged()?
         } else {
-            dense_softmax(&self.values, d as isize - 1)?
+            dense_softmax(&self.values, r.value_dim_of(d) as isize)?
         };
-        Ok(NestedTensor::from_parts_checked(
-            values,
-            self.offsets.clone(),
-        ))
+        Ok(self.with_values(values))
     }
 
     fn softmax_ragged(&self) -> Result<RawTensor> {

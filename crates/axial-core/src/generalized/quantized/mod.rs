@@ -10,7 +10,9 @@
 //! Where PyTorch quantizes garbage without a word, these are `Err`s: a scale
 //! that is zero, negative or not finite (or whose `f32` reciprocal is not
 //! finite), and a NaN input (which PyTorch maps to whatever the conversion
-//! instruction gives, differently per tensor and per channel).
+//! instruction gives, differently per tensor and per channel). Dequantizing
+//! `qint32` computes `q - zero_point` exactly, where PyTorch's per-tensor
+//! path wraps it in `int32` (see [`QuantizedRef::dequantize`]).
 //!
 //! # Example
 //! ```
@@ -25,7 +27,7 @@
 //! # Ok::<(), axial_core::Error>(())
 //! ```
 
-mod gemm;
+pub(crate) mod gemm;
 mod linear;
 mod print;
 mod quantize;
@@ -36,7 +38,9 @@ use std::sync::Arc;
 
 pub use linear::{PackedLinearWeight, linear, linear_relu, matmul};
 pub(crate) use quantize::round_half_even;
-pub use quantize::{from_int_repr, quantize_per_channel, quantize_per_tensor};
+pub use quantize::{
+    from_int_repr, from_int_repr_per_channel, quantize_per_channel, quantize_per_tensor,
+};
 
 use crate::{Cpu, DType, Error, Layout, RawTensor, Result, TensorRef};
 

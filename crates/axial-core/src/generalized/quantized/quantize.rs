@@ -377,17 +377,7 @@ pub fn from_int_repr(
     zero_point: i64,
     dtype: QDType,
 ) -> Result<QuantizedTensor> {
-    if repr.dtype() != dtype.repr() {
-        return Err(Error::invalid(
-            "_make_per_tensor_quantized_tensor",
-            format!(
-                "expected {} data for {}, got {}",
-                dtype.repr(),
-                dtype,
-                repr.dtype()
-            ),
-        ));
-    }
+    check_repr("_make_per_tensor_quantized_tensor", &repr, dtype)?;
     check_zero_point(
         "_make_per_tensor_quantized_tensor",
         "_make_per_tensor_quantized_tensor",
@@ -402,6 +392,55 @@ pub fn from_int_repr(
     ))
 }
 
+/// `torch._make_per_channel_quantized_tensor(repr, scales, zero_points,
+/// axis)`: a quantized tensor over integers already quantized per channel
+/// along `axis` (`u8`, `i8` or `i32` for `quint8`, `qint8`, `qint32`),
+/// sharing their storage and layout.
+///
+/// # Errors
+/// `repr`'s dtype is not `dtype`'s; the axis, scales or zero points are
+/// invalid (as [`quantize_per_channel`], where PyTorch checks them only when
+/// it dequantizes, and accepts a scale `<= 0`).
+///
+/// ```
+/// use axial_core::RawTensor;
+/// use axial_core::quantized::{QDType, from_int_repr_per_channel};
+/// let ints = RawTensor::from_vec(vec![1i8, 2, 3, 4], &[2, 2])?;
+/// let q = from_int_repr_per_channel(ints, &[0.5, 0.25], &[0, 2], 0, QDType::QInt8)?;
+/// assert_eq!(q.dequantize()?.to_vec::<f32>()?, vec![0.5, 1.0, 0.25, 0.5]);
+/// let ints = RawTensor::from_vec(vec![1i8, 2], &[2])?;
+/// assert!(from_int_repr_per_channel(ints, &[0.5], &[0], 0, QDType::QInt8).is_err());
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn from_int_repr_per_channel(
+    repr: RawTensor,
+    scales: &[f64],
+    zero_points: &[i64],
+    axis: usize,
+    dtype: QDType,
+) -> Result<QuantizedTensor> {
+    const OP: &str = "_make_per_channel_quantized_tensor";
+    check_repr(OP, &repr, dtype)?;
+    let quantizer = per_channel(OP, repr.shape(), scales, zero_points, axis, dtype)?;
+    Ok(QuantizedTensor::new(repr, dtype, quantizer))
+}
+
+/// `repr` holds `dtype`'s integers.
+fn check_repr(op: &'static str, repr: &RawTensor, dtype: QDType) -> Result<()> {
+    if repr.dtype() != dtype.repr() {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "expected {} data for {}, got {}",
+                dtype.repr(),
+                dtype,
+                repr.dtype()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl QuantizedRef<'_> {
     /// `dequantize()`: an `f32` tensor of the same shape, row-major.
     ///
@@ -409,6 +448,15 @@ impl QuantizedRef<'_> {
     /// `f32((f32(q) - f32(zp_c)) * scale_c)` with the product in `f64` (the
     /// two formulas PyTorch uses; they differ in the last bit for some
     /// inputs).
+    ///
+    /// `q - zero_point` is exact here (in `i64`). PyTorch computes it in
+    /// `int32` per tensor, so for `qint32` near the ends of the range, where
+    /// the difference leaves `int32`, it wraps: `q = 2^31 - 1` with zero
+    /// point `-1000` and scale `0.5` dequantizes to `-1.07e9` in PyTorch,
+    /// `1.07e9` here: a wrapped difference is a value of the wrong sign,
+    /// which no quantization produced. PyTorch's per-channel path does not
+    /// wrap (it subtracts in `float`), nor does axial's. The bits of every
+    /// other input are PyTorch's.
     ///
     /// # Errors
     /// The view does not fit its storage.
@@ -433,6 +481,7 @@ impl QuantizedRef<'_> {
                         let chunk = PARALLEL;
                         out.par_chunks_mut(chunk).zip(q.par_chunks(chunk)).for_each(|(o, q)| {
                             for (o, &q) in o.iter_mut().zip(q) {
+                                // Exact, where PyTorch's int32 wraps.
                                 *o = s * (q.widen() - zp) as f32;
                             }
                         });

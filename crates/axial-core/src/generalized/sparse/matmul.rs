@@ -14,7 +14,7 @@ const ROWS_PER_TASK: usize = 16;
 
 /// The dense operand's shape checked against a sparse `rows × cols`
 /// matrix: `(n, vector)` for `cols × n`, or `(1, true)` for a vector.
-fn dense_width(
+pub(super) fn dense_width(
     op: &'static str,
     shape: [usize; 2],
     dense: &TensorRef<'_, Cpu>,
@@ -90,18 +90,21 @@ fn spmm<T: Num + Element>(
 }
 
 /// The output of a product: `rows × n` (or `rows` for a vector).
-fn output_shape(rows: usize, n: usize, vector: bool) -> Vec<usize> {
+pub(super) fn output_shape(rows: usize, n: usize, vector: bool) -> Vec<usize> {
     if vector { vec![rows] } else { vec![rows, n] }
 }
 
 impl SparseCoo {
     /// `self @ dense` (`torch.sparse.mm`) for a 2-D matrix of scalars and
     /// a dense `cols × n` matrix (or a `cols` vector): a dense, row-major
-    /// result. Duplicate entries count, as in `to_dense()`.
+    /// result. Duplicate entries count, as in `to_dense()`. A hybrid matrix
+    /// whose rows are sparse and columns dense (values `nnz × cols`), which
+    /// PyTorch's sparse products refuse, multiplies too: each stored row by
+    /// the dense product.
     ///
     /// # Errors
-    /// `self` is not a matrix of scalars; the dtypes differ, or the shapes
-    /// do not multiply (PyTorch's messages).
+    /// `self` is not a matrix (of scalars, or of dense rows); the dtypes
+    /// differ, or the shapes do not multiply (PyTorch's messages).
     ///
     /// ```
     /// use axial_core::RawTensor;
@@ -112,10 +115,19 @@ impl SparseCoo {
     /// let d = RawTensor::arange(0.0, 6.0, 1.0, axial_core::DType::F32)?;
     /// let y = u.matmul(&d.view().view(&[3, 2])?)?;
     /// assert_eq!(y.to_vec::<f32>()?, vec![24.0, 30.0, 0.0, 4.0, 20.0, 25.0]);
+    /// // Rows 2 and 0 stored dense (a hybrid matrix of shape (3, 2)).
+    /// let i = RawTensor::from_vec(vec![2i64, 0], &[1, 2])?;
+    /// let v = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// let h = SparseCoo::new(i, v, &[3, 2])?;
+    /// let y = h.matmul(&d.view().view(&[2, 3])?)?;
+    /// assert_eq!(y.to_vec::<f32>()?, vec![12.0, 19.0, 26.0, 0.0, 0.0, 0.0, 6.0, 9.0, 12.0]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn matmul(&self, dense: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
         const OP: &str = "addmm";
+        if self.sparse_dim() == 1 && self.dense_dim() == 1 {
+            return self.hybrid_matmul(OP, dense);
+        }
         if self.sparse_dim() != 2 || self.dense_dim() != 0 {
             return Err(Error::invalid(
                 OP,

@@ -31,6 +31,7 @@
 mod arith;
 mod coo;
 mod csr;
+mod hybrid;
 mod matmul;
 mod print;
 

@@ -6,6 +6,11 @@
 //! dense operand whose first axis is not the sparse matrix's last does not
 //! compile.
 //!
+//! A hybrid tensor, `SparseCoo<T, S, D>`, keeps a dense block of axes `D`
+//! per entry of its sparse axes `S` (a row-sparse matrix: `S = [Rows]`,
+//! `D = [Cols]`); only its sparse axes can be transposed (naming a dense
+//! one does not compile, PyTorch refuses it at run time).
+//!
 //! ```
 //! use axial::prelude::*;
 //! axes!(Rows, Cols, Features);
@@ -22,13 +27,20 @@ use std::marker::PhantomData;
 
 use axial_core::sparse::{self as core_s};
 use axial_core::{BinaryOp, Cpu, Element, Error, RawTensor, Result, Scalar};
-use axial_shape::{GenericArray, MatMul, MatMulOut, RankIs, Shape, Transpose};
+use axial_shape::{GenericArray, MatMul, MatMulOut, Nil, RankIs, Shape, Transpose};
 
 use crate::access::owned;
 use crate::ops::SameDType;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 use crate::views::or_panic;
+
+/// Holds the type parameters without values of them.
+type Marker<T> = PhantomData<fn() -> T>;
+
+mod hybrid;
+
+pub use hybrid::{DenseAxes, HybridShape};
 
 /// Checks run-time `sizes` against the static sizes of `S`.
 fn check_sizes<S: Shape>(op: &'static str, sizes: &[usize]) -> Result<()> {
@@ -49,6 +61,18 @@ fn check_sizes<S: Shape>(op: &'static str, sizes: &[usize]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// One coordinate list per entry as PyTorch's `sparse_dim × nnz` indices.
+fn entry_indices<const N: usize>(indices: &[[i64; N]]) -> Result<RawTensor> {
+    let nnz = indices.len();
+    let mut idx = vec![0i64; N * nnz];
+    for (e, entry) in indices.iter().enumerate() {
+        for (d, &i) in entry.iter().enumerate() {
+            idx[d * nnz + e] = i;
+        }
+    }
+    RawTensor::from_vec(idx, &[N, nnz])
 }
 
 /// The static sizes of `S`, or an error naming a `Dyn` axis.
@@ -75,7 +99,11 @@ fn static_sizes<S: Shape>(op: &'static str) -> Result<Vec<usize>> {
         .collect()
 }
 
-/// A sparse tensor in coordinate form, of `T` elements and shape `S`.
+/// A sparse tensor in coordinate form, of `T` elements, whose indexed
+/// (sparse) axes are `S` and whose values' own (dense) axes are `D`: a
+/// hybrid tensor of shape `S` then `D` when `D` has axes
+/// (`torch.sparse_coo_tensor` with values of rank above 1), a plain one of
+/// shape `S` when it has none (the default).
 ///
 /// ```
 /// use axial::prelude::*;
@@ -88,9 +116,9 @@ fn static_sizes<S: Shape>(op: &'static str) -> Result<Vec<usize>> {
 /// assert_eq!(u.coalesce().nnz(), 3);
 /// assert_eq!(u.to_dense().to_vec(), vec![0.0, 0.0, 6.0, 4.0, 0.0, 0.0, 0.0, 0.0, 5.0]);
 /// ```
-pub struct SparseCoo<T, S> {
+pub struct SparseCoo<T, S, D = Nil> {
     inner: core_s::SparseCoo,
-    marker: PhantomData<fn() -> (T, S)>,
+    marker: Marker<(T, S, D)>,
 }
 
 /// A sparse matrix in CSR form, of `T` elements and shape `S` (two axes).
@@ -105,96 +133,15 @@ pub struct SparseCoo<T, S> {
 /// ```
 pub struct SparseCsr<T, S> {
     inner: core_s::SparseCsr,
-    marker: PhantomData<fn() -> (T, S)>,
+    marker: Marker<(T, S)>,
 }
 
-impl<T: Element, S: Shape> SparseCoo<T, S> {
+impl<T: Element, S: Shape, D> SparseCoo<T, S, D> {
     fn wrap(inner: core_s::SparseCoo) -> Self {
         SparseCoo {
             inner,
             marker: PhantomData,
         }
-    }
-
-    /// The entries `indices[e]` (one coordinate per axis) with values
-    /// `values[e]`, in a tensor whose sizes are `sizes` (checked against
-    /// the static ones), each index checked against its axis.
-    ///
-    /// # Errors
-    /// Not one value per entry, a size that contradicts the type, or an
-    /// index outside its axis (PyTorch accepts that unless asked to check,
-    /// then writes out of bounds).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Rows, Cols);
-    /// type M = SparseCoo<f32, shape![Rows: Dyn, Cols: 3]>;
-    /// let s = M::try_with_sizes(&[[5, 2]], &[1.0], [6, 3])?;
-    /// assert_eq!(s.sizes(), &[6, 3]);
-    /// let e = M::try_with_sizes(&[[5, 2]], &[1.0], [3, 3]).unwrap_err();
-    /// assert!(e.to_string().ends_with("size is inconsistent with indices: for dim 0, size is 3 but found index 5"));
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_with_sizes<const N: usize>(
-        indices: &[[i64; N]],
-        values: &[T],
-        sizes: [usize; N],
-    ) -> Result<Self>
-    where
-        S: RankIs<N>,
-    {
-        check_sizes::<S>("sparse_coo_tensor", &sizes)?;
-        let nnz = indices.len();
-        let mut idx = vec![0i64; N * nnz];
-        for (e, entry) in indices.iter().enumerate() {
-            for (d, &i) in entry.iter().enumerate() {
-                idx[d * nnz + e] = i;
-            }
-        }
-        let indices = RawTensor::from_vec(idx, &[N, nnz])?;
-        let values = RawTensor::from_vec(values.to_vec(), &[values.len()])?;
-        core_s::SparseCoo::new(indices, values, &sizes).map(Self::wrap)
-    }
-
-    /// The entries `indices[e]` with values `values[e]` in a tensor of the
-    /// static shape `S`.
-    ///
-    /// # Errors
-    /// As [`try_with_sizes`](Self::try_with_sizes); an axis of `S` is `Dyn`.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Rows, Cols);
-    /// let e = SparseCoo::<f32, shape![Rows: 3, Cols: 3]>::try_from_entries(&[[0, 5]], &[1.0]).unwrap_err();
-    /// assert!(e.to_string().ends_with("for dim 1, size is 3 but found index 5"));
-    /// ```
-    pub fn try_from_entries<const N: usize>(indices: &[[i64; N]], values: &[T]) -> Result<Self>
-    where
-        S: RankIs<N>,
-    {
-        let sizes = static_sizes::<S>("sparse_coo_tensor")?;
-        let mut fixed = [0usize; N];
-        fixed.copy_from_slice(&sizes);
-        Self::try_with_sizes(indices, values, fixed)
-    }
-
-    /// The entries `indices[e]` with values `values[e]`.
-    ///
-    /// # Panics
-    /// As [`try_from_entries`](Self::try_from_entries), with its message.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Rows, Cols);
-    /// let s = SparseCoo::<i64, shape![Rows: 2, Cols: 2]>::from_entries(&[[0, 1]], &[7]);
-    /// assert_eq!(s.to_dense().to_vec(), vec![0, 7, 0, 0]);
-    /// ```
-    #[track_caller]
-    pub fn from_entries<const N: usize>(indices: &[[i64; N]], values: &[T]) -> Self
-    where
-        S: RankIs<N>,
-    {
-        or_panic(Self::try_from_entries(indices, values))
     }
 
     /// The core's sparse tensor.
@@ -272,6 +219,146 @@ impl<T: Element, S: Shape> SparseCoo<T, S> {
         or_panic(self.try_coalesce())
     }
 
+    /// The axes `A` and `B` swapped, by name (their index rows swap).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Rows, Cols);
+    /// let s = SparseCoo::<f32, shape![Rows: 2, Cols: 3]>::from_entries(&[[0, 2]], &[1.0]);
+    /// let t = s.transpose::<Rows, Cols>(); // shape![Cols: 3, Rows: 2]
+    /// assert_eq!(t.to_dense().to_vec(), vec![0.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    /// ```
+    pub fn transpose<A, B>(&self) -> SparseCoo<T, <S as Transpose<A, B>>::Output, D>
+    where
+        S: Transpose<A, B>,
+    {
+        let (a, b) = S::POSITIONS;
+        SparseCoo::wrap(or_panic(self.inner.transpose(a as isize, b as isize)))
+    }
+
+    /// `self + other` (PyTorch's merge of the entries): the same shape type.
+    ///
+    /// # Errors
+    /// `Dyn` sizes that differ.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// let a = SparseCoo::<f32, shape![2, 2]>::from_entries(&[[0, 0], [1, 1]], &[1.0, 2.0]);
+    /// let b = SparseCoo::<f32, shape![2, 2]>::from_entries(&[[1, 1], [0, 1]], &[10.0, 20.0]);
+    /// assert_eq!(a.try_add(&b)?.to_dense().to_vec(), vec![1.0, 20.0, 0.0, 12.0]);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_add(&self, other: &SparseCoo<T, S, D>) -> Result<Self> {
+        self.inner.add(&other.inner).map(Self::wrap)
+    }
+
+    /// `self + other`.
+    ///
+    /// # Panics
+    /// As [`try_add`](Self::try_add), with its message.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// let a = SparseCoo::<f32, shape![2]>::from_entries(&[[0]], &[1.0]);
+    /// assert_eq!(a.add(&a).to_dense().to_vec(), vec![2.0, 0.0]);
+    /// ```
+    #[track_caller]
+    pub fn add(&self, other: &SparseCoo<T, S, D>) -> Self {
+        or_panic(self.try_add(other))
+    }
+
+    /// `self * value`: the values scaled, the entries kept.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// let a = SparseCoo::<f32, shape![2]>::from_entries(&[[1]], &[1.5]);
+    /// assert_eq!(a.scale(2.0).to_dense().to_vec(), vec![0.0, 3.0]);
+    /// ```
+    #[track_caller]
+    pub fn scale(&self, value: T) -> Self {
+        or_panic(
+            self.inner
+                .scalar(BinaryOp::Mul, Scalar::of(value))
+                .map(Self::wrap),
+        )
+    }
+}
+
+impl<T: Element, S: Shape> SparseCoo<T, S> {
+    /// The entries `indices[e]` (one coordinate per axis) with values
+    /// `values[e]`, in a tensor whose sizes are `sizes` (checked against
+    /// the static ones), each index checked against its axis.
+    ///
+    /// # Errors
+    /// Not one value per entry, a size that contradicts the type, or an
+    /// index outside its axis (PyTorch accepts that unless asked to check,
+    /// then writes out of bounds).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Rows, Cols);
+    /// type M = SparseCoo<f32, shape![Rows: Dyn, Cols: 3]>;
+    /// let s = M::try_with_sizes(&[[5, 2]], &[1.0], [6, 3])?;
+    /// assert_eq!(s.sizes(), &[6, 3]);
+    /// let e = M::try_with_sizes(&[[5, 2]], &[1.0], [3, 3]).unwrap_err();
+    /// assert!(e.to_string().ends_with("size is inconsistent with indices: for dim 0, size is 3 but found index 5"));
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_with_sizes<const N: usize>(
+        indices: &[[i64; N]],
+        values: &[T],
+        sizes: [usize; N],
+    ) -> Result<Self>
+    where
+        S: RankIs<N>,
+    {
+        check_sizes::<S>("sparse_coo_tensor", &sizes)?;
+        let indices = entry_indices(indices)?;
+        let values = RawTensor::from_vec(values.to_vec(), &[values.len()])?;
+        core_s::SparseCoo::new(indices, values, &sizes).map(Self::wrap)
+    }
+
+    /// The entries `indices[e]` with values `values[e]` in a tensor of the
+    /// static shape `S`.
+    ///
+    /// # Errors
+    /// As [`try_with_sizes`](Self::try_with_sizes); an axis of `S` is `Dyn`.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Rows, Cols);
+    /// let e = SparseCoo::<f32, shape![Rows: 3, Cols: 3]>::try_from_entries(&[[0, 5]], &[1.0]).unwrap_err();
+    /// assert!(e.to_string().ends_with("for dim 1, size is 3 but found index 5"));
+    /// ```
+    pub fn try_from_entries<const N: usize>(indices: &[[i64; N]], values: &[T]) -> Result<Self>
+    where
+        S: RankIs<N>,
+    {
+        let sizes = static_sizes::<S>("sparse_coo_tensor")?;
+        let mut fixed = [0usize; N];
+        fixed.copy_from_slice(&sizes);
+        Self::try_with_sizes(indices, values, fixed)
+    }
+
+    /// The entries `indices[e]` with values `values[e]`.
+    ///
+    /// # Panics
+    /// As [`try_from_entries`](Self::try_from_entries), with its message.
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Rows, Cols);
+    /// let s = SparseCoo::<i64, shape![Rows: 2, Cols: 2]>::from_entries(&[[0, 1]], &[7]);
+    /// assert_eq!(s.to_dense().to_vec(), vec![0, 7, 0, 0]);
+    /// ```
+    #[track_caller]
+    pub fn from_entries<const N: usize>(indices: &[[i64; N]], values: &[T]) -> Self
+    where
+        S: RankIs<N>,
+    {
+        or_panic(Self::try_from_entries(indices, values))
+    }
+
     /// `to_dense()`: a row-major dense tensor, duplicates summed.
     ///
     /// # Errors
@@ -300,70 +387,6 @@ impl<T: Element, S: Shape> SparseCoo<T, S> {
     #[track_caller]
     pub fn to_dense(&self) -> Tensor<T, S> {
         or_panic(self.try_to_dense())
-    }
-
-    /// The axes `A` and `B` swapped, by name (their index rows swap).
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// axes!(Rows, Cols);
-    /// let s = SparseCoo::<f32, shape![Rows: 2, Cols: 3]>::from_entries(&[[0, 2]], &[1.0]);
-    /// let t = s.transpose::<Rows, Cols>(); // shape![Cols: 3, Rows: 2]
-    /// assert_eq!(t.to_dense().to_vec(), vec![0.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
-    /// ```
-    pub fn transpose<A, B>(&self) -> SparseCoo<T, <S as Transpose<A, B>>::Output>
-    where
-        S: Transpose<A, B>,
-    {
-        let (a, b) = S::POSITIONS;
-        SparseCoo::wrap(or_panic(self.inner.transpose(a as isize, b as isize)))
-    }
-
-    /// `self + other` (PyTorch's merge of the entries): the same shape type.
-    ///
-    /// # Errors
-    /// `Dyn` sizes that differ.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// let a = SparseCoo::<f32, shape![2, 2]>::from_entries(&[[0, 0], [1, 1]], &[1.0, 2.0]);
-    /// let b = SparseCoo::<f32, shape![2, 2]>::from_entries(&[[1, 1], [0, 1]], &[10.0, 20.0]);
-    /// assert_eq!(a.try_add(&b)?.to_dense().to_vec(), vec![1.0, 20.0, 0.0, 12.0]);
-    /// # Ok::<(), axial::Error>(())
-    /// ```
-    pub fn try_add(&self, other: &SparseCoo<T, S>) -> Result<Self> {
-        self.inner.add(&other.inner).map(Self::wrap)
-    }
-
-    /// `self + other`.
-    ///
-    /// # Panics
-    /// As [`try_add`](Self::try_add), with its message.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// let a = SparseCoo::<f32, shape![2]>::from_entries(&[[0]], &[1.0]);
-    /// assert_eq!(a.add(&a).to_dense().to_vec(), vec![2.0, 0.0]);
-    /// ```
-    #[track_caller]
-    pub fn add(&self, other: &SparseCoo<T, S>) -> Self {
-        or_panic(self.try_add(other))
-    }
-
-    /// `self * value`: the values scaled, the entries kept.
-    ///
-    /// ```
-    /// use axial::prelude::*;
-    /// let a = SparseCoo::<f32, shape![2]>::from_entries(&[[1]], &[1.5]);
-    /// assert_eq!(a.scale(2.0).to_dense().to_vec(), vec![0.0, 3.0]);
-    /// ```
-    #[track_caller]
-    pub fn scale(&self, value: T) -> Self {
-        or_panic(
-            self.inner
-                .scalar(BinaryOp::Mul, Scalar::of(value))
-                .map(Self::wrap),
-        )
     }
 
     /// `self @ dense` for a sparse matrix: the last axis of `self` is
@@ -624,7 +647,7 @@ impl<T: Element, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
     }
 }
 
-impl<T, S> fmt::Display for SparseCoo<T, S> {
+impl<T, S, D> fmt::Display for SparseCoo<T, S, D> {
     /// PyTorch's repr.
     ///
     /// ```
@@ -650,7 +673,7 @@ impl<T, S> fmt::Display for SparseCsr<T, S> {
     }
 }
 
-impl<T, S> fmt::Debug for SparseCoo<T, S> {
+impl<T, S, D> fmt::Debug for SparseCoo<T, S, D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.inner, f)
     }
