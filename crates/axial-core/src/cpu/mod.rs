@@ -21,7 +21,7 @@ mod norm;
 mod reduce;
 mod select;
 pub(crate) mod simd;
-mod softmax;
+pub(crate) mod softmax;
 mod stream;
 pub mod strided;
 mod transpose;

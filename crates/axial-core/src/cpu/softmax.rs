@@ -86,6 +86,89 @@ pub(crate) fn softmax(op: Softmax, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>
     Ok(())
 }
 
+/// `softmax` over the rows of each item of a ragged batch (the ragged dim
+/// of a nested tensor): item `i` is the `[offsets[i + 1] − offsets[i],
+/// inner]` block of the contiguous `src` that starts at row `offsets[i]`,
+/// reduced over its rows by the dense kernels (f16 and bf16 computed in
+/// f32 and rounded once), items in parallel. Rows past the last offset
+/// are left as they are in `dst`.
+///
+/// # Errors
+/// A dtype other than f32, f64, f16 and bf16.
+///
+/// # Panics
+/// When `offsets` does not rise from 0 to at most the rows of `src`
+/// (`len / inner`), or `dst` is not as long as `src`: the nested tensor's
+/// invariants.
+pub(crate) fn ragged<T: Element>(
+    src: &[T],
+    dst: &mut [T],
+    offsets: &[usize],
+    inner: usize,
+) -> Result<()> {
+    let rows = offsets.last().copied().unwrap_or(0);
+    assert!(
+        offsets.first().is_none_or(|&o| o == 0)
+            && offsets.windows(2).all(|w| w[0] <= w[1])
+            && rows.checked_mul(inner).is_some_and(|n| n <= src.len())
+            && dst.len() == src.len(),
+        "ragged softmax: offsets {offsets:?} are not rows of {inner} of {} elements",
+        src.len()
+    );
+    if rows * inner == 0 {
+        return Ok(());
+    }
+    let (s, d) = (src.as_ptr().cast_mut(), dst.as_mut_ptr());
+    /// Each item's block through `run(slices, src, dst)`.
+    fn items<T: Copy>(
+        (s, d): (*mut T, *mut T),
+        offsets: &[usize],
+        inner: usize,
+        run: impl Fn(Slices, SendPtr<T>, SendPtr<T>) + Sync + Send,
+    ) {
+        let (s, d) = (SendPtr(s), SendPtr(d));
+        let per_item = (offsets.last().copied().unwrap_or(0) * inner) / (offsets.len().max(2) - 1);
+        offsets
+            .par_windows(2)
+            .with_min_len((PARALLEL_THRESHOLD / per_item.max(1)).max(1))
+            .for_each(|w| {
+                let slices = Slices {
+                    outer: 1,
+                    len: w[1] - w[0],
+                    inner,
+                    log: false,
+                };
+                if slices.len > 0 {
+                    run(slices, first(s, w[0] * inner), first(d, w[0] * inner));
+                }
+            });
+    }
+    // SAFETY (each arm): `T` is the arm's type (its DTYPE); the item blocks
+    // are disjoint and lie within `src` and `dst` (the assert), which are
+    // distinct slices.
+    match T::DTYPE {
+        DType::F32 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
+            sl.run::<f32>(s, d)
+        }),
+        DType::F16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
+            sl.run::<half::f16>(s, d)
+        }),
+        DType::BF16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
+            sl.run::<half::bf16>(s, d)
+        }),
+        DType::F64 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
+            sl.run_f64(s, d)
+        }),
+        dtype => {
+            return Err(Error::Unsupported {
+                op: "softmax",
+                dtype,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The pointer to the first element of a layout at `offset`.
 fn first<T>(p: SendPtr<T>, offset: usize) -> SendPtr<T> {
     SendPtr(p.get().wrapping_add(offset))
