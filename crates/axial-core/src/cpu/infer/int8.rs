@@ -140,7 +140,7 @@ impl Int8Linear {
     /// let layer = Int8Linear::new(&RawTensor::zeros(&[4, 3], DType::F32)?.view(), None)?;
     /// let x = RawTensor::zeros(&[2, 5, 3], DType::F32)?;
     /// assert_eq!(layer.forward(&x.view())?.shape(), &[2, 5, 4]);
-    /// let e = layer.forward(&RawTensor::zeros(&[2, 4], DType::F32)?.view()).unwrap_err();
+    /// let e = layer.forward(&RawTensor::zeros(&[2, 4], DType::F32)?.view()).err().unwrap();
     /// assert_eq!(e.to_string(), "int8_linear: expected an input whose last dim is 3, got shape [2, 4]");
     /// # Ok::<(), axial_core::Error>(())
     /// ```
