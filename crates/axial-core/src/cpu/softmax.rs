@@ -67,18 +67,22 @@ pub(crate) fn softmax(op: Softmax, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>
     match dst.dtype {
         DType::F32 => {
             let (s, d) = firsts::<f32>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run(s, d) };
         }
         DType::F16 => {
             let (s, d) = firsts::<half::f16>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run(s, d) };
         }
         DType::BF16 => {
             let (s, d) = firsts::<half::bf16>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run(s, d) };
         }
         DType::F64 => {
             let (s, d) = firsts::<f64>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run_f64(s, d) };
         }
         dtype => return Err(Error::Unsupported { op: name, dtype }),
@@ -147,17 +151,21 @@ pub(crate) fn ragged<T: Element>(
     // are disjoint and lie within `src` and `dst` (the assert), which are
     // distinct slices.
     match T::DTYPE {
-        DType::F32 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
-            sl.run::<f32>(s, d)
+        DType::F32 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run::<f32>(s, d) }
         }),
-        DType::F16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
-            sl.run::<half::f16>(s, d)
+        DType::F16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run::<half::f16>(s, d) }
         }),
-        DType::BF16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
-            sl.run::<half::bf16>(s, d)
+        DType::BF16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run::<half::bf16>(s, d) }
         }),
-        DType::F64 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| unsafe {
-            sl.run_f64(s, d)
+        DType::F64 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run_f64(s, d) }
         }),
         dtype => {
             return Err(Error::Unsupported {
