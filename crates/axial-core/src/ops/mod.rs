@@ -18,10 +18,10 @@
 //!   in the compute dtype it chooses, whose default composes primitives;
 //! - its **derivative** ([`Derivative`]), the slot the gradients fill.
 //!
-//! The elementwise ops are rows of one table each
-//! ([`unary_table`](crate::ops::unary_table), ...), read by every consumer:
-//! the op's definition here, the CPU's kernels, the vectorised functions,
-//! the CUDA header. Adding such an op is adding a row.
+//! The elementwise ops are rows of one table each (the macros
+//! `unary_table!`, `binary_table!` and `compare_table!`), read by every
+//! consumer: the op's definition here, the CPU's kernels, the vectorised
+//! functions, the CUDA header. Adding such an op is adding a row.
 
 pub(crate) mod binary;
 pub(crate) mod compare;
