@@ -43,6 +43,7 @@ BYTES = {
     "softmax_last": 128 * MIB,
     "softmax_first": 128 * MIB,
     "layer_norm": 128 * MIB,
+    **{f"{case}_{half}": 64 * MIB for case in ("softmax_last", "layer_norm") for half in ("f16", "bf16")},
 }
 # Floating-point operations of the compute-bound cases.
 FLOPS = {
@@ -65,6 +66,7 @@ CASES = [
       for form in ("alloc", "out")],
     "softmax_last/alloc", "softmax_last/out", "softmax_first/alloc", "softmax_first/out",
     "layer_norm/alloc", "layer_norm/out",  # PyTorch has no out= form: "-"
+    *[f"{case}_{half}/alloc" for case in ("softmax_last", "layer_norm") for half in ("f16", "bf16")],
     *[f"{mm}/{form}" for mm in ("mm_1024x384x384", "mm_1024x384x1536", "bmm_96x128x32x128")
       for form in ("alloc", "out")],
     "encoder_block/8x128", "minilm/8x40", "minilm/32x128",  # needs bench/fetch_minilm.sh

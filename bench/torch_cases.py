@@ -76,6 +76,9 @@ def cases():
     sm = rand(N, N)
     rows = LEN // 384
     ln_x, ln_w, ln_b = rand(rows, 384), rand(384), rand(384)
+    half = {"f16": torch.float16, "bf16": torch.bfloat16}
+    sm_half = {k: sm.to(t) for k, t in half.items()}
+    ln_half = {k: (ln_x.to(t), ln_w.to(t), ln_b.to(t)) for k, t in half.items()}
     mm = {
         "mm_1024x384x384": (rand(1024, 384), rand(384, 384)),
         "mm_1024x384x1536": (rand(1024, 384), rand(384, 1536)),
@@ -110,6 +113,10 @@ def cases():
         ("softmax_first/alloc", lambda: torch.softmax(sm, 0)),
         ("softmax_first/out", lambda: torch.softmax(sm, 0, out=out)),
         ("layer_norm/alloc", lambda: F.layer_norm(ln_x, (384,), ln_w, ln_b, 1e-12)),
+        *[(f"softmax_last_{k}/alloc", (lambda v: lambda: torch.softmax(v, 1))(v))
+          for k, v in sm_half.items()],
+        *[(f"layer_norm_{k}/alloc", (lambda x, w, b: lambda: F.layer_norm(x, (384,), w, b, 1e-12))(*p))
+          for k, p in ln_half.items()],
         *[(f"{k}/alloc", (lambda a, b: lambda: a @ b)(a, b)) for k, (a, b) in mm.items()],
         *[(f"{k}/out", (lambda a, b, o: lambda: torch.matmul(a, b, out=o))(a, b, mm_out[k]))
           for k, (a, b) in mm.items()],

@@ -42,7 +42,7 @@ struct Core<'a> {
 
 impl Core<'_> {
     fn view(&self) -> TensorRef<'_, Cpu> {
-        TensorRef::new_prechecked(self.storage, self.layout.clone(), DType::F32)
+        TensorRef::new_unchecked(self.storage, self.layout.clone(), DType::F32)
     }
 }
 

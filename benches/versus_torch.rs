@@ -15,6 +15,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use axial_core::ops::{LayerNorm, Softmax};
 use axial_core::{
     Backend, BinaryOp, Cpu, DType, Generator, Output, RawTensor, ReduceOp, Result, TensorRef,
     UnaryOp,
@@ -259,7 +260,10 @@ fn softmax_norm(c: &mut Criterion) {
             c,
             name,
             || a.view().softmax(dim as isize),
-            Some(|| Cpu.softmax(a.view().input(), dim, false, output(&mut out))),
+            Some(|| {
+                let op = Softmax { dim, log: false };
+                Cpu.softmax(op, a.view().input(), output(&mut out))
+            }),
         );
     }
     let rows = LEN / 384;
@@ -276,14 +280,41 @@ fn softmax_norm(c: &mut Criterion) {
         },
         Some(|| {
             Cpu.layer_norm(
+                LayerNorm { eps: 1e-12 },
                 x.view().input(),
                 Some(w.view().input()),
                 Some(b.view().input()),
-                1e-12,
                 output(&mut out),
             )
         }),
     );
+}
+
+/// `softmax` over the last dim of a 4096² and `layer_norm` over rows of 384
+/// of 16 Mi elements, in f16 and bf16 (computed in f32, rounded once).
+fn softmax_norm_half(c: &mut Criterion) {
+    for (dtype, name) in [(DType::F16, "f16"), (DType::BF16, "bf16")] {
+        let a = random(&[N, N], 11).view().to_dtype(dtype).expect("cast");
+        case(
+            c,
+            &format!("softmax_last_{name}"),
+            || a.view().softmax(1),
+            None::<fn() -> Result<()>>,
+        );
+        let rows = LEN / 384;
+        let half = |t: RawTensor| t.view().to_dtype(dtype).expect("cast");
+        let x = half(random(&[rows, 384], 12));
+        let (w, b) = (half(random(&[384], 13)), half(random(&[384], 14)));
+        case(
+            c,
+            &format!("layer_norm_{name}"),
+            || {
+                x.view()
+                    .layer_norm(&[384], Some(&w.view()), Some(&b.view()), 1e-12)
+            },
+            None::<fn() -> Result<()>>,
+        );
+    }
 }
 
 /// The products of a MiniLM-sized encoder (8 × 128 tokens of 384): the
@@ -326,6 +357,6 @@ criterion_group! {
     name = benches;
     config = config();
     targets = memcpy, copy, transpose_contiguous, broadcast_add, sum_each_axis,
-        cast_bf16, matmul, unfold, math, softmax_norm, transformer_matmuls
+        cast_bf16, matmul, unfold, math, softmax_norm, softmax_norm_half, transformer_matmuls
 }
 criterion_main!(benches);

@@ -1,6 +1,5 @@
-//! Elementwise ops through the typed API: broadcasting by name (semantics.md
-//! §5, §8), scalars on either side, the operators, in-place rules, dtypes of
-//! results (§6), comparisons and `if_else`. Values are checked against a
+//! Elementwise ops through the typed API: broadcasting by name, scalars on
+//! either side, the operators, in-place rules, dtypes of results, comparisons and `if_else`. Values are checked against a
 //! naive evaluation or against the untyped core on the same data.
 
 use axial::prelude::*;

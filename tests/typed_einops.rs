@@ -1,4 +1,4 @@
-//! The 32 cases of semantics.md §9 through `rearrange!`, `reduce!` and
+//! 32 cases of einops' documentation through `rearrange!`, `reduce!` and
 //! `repeat!` (case 19 is a compile error: `ui-tests/fail/einops_ellipsis_in_parenthesis.rs`),
 //! each checked for its output type (names and sizes), its values against a
 //! naive evaluation of einops' definition, and whether it is a view; then

@@ -1,4 +1,4 @@
-//! Named-tensor behaviour (semantics.md §8) through the typed API: what
+//! Named-tensor behaviour (PyTorch's named tensors) through the typed API: what
 //! PyTorch checked at run time is proven here, so these are the worked
 //! examples that compile.
 

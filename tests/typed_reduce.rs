@@ -1,4 +1,4 @@
-//! Reductions by name (semantics.md §7), index reductions and softmax
+//! Reductions by name, index reductions and softmax
 //! through the typed API, against a naive evaluation on the same data.
 
 use axial::prelude::*;
@@ -8,7 +8,7 @@ axes!(A, B, C, Rows, Cols);
 type Cube = shape![A: 2, B: 3, C: 4];
 type Grid = shape![Rows: 3, Cols: 5];
 
-/// `arange(24).view(2, 3, 4)` of semantics.md §7.
+/// `arange(24).view(2, 3, 4)`, PyTorch's worked example of reductions.
 fn cube() -> Tensor<i64, Cube> {
     Tensor::arange()
 }

@@ -1,4 +1,4 @@
-//! `s!` and `slice_s` against semantics.md §3's indexing examples: sizes
+//! `s!` and `slice_s` against PyTorch's indexing on worked examples: sizes
 //! (static where the compiler can know them), strides, offsets, values, and
 //! Python's errors for values known only at run time.
 
@@ -7,7 +7,7 @@ use axial::{Data, Shape, TensorBase};
 
 axes!(A, B, C);
 
-/// `(sizes)/(strides)@offset`, as semantics.md writes layouts.
+/// `(sizes)/(strides)@offset`: a layout in one string.
 fn layout<T: axial::Element, S: Shape, Rp: Data<Cpu>>(
     t: &TensorBase<T, S, Cpu, Rp>,
 ) -> (Vec<usize>, Vec<isize>, usize) {

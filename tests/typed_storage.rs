@@ -1,4 +1,4 @@
-//! Storage, ownership and elements (semantics.md §10): bytes, data pointers,
+//! Storage, ownership and elements: bytes, data pointers,
 //! sharing, writes through mutable views, copy on write, construction.
 
 use axial::prelude::*;

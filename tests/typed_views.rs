@@ -1,4 +1,4 @@
-//! Every view op through the typed API against semantics.md §1-§4's worked
+//! Every view op through the typed API against PyTorch's results on worked
 //! examples: sizes, strides, offsets, storage sharing and PyTorch's errors.
 
 use axial::Shape;
@@ -9,7 +9,7 @@ axes!(
     A, B, C, One, C1, C2, AB, BA, Win, Diag, Rows, Cols, Flat, P, Q, R
 );
 
-/// `(sizes)/(strides)@offset`, as semantics.md writes layouts.
+/// `(sizes)/(strides)@offset`: a layout in one string.
 fn layout<T: axial::Element, S: Shape, Rp: Data<Cpu>>(
     t: &TensorBase<T, S, Cpu, Rp>,
 ) -> (Vec<usize>, Vec<isize>, usize) {
@@ -372,7 +372,7 @@ fn contiguous_returns_self_or_copies() {
     let c = t.contiguous();
     assert!(!c.shares_storage_with(&m));
     assert_eq!(layout(&c), (vec![4, 3], vec![3, 1], 0));
-    // Contiguity per §1
+    // Contiguity as PyTorch decides it
     assert!(!m.as_view().slice::<Cols>(..1, 1).is_contiguous());
     assert!(m.as_view().slice::<Rows>(.., 3).is_contiguous());
     assert!(!m.as_view().slice::<Rows>(.., 2).is_contiguous());

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Compiles the CUDA C kernels of kernels/ to the PTX under ptx/ with nvcc 13.0
-# from PyPI wheels (installed into the workspace's ignored .tools/ when
-# missing), one module per source and dtype.
+# Writes kernels/ops.cuh (the op numbers and kernel lists, from axial-core's
+# op table: `cargo run --example ops_header`), then compiles the CUDA C
+# kernels of kernels/ to the PTX under ptx/ with nvcc 13.0 from PyPI wheels
+# (installed into the workspace's ignored .tools/ when missing), one module
+# per source and dtype.
 #
-#   gen-ptx.sh           regenerate ptx/
-#   gen-ptx.sh --check   regenerate into a temporary folder and fail when it
-#                        differs from ptx/, then assemble every module with
-#                        ptxas for sm_80 and sm_90
+#   gen-ptx.sh           regenerate kernels/ops.cuh and ptx/
+#   gen-ptx.sh --check   fail when kernels/ops.cuh is not what the op table
+#                        generates, or when the PTX regenerated into a
+#                        temporary folder differs from ptx/; then assemble
+#                        every module with ptxas for sm_80 and sm_90
 #
 # nvcc 13.0 is pinned: PTX from a newer nvcc needs a newer driver than 580.
 set -euo pipefail
@@ -30,6 +33,19 @@ if $check; then
     trap 'rm -rf "$out"' EXIT
 fi
 mkdir -p "$out"
+
+# The header of op numbers, from the op table.
+header="$(cd "$root" && cargo run -q -p axial-cuda --example ops_header)"
+if $check; then
+    if [[ "$header" != "$(cat "$here/kernels/ops.cuh")" ]]; then
+        echo "kernels/ops.cuh is not what the op table generates:" >&2
+        diff <(printf '%s\n' "$header") "$here/kernels/ops.cuh" >&2 || true
+        echo "Run crates/axial-cuda/gen-ptx.sh and commit kernels/ops.cuh and ptx/." >&2
+        exit 1
+    fi
+else
+    printf '%s\n' "$header" > "$here/kernels/ops.cuh"
+fi
 
 # The dtypes in the order of AXIAL_DT in kernels/common.cuh.
 dtypes=(bool u8 i8 i16 i32 i64 f16 bf16 f32 f64)
@@ -61,7 +77,7 @@ if $check; then
     if ! diff -r -q "$here/ptx" "$out" >/dev/null; then
         echo "The committed PTX differs from what kernels/ compiles to:" >&2
         diff -r -q "$here/ptx" "$out" >&2 || true
-        echo "Run crates/axial-cuda/gen-ptx.sh and commit ptx/." >&2
+        echo "Run crates/axial-cuda/gen-ptx.sh and commit kernels/ops.cuh and ptx/." >&2
         exit 1
     fi
     echo "ptx/ is current ($(ls "$out" | wc -l) modules)."

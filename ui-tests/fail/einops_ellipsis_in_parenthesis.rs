@@ -1,4 +1,4 @@
-// semantics.md §9, case 19: `(...)` on the left side.
+// einops' case of `(...)` on the left side.
 use axial::prelude::*;
 axes!(A, B, C, D);
 

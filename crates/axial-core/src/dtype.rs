@@ -151,7 +151,7 @@ impl DType {
         if self.is_float() { self } else { DType::I64 }
     }
 
-    /// PyTorch's `promote_types` (semantics.md §6): the dtype both operands convert to.
+    /// PyTorch's `promote_types` (`c10/core/ScalarType.cpp`): the dtype both operands convert to.
     ///
     /// ```
     /// # use axial_core::DType;

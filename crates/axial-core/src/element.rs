@@ -184,8 +184,9 @@ pub trait Element:
     fn is_nonzero(self) -> bool;
 }
 
-/// Converts one element to another dtype with PyTorch's results (semantics.md §6:
-/// float to int truncates toward zero, bool is 0/1, f16/bf16 round to nearest even).
+/// Converts one element to another dtype with PyTorch's results (its
+/// `c10::convert`: float to int truncates toward zero, bool is 0/1, f16/bf16
+/// round to nearest even).
 ///
 /// # Example
 /// ```

@@ -73,6 +73,22 @@ pub enum Error {
         /// The dim, counted in the broadcast result.
         dim: usize,
     },
+    /// `expand` to a size other than a dim's own, which is not 1.
+    #[error(
+        "expand: The expanded size of the tensor ({target}) must match the existing size ({size}) at non-singleton dimension {dim}.  Target sizes: {sizes:?}.  Tensor sizes: {shape:?}"
+    )]
+    Expand {
+        /// The size asked for.
+        target: isize,
+        /// The dim's size.
+        size: usize,
+        /// The dim, counted in the target sizes.
+        dim: usize,
+        /// The target sizes.
+        sizes: Vec<isize>,
+        /// The tensor's shape.
+        shape: Vec<usize>,
+    },
     /// An in-place op whose broadcast result is not the output's shape.
     #[error("output with shape {output:?} doesn't match the broadcast shape {broadcast:?}")]
     InPlaceShape {
@@ -148,6 +164,24 @@ pub enum Error {
         expected: usize,
         /// Elements given.
         got: usize,
+    },
+    /// Matrix operands whose contracted sizes differ: `m × k` by `k2 × n`
+    /// (`matmul`, `linear`), or two vectors of `k` and `k2` elements
+    /// (`dot`, PyTorch's words for a `matmul` of two vectors).
+    #[error("{}", contraction(op, *m, *k, *k2, *n, *vectors))]
+    Contraction {
+        /// The op.
+        op: &'static str,
+        /// Rows of the left operand.
+        m: usize,
+        /// Its contracted size.
+        k: usize,
+        /// The right operand's contracted size.
+        k2: usize,
+        /// Columns of the right operand.
+        n: usize,
+        /// Both operands are vectors.
+        vectors: bool,
     },
     /// Any other invalid argument, with PyTorch's message for it.
     #[error("{op}: {message}")]
@@ -230,6 +264,17 @@ impl std::fmt::Display for EinopsError {
             sizes.join(", "),
             self.error
         )
+    }
+}
+
+/// [`Error::Contraction`] in PyTorch's words.
+fn contraction(op: &str, m: usize, k: usize, k2: usize, n: usize, vectors: bool) -> String {
+    if vectors {
+        format!(
+            "dot: inconsistent tensor size, expected tensor [{k}] and src [{k2}] to have the same number of elements, but got {k} and {k2} elements respectively"
+        )
+    } else {
+        format!("{op}: mat1 and mat2 shapes cannot be multiplied ({m}x{k} and {k2}x{n})")
     }
 }
 

@@ -27,7 +27,7 @@ pub mod error;
 mod generalized;
 pub mod layout;
 pub mod nn;
-pub mod op;
+pub mod ops;
 pub mod plan;
 pub mod print;
 pub mod scalar;
@@ -42,12 +42,10 @@ pub use element::{Bool, Element, Kind, cast};
 pub use error::{Error, Result};
 pub use generalized::{nested, quantized, sparse};
 pub use layout::Layout;
-pub use op::{ArgReduceOp, BinaryOp, CmpOp, ReduceOp, UnaryOp};
+pub use ops::{ArgReduceOp, BinaryOp, CmpOp, ReduceOp, UnaryOp, can_cast};
 pub use scalar::Scalar;
 pub use storage::Storage;
-pub use tensor::{
-    Generator, MaybeOwned, PadMode, RawTensor, Reduction, TensorMut, TensorRef, can_cast,
-};
+pub use tensor::{Generator, MaybeOwned, PadMode, RawTensor, Reduction, TensorMut, TensorRef};
 
 #[doc(hidden)]
 pub use half;

@@ -1,4 +1,4 @@
-//! einops on the core: the cases of semantics.md §9 (shapes, values against a
+//! einops on the core: einops' documented cases (shapes, values against a
 //! naive evaluation of einops' definition, views where einops returns views),
 //! `parse_shape`, and every runtime error with einops' wording.
 

@@ -1,5 +1,5 @@
-//! Elementwise ops on hand-picked values: broadcasting (semantics.md §5),
-//! type promotion and division (§6), and PyTorch's results for the math
+//! Elementwise ops on hand-picked values: broadcasting, type promotion and
+//! division, and PyTorch's results for the math
 //! functions, rounding, NaN handling and half precision.
 
 use axial_core::half::{bf16, f16};
@@ -260,10 +260,48 @@ fn powers() -> Result<()> {
     Ok(())
 }
 
+/// `torch.nn.functional.softplus` of f32 beyond the threshold, at it, and
+/// where the result is subnormal, 0, or special.
+#[test]
+fn softplus_edges_match_pytorch() -> Result<()> {
+    let x = v1(&[
+        -30.0f32,
+        19.5,
+        20.0,
+        25.0,
+        -100.0,
+        -88.0,
+        -104.5,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ]);
+    let want = [
+        9.357_623e-14,
+        19.5,
+        20.0,
+        25.0,
+        3.8e-44,
+        6.054_601e-39,
+        0.0,
+        f32::NAN,
+        f32::INFINITY,
+        0.0,
+    ];
+    let got = unary::<f32>(&x, UnaryOp::Softplus)?;
+    for (g, w) in got.iter().zip(want) {
+        assert!(
+            g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+            "{g} != {w}"
+        );
+    }
+    Ok(())
+}
+
 #[test]
 fn activations_match_pytorch() -> Result<()> {
     let x = v1(&[-3.0f32, -1.0, 0.0, 0.5, 1.0, 2.0]);
-    // torch.nn.functional.gelu / torch.erf / torch.sigmoid / silu of x, float32.
+    // torch.nn.functional.gelu / torch.erf / torch.sigmoid / silu / softplus of x, float32.
     let gelu = [
         -0.0040496886,
         -0.15865526,
@@ -293,6 +331,15 @@ fn activations_match_pytorch() -> Result<()> {
     assert_close(&unary(&x, UnaryOp::Erf)?, &erf, 1e-6);
     assert_close(&unary(&x, UnaryOp::Sigmoid)?, &sigmoid, 1e-6);
     assert_close(&unary(&x, UnaryOp::Silu)?, &silu, 1e-6);
+    let softplus = [
+        0.048587352,
+        0.31326169,
+        std::f64::consts::LN_2, // torch: 0.6931472
+        0.974077,
+        1.3132616,
+        2.126928,
+    ];
+    assert_close(&unary(&x, UnaryOp::Softplus)?, &softplus, 1e-6);
     assert_eq!(
         unary::<f32>(&x, UnaryOp::Relu)?,
         vec![0.0, 0.0, 0.0, 0.5, 1.0, 2.0]

@@ -290,3 +290,50 @@ fn the_worked_example() {
         assert_close(&got, &want, tol, &format!("{dtype}"));
     }
 }
+
+/// Softmax over the ragged dim gives, item by item, the bits of the dense
+/// softmax of that item along its first dim: every float dtype, rows of one
+/// element and of many, items empty, short and long (past the parallel
+/// threshold), values with rows past the last offset (left 0).
+#[test]
+fn ragged_softmax_is_the_dense_softmax_of_each_item() {
+    for inner in [1usize, 3, 40] {
+        let lens = [0usize, 1, 5, 0, 17, 70_000 / inner, 2];
+        let rows: usize = lens.iter().sum();
+        let data: Vec<f32> = (0..(rows + 2) * inner)
+            .map(|i| ((i * 7919 % 1013) as f32 - 506.0) / 37.0)
+            .collect();
+        let mut offsets = vec![0i64];
+        for l in lens {
+            offsets.push(offsets[offsets.len() - 1] + l as i64);
+        }
+        for dtype in [DType::F32, DType::F64, DType::F16, DType::BF16] {
+            let values = RawTensor::from_vec(data.clone(), &[rows + 2, inner]).unwrap();
+            let values = values.view().to_dtype(dtype).unwrap();
+            let nj = NestedTensor::from_jagged(values.view().to_contiguous().unwrap(), &offsets)
+                .unwrap();
+            let got = nj.softmax(1).unwrap();
+            let got = got.values();
+            assert_eq!(got.dtype(), dtype);
+            for (i, w) in offsets.windows(2).enumerate() {
+                let (start, len) = (w[0] as isize, (w[1] - w[0]) as usize);
+                let item = values.view().narrow(0, start, len).unwrap();
+                let want = item.softmax(0).unwrap();
+                let want = want.view().to_dtype(DType::F64).unwrap();
+                let have = got.narrow(0, start, len).unwrap();
+                let have = have.to_dtype(DType::F64).unwrap();
+                assert_eq!(
+                    have.to_vec::<f64>().unwrap(),
+                    want.to_vec::<f64>().unwrap(),
+                    "{dtype}, inner {inner}, item {i}"
+                );
+            }
+            let tail = got.narrow(0, rows as isize, 2).unwrap();
+            let tail = tail.to_dtype(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            assert!(
+                tail.iter().all(|&x| x == 0.0),
+                "{dtype}: rows past the offsets"
+            );
+        }
+    }
+}

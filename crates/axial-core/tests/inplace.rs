@@ -1,5 +1,5 @@
-//! In-place ops through `TensorMut`: the overlap rules of semantics.md §4,
-//! the in-place broadcast rule of §5 and the in-place dtype rules of §6.
+//! In-place ops through `TensorMut`: PyTorch's overlap rules, its in-place
+//! broadcast rule and its in-place dtype rules.
 
 use axial_core::half::{bf16, f16};
 use axial_core::{BinaryOp, Bool, DType, Element, Error, RawTensor, Result, TensorMut, UnaryOp};

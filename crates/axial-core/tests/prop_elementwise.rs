@@ -250,6 +250,7 @@ fn f64_unary(op: UnaryOp) -> Option<Box<dyn Fn(f64) -> f64>> {
         Erf => Box::new(libm::erf),
         Sigmoid => Box::new(sigmoid),
         Silu => Box::new(move |x| x * sigmoid(x)),
+        Softplus => Box::new(|x| if x > 20.0 { x } else { libm::log1p(x.exp()) }),
         Gelu => Box::new(|x| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2))),
         GeluTanh => Box::new(|x| {
             let k = (2.0 / std::f64::consts::PI).sqrt();
@@ -660,7 +661,8 @@ fn unary_op() -> impl Strategy<Value = UnaryOp> {
     use UnaryOp::*;
     let plain = prop::sample::select(vec![
         Neg, Abs, Sqrt, Rsqrt, Exp, Log, Log1p, Expm1, Sin, Cos, Tan, Tanh, Sigmoid, Relu, Gelu,
-        GeluTanh, Silu, Erf, Floor, Ceil, Round, Trunc, Sign, Reciprocal, Square, LogicalNot,
+        GeluTanh, Silu, Softplus, Erf, Floor, Ceil, Round, Trunc, Sign, Reciprocal, Square,
+        LogicalNot,
     ]);
     let power = prop::sample::select(vec![
         0.0, 1.0, 0.5, -0.5, -1.0, 2.0, 3.0, -2.0, 1.5, 4.0, -3.0,

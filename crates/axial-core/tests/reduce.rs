@@ -1,4 +1,4 @@
-//! Reductions against PyTorch's documented results (semantics.md §7): the
+//! Reductions against PyTorch's documented results: the
 //! worked examples, the error messages, output dtypes, NaN, empty and 0-dim
 //! inputs, and the accuracy of long f32 sums.
 

@@ -94,15 +94,18 @@ fn read(t: &TensorRef<'_>) -> Result<Vec<f64>> {
 }
 
 /// True when axial's error says what PyTorch's message says. axial's
-/// `Error::Invalid` prints `{op}: {message}`; PyTorch names the op in front of
-/// some messages only, as `op: ` or `op(): `. Either form matches.
+/// `Error::Invalid` prints `{op}: {message}`, and `Error::Expand`
+/// `expand: {message}`; PyTorch names the op in front of some messages
+/// only, as `op: ` or `op(): `. Either form matches.
 fn says(e: &Error, pytorch: &str) -> bool {
     let full = e.to_string();
     if full == pytorch {
         return true;
     }
-    let Error::Invalid { op, message } = e else {
-        return false;
+    let (op, message) = match e {
+        Error::Invalid { op, message } => (*op, message.as_str()),
+        Error::Expand { .. } => ("expand", full.strip_prefix("expand: ").unwrap_or(&full)),
+        _ => return false,
     };
     let pytorch = pytorch
         .strip_prefix(&format!("{op}(): "))

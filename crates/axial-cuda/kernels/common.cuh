@@ -4,6 +4,10 @@
 // device rounds it: f16 and bf16 computed in f32, casts as PyTorch's.
 #pragma once
 
+// The numbers of the ops and the lists of their kernels, generated from the
+// op table of axial-core.
+#include "ops.cuh"
+
 typedef unsigned long long u64;
 typedef long long i64;
 typedef unsigned int u32;

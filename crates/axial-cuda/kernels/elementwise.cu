@@ -2,8 +2,10 @@
 // input's): unary math, binary ops (an operand may be a scalar argument),
 // comparisons and logical ops, and casts to every dtype. Each entry point is
 // `<family>_<op>_<dtype>`, the op named as `axial_core` names it, so the host
-// finds a kernel by name; integer ops and comparisons take the op as an
-// argument instead (`<family>_<dtype>`).
+// finds a kernel by name; integer ops and comparisons take the op's number
+// as an argument instead (`<family>_<dtype>`). The names and numbers come
+// from the op table through `ops.cuh`: a row of the table is a kernel here
+// once its element functor `F_<name>` is written.
 #include "math.cuh"
 
 // --------------------------------------------------------------- drivers
@@ -63,6 +65,8 @@ FLOAT_OP1(F_gelu, x * (C)0.5 * ((C)1 + m_erf(x * (C)0.70710678118654752440)))
 // PyTorch's gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 FLOAT_OP1(F_gelu_tanh, (C)0.5 * x * ((C)1 + m_tanh((C)0.79788456080286535588 * (x + (C)0.044715 * x * x * x))))
 FLOAT_OP1(F_silu, x / ((C)1 + m_exp(-x)))
+// PyTorch's softplus (beta 1, threshold 20): x itself above 20.
+FLOAT_OP1(F_softplus, x > (C)20 ? x : m_log1p(m_exp(x)))
 FLOAT_OP1(F_erf, m_erf(x))
 FLOAT_OP1(F_floor, m_floor(x))
 FLOAT_OP1(F_ceil, m_ceil(x))
@@ -77,33 +81,9 @@ FLOAT_OP1(F_square, x * x)
         BODY;                                                                                    \
     }
 
-#define FLOAT_UNARY1(OPNAME, F, DT, T) UNARY_ENTRY(OPNAME, DT, T, (map1(o, a, w, Lift1<T, F>{F{}})))
-#define FLOAT_UNARY_DT(DT, T)                            \
-    FLOAT_UNARY1(neg, F_neg, DT, T)                      \
-    FLOAT_UNARY1(abs, F_abs, DT, T)                      \
-    FLOAT_UNARY1(sqrt, F_sqrt, DT, T)                    \
-    FLOAT_UNARY1(rsqrt, F_rsqrt, DT, T)                  \
-    FLOAT_UNARY1(exp, F_exp, DT, T)                      \
-    FLOAT_UNARY1(log, F_log, DT, T)                      \
-    FLOAT_UNARY1(log1p, F_log1p, DT, T)                  \
-    FLOAT_UNARY1(expm1, F_expm1, DT, T)                  \
-    FLOAT_UNARY1(sin, F_sin, DT, T)                      \
-    FLOAT_UNARY1(cos, F_cos, DT, T)                      \
-    FLOAT_UNARY1(tan, F_tan, DT, T)                      \
-    FLOAT_UNARY1(tanh, F_tanh, DT, T)                    \
-    FLOAT_UNARY1(sigmoid, F_sigmoid, DT, T)              \
-    FLOAT_UNARY1(relu, F_relu, DT, T)                    \
-    FLOAT_UNARY1(gelu, F_gelu, DT, T)                    \
-    FLOAT_UNARY1(gelu_tanh, F_gelu_tanh, DT, T)          \
-    FLOAT_UNARY1(silu, F_silu, DT, T)                    \
-    FLOAT_UNARY1(erf, F_erf, DT, T)                      \
-    FLOAT_UNARY1(floor, F_floor, DT, T)                  \
-    FLOAT_UNARY1(ceil, F_ceil, DT, T)                    \
-    FLOAT_UNARY1(round, F_round, DT, T)                  \
-    FLOAT_UNARY1(trunc, F_trunc, DT, T)                  \
-    FLOAT_UNARY1(sign, F_sign, DT, T)                    \
-    FLOAT_UNARY1(reciprocal, F_reciprocal, DT, T)        \
-    FLOAT_UNARY1(square, F_square, DT, T)
+// The float kernel of each unary op of the table without arguments.
+#define FLOAT_UNARY1(OPNAME, DT, T) UNARY_ENTRY(OPNAME, DT, T, (map1(o, a, w, Lift1<T, F_##OPNAME>{F_##OPNAME{}})))
+#define FLOAT_UNARY_DT(DT, T) AXIAL_FLOAT_UNARY(FLOAT_UNARY1, DT, T)
 FLOAT_DTYPES(FLOAT_UNARY_DT)
 
 // `x ** p`: the kind in `s.flags`, the exponent in `s.f[0]`.
@@ -140,12 +120,12 @@ template <class T> struct I_unary {
     u32 flags;
     __device__ __forceinline__ T operator()(T x) const {
         switch (op) {
-            case 0: return w_neg(x);
-            case 1: return w_abs(x);
-            case 2: return x < (T)0 ? (T)0 : x;
-            case 3: return i_sign(x);
-            case 4: return w_mul(x, x);
-            case 5: return i_pow(x, (u64)i0);
+            case AXIAL_UNARY_NEG: return w_neg(x);
+            case AXIAL_UNARY_ABS: return w_abs(x);
+            case AXIAL_UNARY_RELU: return x < (T)0 ? (T)0 : x;
+            case AXIAL_UNARY_SIGN: return i_sign(x);
+            case AXIAL_UNARY_SQUARE: return w_mul(x, x);
+            case AXIAL_UNARY_POW: return i_pow(x, (u64)i0);
             default: {
                 T v = x;
                 if (flags & 1) v = max_of(v, (T)i0);
@@ -155,8 +135,9 @@ template <class T> struct I_unary {
         }
     }
 };
-// The op is `s.flags >> 8`: 0 neg, 1 abs, 2 relu, 3 sign, 4 square, 5 pow
-// (exponent `s.i[0]`), 6 clamp (bounds `s.i`, flags 1 and 2 as for floats).
+// The op is `s.flags >> 8`, an `AXIAL_UNARY_<NAME>`: neg, abs, relu, sign,
+// square, pow (exponent `s.i[0]`) or clamp (bounds `s.i`, flags 1 and 2 as
+// for floats).
 #define INT_UNARY_DT(DT, T)                                                                           \
     UNARY_ENTRY(int, DT, T, (map1(o, a, w, I_unary<T>{(int)(s.flags >> 8), s.i[0], s.i[1], s.flags})))
 INT_DTYPES(INT_UNARY_DT)
@@ -172,8 +153,9 @@ template <class T> struct NotZero {
 
 // ------------------------------------------------------------ binary ops
 
+// Binary functors take the element type `E` (floor division rounds to it).
 #define FLOAT_OP2(NAME, EXPR)                                                                      \
-    struct NAME {                                                                                  \
+    template <class E> struct NAME {                                                               \
         template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return EXPR; } \
     };
 FLOAT_OP2(F_add, a + b)
@@ -185,7 +167,7 @@ FLOAT_OP2(F_pow, m_pow(a, b))
 FLOAT_OP2(F_maximum, f_maximum(a, b))
 FLOAT_OP2(F_minimum, f_minimum(a, b))
 FLOAT_OP2(F_atan2, m_atan2(a, b))
-// Floor division rounds to the element type at each step.
+// Floor division rounds to the element type `E` at each step.
 template <class E> struct F_floor_divide {
     template <class C> __device__ __forceinline__ C operator()(C a, C b) const { return f_floor_divide<E>(a, b); }
 };
@@ -195,36 +177,28 @@ template <class E> struct F_floor_divide {
         map2(o, a, b, w, s, F);                                                                             \
     }
 
-#define FLOAT_BINARY_DT(DT, T)                                                        \
-    BINARY_ENTRY(add, DT, T, T, (Lift2<T, F_add>{}))                                  \
-    BINARY_ENTRY(sub, DT, T, T, (Lift2<T, F_sub>{}))                                  \
-    BINARY_ENTRY(mul, DT, T, T, (Lift2<T, F_mul>{}))                                  \
-    BINARY_ENTRY(div, DT, T, T, (Lift2<T, F_div>{}))                                  \
-    BINARY_ENTRY(remainder, DT, T, T, (Lift2<T, F_remainder>{}))                      \
-    BINARY_ENTRY(floor_divide, DT, T, T, (Lift2<T, F_floor_divide<T> >{}))            \
-    BINARY_ENTRY(pow, DT, T, T, (Lift2<T, F_pow>{}))                                  \
-    BINARY_ENTRY(maximum, DT, T, T, (Lift2<T, F_maximum>{}))                          \
-    BINARY_ENTRY(minimum, DT, T, T, (Lift2<T, F_minimum>{}))                          \
-    BINARY_ENTRY(atan2, DT, T, T, (Lift2<T, F_atan2>{}))
+// The float kernel of each binary op of the table but the logical ones.
+#define FLOAT_BINARY1(OPNAME, DT, T) BINARY_ENTRY(OPNAME, DT, T, T, (Lift2<T, F_##OPNAME<T> >{}))
+#define FLOAT_BINARY_DT(DT, T) AXIAL_FLOAT_BINARY(FLOAT_BINARY1, DT, T)
 FLOAT_DTYPES(FLOAT_BINARY_DT)
 
 template <class T> struct I_binary {
     int op;
     __device__ __forceinline__ T operator()(T a, T b) const {
         switch (op) {
-            case 0: return w_add(a, b);
-            case 1: return w_sub(a, b);
-            case 2: return w_mul(a, b);
-            case 3: return a < b ? b : a;
-            case 4: return b < a ? b : a;
-            case 5: return i_remainder(a, b);
-            case 6: return i_floor_divide(a, b);
+            case AXIAL_BINARY_ADD: return w_add(a, b);
+            case AXIAL_BINARY_SUB: return w_sub(a, b);
+            case AXIAL_BINARY_MUL: return w_mul(a, b);
+            case AXIAL_BINARY_MAXIMUM: return a < b ? b : a;
+            case AXIAL_BINARY_MINIMUM: return b < a ? b : a;
+            case AXIAL_BINARY_REMAINDER: return i_remainder(a, b);
+            case AXIAL_BINARY_FLOOR_DIVIDE: return i_floor_divide(a, b);
             default: return i_pow(a, (u64)b);
         }
     }
 };
-// The op is `s.flags >> 8`: 0 add, 1 sub, 2 mul, 3 maximum, 4 minimum,
-// 5 remainder, 6 floor_divide, 7 pow.
+// The op is `s.flags >> 8`, an `AXIAL_BINARY_<NAME>`: add, sub, mul,
+// maximum, minimum, remainder, floor_divide or pow.
 #define INT_BINARY_DT(DT, T) BINARY_ENTRY(int, DT, T, T, (I_binary<T>{(int)(s.flags >> 8)}))
 INT_DTYPES(INT_BINARY_DT)
 
@@ -243,33 +217,33 @@ template <class T> struct Compare {
     int op;
     __device__ __forceinline__ bool_t operator()(T a, T b) const {
         typename Elem<T>::C x = Elem<T>::load(a), y = Elem<T>::load(b);
-        bool r;
+        bool r = false;
         switch (op) {
-            case 0: r = x == y; break;
-            case 1: r = x != y; break;
-            case 2: r = x < y; break;
-            case 3: r = x <= y; break;
-            case 4: r = x > y; break;
-            default: r = x >= y; break;
+#define CMP_CASE(CODE, OP) \
+    case CODE: r = x OP y; break;
+            AXIAL_COMPARE(CMP_CASE)
+#undef CMP_CASE
         }
         return Elem<bool_t>::store(r);
     }
 };
-// The op is `s.flags >> 8`: 0 eq, 1 ne, 2 lt, 3 le, 4 gt, 5 ge.
+// The op is `s.flags >> 8`, an `AXIAL_CMP_<NAME>` (each with its operator
+// in `AXIAL_COMPARE`).
 #define CMP_ENTRY(DT, T)                                                                          \
     extern "C" __global__ void compare_##DT(bool_t* o, const T* a, const T* b, Walk<3> w, Scalars s) { \
         map2(o, a, b, w, s, Compare<T>{(int)(s.flags >> 8)});                                    \
     }
 
-// Sets `*found` when an element of `b` breaks the rule in `s.flags` (1: it
-// is 0, 2: it is negative): the host refuses integer `%`, `//` and `**`
-// before anything is written. Threads that find one set the flag through
-// an atomic: plain stores of one address by several threads race.
+// Sets `*found` when an element of `b` breaks the rule in `s.flags`
+// (`AXIAL_RHS_NONZERO`: it is 0, `AXIAL_RHS_NONNEGATIVE`: it is negative):
+// the host refuses integer `%`, `//` and `**` before anything is written.
+// Threads that find one set the flag through an atomic: plain stores of one
+// address by several threads race.
 #define RHS_CHECK(DT, T)                                                                          \
     extern "C" __global__ void check_rhs_##DT(u32* found, const T* b, Walk<1> w, Scalars s) {    \
         for_each(w, [&](const i64 (&off)[1]) {                                                    \
             T v = b[off[0]];                                                               \
-            if (((s.flags & 1) && v == (T)0) || ((s.flags & 2) && v < (T)0)) atomicOr(found, 1u); \
+            if (((s.flags & AXIAL_RHS_NONZERO) && v == (T)0) || ((s.flags & AXIAL_RHS_NONNEGATIVE) && v < (T)0)) atomicOr(found, 1u); \
         });                                                                                       \
     }
 INT_DTYPES(RHS_CHECK)

@@ -102,34 +102,22 @@ template <class C> __device__ __forceinline__ C f_minimum(C a, C b) {
     return b < a ? b : a;
 }
 
-// How `x ** p` is computed for a scalar `p` (`axial_core::op::PowScalarKind`,
-// chosen on the host for the dtype).
-enum PowKind {
-    POW_ONE = 0,
-    POW_IDENTITY = 1,
-    POW_SQRT = 2,
-    POW_RSQRT = 3,
-    POW_RECIPROCAL = 4,
-    POW_SQUARE = 5,
-    POW_CUBE = 6,
-    POW_INVERSE_SQUARE = 7,
-    POW_IN_F64 = 8,
-    POW_IN_F32 = 9,
-};
-
+// How `x ** p` is computed for a scalar `p`: `kind` is one of the
+// `AXIAL_POW_<KIND>` of `ops.cuh` (`axial_core::ops::PowScalarKind`, chosen
+// on the host for the dtype).
 template <class E> __device__ __forceinline__ typename Elem<E>::C f_pow_scalar(typename Elem<E>::C x, u32 kind,
                                                                                double p) {
     typedef typename Elem<E>::C C;
     switch (kind) {
-        case POW_ONE: return (C)1;
-        case POW_IDENTITY: return x;
-        case POW_SQRT: return m_sqrt(x);
-        case POW_RSQRT: return (C)1 / m_sqrt(x);
-        case POW_RECIPROCAL: return (C)1 / x;
-        case POW_SQUARE: return x * x;
-        case POW_CUBE: return round_to<E>(x * x) * x;
-        case POW_INVERSE_SQUARE: return (C)1 / round_to<E>(x * x);
-        case POW_IN_F64: return (C)pow((double)x, p);
+        case AXIAL_POW_ONE: return (C)1;
+        case AXIAL_POW_IDENTITY: return x;
+        case AXIAL_POW_SQRT: return m_sqrt(x);
+        case AXIAL_POW_RSQRT: return (C)1 / m_sqrt(x);
+        case AXIAL_POW_RECIPROCAL: return (C)1 / x;
+        case AXIAL_POW_SQUARE: return x * x;
+        case AXIAL_POW_CUBE: return round_to<E>(x * x) * x;
+        case AXIAL_POW_INVERSE_SQUARE: return (C)1 / round_to<E>(x * x);
+        case AXIAL_POW_IN_F64: return (C)pow((double)x, p);
         default: return (C)powf((float)x, (float)p);
     }
 }

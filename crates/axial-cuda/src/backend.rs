@@ -1,9 +1,11 @@
 //! [`Backend`] for [`Cuda`]: each entry point checks its operands with the
 //! device-independent rules of `axial_core` (dtypes, shapes, bounds, the op
-//! and dtype, the coalesced plans), then launches the kernels of
+//! and dtype, the coalesced plans), then launches the kernels the op table
+//! names ([`axial_core::ops::cuda`]): those of
 //! [`crate::elementwise`], [`crate::reduce`], [`crate::norm`],
 //! [`crate::index`], [`crate::scan`] or [`crate::blas`].
 
+use axial_core::ops::{LayerNorm, Softmax};
 use axial_core::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, DType, Error, Input, Layout, Output, ReduceOp,
     Result, Scalar, Storage, UnaryOp,
@@ -304,25 +306,19 @@ impl Backend for Cuda {
         blas::addmm(self, bias, lhs, rhs, dst)
     }
 
-    fn softmax(
-        &self,
-        src: Input<'_, Self>,
-        dim: usize,
-        log: bool,
-        dst: Output<'_, Self>,
-    ) -> Result<()> {
-        norm::softmax(self, src, dim, log, dst)
+    fn softmax(&self, op: Softmax, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()> {
+        norm::softmax(self, op, src, dst)
     }
 
     fn layer_norm(
         &self,
+        op: LayerNorm,
         src: Input<'_, Self>,
         weight: Option<Input<'_, Self>>,
         bias: Option<Input<'_, Self>>,
-        eps: f64,
         dst: Output<'_, Self>,
     ) -> Result<()> {
-        norm::layer_norm(self, src, weight, bias, eps, dst)
+        norm::layer_norm(self, op, src, weight, bias, dst)
     }
 
     fn index_select(

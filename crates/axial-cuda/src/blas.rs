@@ -11,8 +11,9 @@
 
 use std::ffi::{c_int, c_void};
 
+use axial_core::ops::{Addmm, Matmul};
 use axial_core::plan::{MatStrides, MatmulPlan, Odometer};
-use axial_core::{DType, Error, Input, Output, Result, Storage, op::matmul_plan};
+use axial_core::{DType, Error, Input, Output, Result, Storage};
 
 use crate::Cuda;
 use crate::backend::{Operand, contiguous_copy, input, output, scratch, source, state_of};
@@ -172,20 +173,8 @@ pub(crate) fn addmm(
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
     let op = "addmm";
-    if bias.dtype != dst.dtype || bias.layout.shape() != dst.layout.shape() {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "a bias of shape {:?} ({}) for a result of shape {:?} ({})",
-                bias.layout.shape(),
-                bias.dtype.name(),
-                dst.layout.shape(),
-                dst.dtype.name()
-            ),
-        ));
-    }
     // Checked before the bias is written, so that a refused product writes nothing.
-    matmul_plan(&lhs, &rhs, &dst)?;
+    Addmm::plan(&bias, &lhs, &rhs, &dst)?;
     source(device, op, &lhs, dst.dtype)?;
     source(device, op, &rhs, dst.dtype)?;
     compute_types(dst.dtype, false)?;
@@ -207,7 +196,7 @@ fn product(
 ) -> Result<()> {
     let op = "matmul";
     let s = state_of(device)?;
-    let plan = matmul_plan(&lhs, &rhs, &dst)?;
+    let plan = Matmul::plan(&lhs, &rhs, &dst)?;
     let dtype = dst.dtype;
     let to = output(device, op, &dst, dtype)?;
     let a = source(device, op, &lhs, dtype)?;

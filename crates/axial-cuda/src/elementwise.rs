@@ -2,13 +2,15 @@
 //! one contiguous run, tiles for a transposition, else a strided kernel),
 //! fill, unary and binary ops, comparisons and `where`.
 
-use axial_core::op::{PowScalarKind, Resolved};
+use axial_core::ops::cuda::{elementwise_module, short};
+use axial_core::ops::{Fill, PowScalarKind, Resolved, RhsRule, Where};
 use axial_core::plan::Plan;
 use axial_core::{
-    Arg, BinaryOp, CmpOp, DType, Element, Error, Input, Output, Result, Scalar, Storage, UnaryOp,
+    Arg, BinaryOp, CmpOp, DType, Element, Input, Output, Result, Scalar, Storage, UnaryOp,
     with_dtype,
 };
 
+use crate::Cuda;
 use crate::backend::{Operand, Side, input, output, sides, state_of};
 use crate::driver::{State, check};
 use crate::launch::{
@@ -16,7 +18,6 @@ use crate::launch::{
     size_name,
 };
 use crate::sys as cu;
-use crate::{Cuda, ptx};
 
 /// Launches `name` of `module` over every piece of the walk of `ops`
 /// (operand 0 the output): the parameters are `prefix`, each operand's
@@ -154,10 +155,10 @@ pub(crate) fn copy(device: &Cuda, src: Input<'_, Cuda>, dst: Output<'_, Cuda>) -
     if src.dtype == dst.dtype {
         return copy_operands(s, &from, &to);
     }
-    let name = format!("cast_{}_{}", ptx::short(src.dtype), ptx::short(dst.dtype));
+    let name = format!("cast_{}_{}", short(src.dtype), short(dst.dtype));
     walk_kernel(
         s,
-        ptx::elementwise(src.dtype),
+        elementwise_module(src.dtype),
         &name,
         &[],
         [&to, &from],
@@ -177,24 +178,8 @@ fn fill_operand(s: &State, to: &Operand, value: Scalar) -> Result<()> {
         bits: scalar_bits(value, to.dtype),
         ..Scalars::default()
     };
-    let name = format!("fill_{}", size_name(to.dtype.size()));
+    let name = format!("{}_{}", Fill::CUDA_KERNEL, size_name(to.dtype.size()));
     walk_kernel(s, "move", &name, &[], [to], Some(&sc))
-}
-
-/// The code of a pow kind in `math.cuh`'s `PowKind`, with its exponent.
-fn pow_code(kind: PowScalarKind) -> (u32, f64) {
-    match kind {
-        PowScalarKind::One => (0, 0.0),
-        PowScalarKind::Identity => (1, 0.0),
-        PowScalarKind::Sqrt => (2, 0.0),
-        PowScalarKind::Rsqrt => (3, 0.0),
-        PowScalarKind::Reciprocal => (4, 0.0),
-        PowScalarKind::Square => (5, 0.0),
-        PowScalarKind::Cube => (6, 0.0),
-        PowScalarKind::InverseSquare => (7, 0.0),
-        PowScalarKind::InF64(p) => (8, p),
-        PowScalarKind::InF32(p) => (9, p as f64),
-    }
 }
 
 /// Flags 1 and 2 of a clamp's bounds, with the bounds.
@@ -222,60 +207,41 @@ pub(crate) fn unary(
     let to = output(device, name, &dst, out_dtype)?;
     let mut spill = vec![];
     let from = input(device, name, &src, dtype, &dst, &mut spill)?;
-    let module = ptx::elementwise(dtype);
-    let dt = ptx::short(dtype);
     let op = match resolved {
         Resolved::Identity => return copy_operands(s, &from, &to),
         Resolved::Fill(v) => return fill_operand(s, &to, v),
         Resolved::Op(op) => op,
     };
+    // The op's arguments; an integer kernel takes the op's number too.
     let mut sc = Scalars::default();
-    let kernel = if op == UnaryOp::LogicalNot {
-        format!("unary_logical_not_{dt}")
-    } else if dtype.is_float() {
-        match op {
-            UnaryOp::PowScalar(p) => {
-                let (code, e) = pow_code(PowScalarKind::of(p, dtype));
-                (sc.flags, sc.f[0]) = (code, e);
-            }
-            UnaryOp::Clamp { min, max } => (sc.flags, sc.f) = clamp_flags(min, max),
-            _ => {}
+    match op {
+        UnaryOp::PowScalar(p) if dtype.is_float() => {
+            (sc.flags, sc.f[0]) = PowScalarKind::of(p, dtype).code();
         }
-        // PyTorch names both GELUs `gelu`; their kernels differ.
-        let kernel = match op {
-            UnaryOp::GeluTanh => "gelu_tanh",
-            _ => op.name(),
-        };
-        format!("unary_{kernel}_{dt}")
-    } else if dtype != DType::Bool {
-        let code = match op {
-            UnaryOp::Neg => 0,
-            UnaryOp::Abs => 1,
-            UnaryOp::Relu => 2,
-            UnaryOp::Sign => 3,
-            UnaryOp::Square => 4,
-            UnaryOp::PowScalar(p) => {
-                sc.i[0] = p as i64;
-                5
-            }
-            UnaryOp::Clamp { min, max } => {
-                let (flags, bounds) = clamp_flags(min, max);
-                sc.flags = flags;
+        UnaryOp::PowScalar(p) => sc.i[0] = p as i64,
+        UnaryOp::Clamp { min, max } => {
+            let (flags, bounds) = clamp_flags(min, max);
+            sc.flags = flags;
+            if dtype.is_float() {
+                sc.f = bounds;
+            } else {
                 sc.i = bounds.map(|b| b as i64);
-                6
             }
-            _ => return Err(unsupported(op.name(), dtype)),
-        };
-        sc.flags |= code << 8;
-        format!("unary_int_{dt}")
-    } else {
-        return Err(unsupported(op.name(), dtype));
-    };
-    walk_kernel(s, module, &kernel, &[], [&to, &from], Some(&sc))
-}
-
-fn unsupported(op: &'static str, dtype: DType) -> Error {
-    Error::Unsupported { op, dtype }
+        }
+        _ => {}
+    }
+    if !dtype.is_float() && op != UnaryOp::LogicalNot {
+        sc.flags |= op.code() << 8;
+    }
+    let kernel = op.cuda_entry(dtype);
+    walk_kernel(
+        s,
+        elementwise_module(dtype),
+        &kernel,
+        &[],
+        [&to, &from],
+        Some(&sc),
+    )
 }
 
 /// `Scalars` for a binary kernel: the scalar side's bits and flags 1 (the
@@ -341,35 +307,24 @@ pub(crate) fn binary(
     )?;
     let mut spill = vec![];
     let sides = sides(device, name, [&lhs, &rhs], dtype, &dst, &mut spill)?;
-    let dt = ptx::short(dtype);
-    let module = ptx::elementwise(dtype);
+    let module = elementwise_module(dtype);
     if let Some(rule) = op.rhs_rule(dtype) {
         let broken = match &sides[1] {
             Side::Scalar(v) => rule.breaks(with_dtype!(dtype, T => v.to::<T>().to_i64())),
-            Side::Tensor(t) => any_breaks(s, module, dt, t, rule)?,
+            Side::Tensor(t) => any_breaks(s, module, dtype, t, rule)?,
         };
         if broken {
             return Err(rule.error(name));
         }
     }
-    let (kernel, code) = if logical || dtype.is_float() {
-        (format!("binary_{}_{dt}", op.name()), 0)
+    // An integer kernel takes the op's number.
+    let code = if logical || dtype.is_float() {
+        0
     } else {
-        let code = match op {
-            BinaryOp::Add => 0,
-            BinaryOp::Sub => 1,
-            BinaryOp::Mul => 2,
-            BinaryOp::Maximum => 3,
-            BinaryOp::Minimum => 4,
-            BinaryOp::Rem => 5,
-            BinaryOp::FloorDiv => 6,
-            BinaryOp::Pow => 7,
-            _ => return Err(unsupported(op.name(), dtype)),
-        };
-        (format!("binary_int_{dt}"), code)
+        op.code()
     };
     let sc = side_scalars(&sides, dtype, code);
-    binary_kernel(s, module, &kernel, &to, &sides, &sc)
+    binary_kernel(s, module, &op.cuda_entry(dtype), &to, &sides, &sc)
 }
 
 /// True when some element of `t` breaks `rule` (a kernel sets a flag the
@@ -377,24 +332,21 @@ pub(crate) fn binary(
 fn any_breaks(
     s: &State,
     module: &'static str,
-    dt: &str,
+    dtype: DType,
     t: &Operand,
-    rule: axial_core::op::RhsRule,
+    rule: RhsRule,
 ) -> Result<bool> {
     let device = Cuda::at(s.index);
     let mut flag = Storage::zeroed(&device, 4)?;
     let sc = Scalars {
-        flags: match rule {
-            axial_core::op::RhsRule::NonZero => 1,
-            axial_core::op::RhsRule::NonNegative => 2,
-        },
+        flags: rule.code(),
         ..Scalars::default()
     };
     let ptr = flag.buffer().ptr;
     walk_kernel(
         s,
         module,
-        &format!("check_rhs_{dt}"),
+        &format!("check_rhs_{}", short(dtype)),
         &[ptr],
         [t],
         Some(&sc),
@@ -418,17 +370,9 @@ pub(crate) fn compare(
     let to = output(device, name, &dst, DType::Bool)?;
     let mut spill = vec![];
     let sides = sides(device, name, [&lhs, &rhs], dtype, &dst, &mut spill)?;
-    let code = match op {
-        CmpOp::Eq => 0,
-        CmpOp::Ne => 1,
-        CmpOp::Lt => 2,
-        CmpOp::Le => 3,
-        CmpOp::Gt => 4,
-        CmpOp::Ge => 5,
-    };
-    let sc = side_scalars(&sides, dtype, code);
-    let kernel = format!("compare_{}", ptx::short(dtype));
-    binary_kernel(s, ptx::elementwise(dtype), &kernel, &to, &sides, &sc)
+    let sc = side_scalars(&sides, dtype, op.code());
+    let kernel = CmpOp::cuda_entry(dtype);
+    binary_kernel(s, elementwise_module(dtype), &kernel, &to, &sides, &sc)
 }
 
 /// `dst = where(cond, a, b)`.
@@ -447,6 +391,6 @@ pub(crate) fn select_where(
     let c = input(device, op, &cond, DType::Bool, &dst, &mut spill)?;
     let x = input(device, op, &a, dtype, &dst, &mut spill)?;
     let y = input(device, op, &b, dtype, &dst, &mut spill)?;
-    let kernel = format!("where_{}", size_name(dtype.size()));
+    let kernel = format!("{}_{}", Where::CUDA_KERNEL, size_name(dtype.size()));
     walk_kernel(s, "move", &kernel, &[], [&to, &c, &x, &y], None)
 }

@@ -9,7 +9,7 @@
 //! kills the whole context. Only when the flag is set are the indices
 //! copied back, to name the first bad one in the CPU device's words.
 
-use axial_core::op::{check_gather, check_index_select, checked_index};
+use axial_core::ops::{Gather, IndexSelect, Op, checked_index};
 use axial_core::plan::Plan;
 use axial_core::{DType, Input, Layout, Output, Result, Storage};
 
@@ -18,8 +18,8 @@ use crate::backend::{Operand, output, source, state_of};
 use crate::elementwise::{copy_operands, walk_kernel};
 use crate::launch::{arg, blocks_for, for_pieces, launch, size_name};
 
-/// The i64 index operand (its dtype checked by `check_index_select` or
-/// `check_gather`).
+/// The i64 index operand (its dtype checked by `IndexSelect::check` or
+/// `Gather::check`).
 fn index_operand(device: &Cuda, op: &'static str, index: &Input<'_, Cuda>) -> Result<Operand> {
     source(device, op, index, DType::I64)
 }
@@ -124,7 +124,7 @@ fn run_gather(
         layout,
         dtype: src.dtype,
     };
-    let name = format!("gather_{}", size_name(to.dtype.size()));
+    let name = format!("{}_{}", Gather::CUDA_KERNEL, size_name(to.dtype.size()));
     walk_kernel(
         s,
         "index",
@@ -143,8 +143,9 @@ pub(crate) fn index_select(
     index: Input<'_, Cuda>,
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
-    let op = "index_select";
-    check_index_select(&src, dim, &index, &dst)?;
+    let select = IndexSelect { dim };
+    let op = select.name();
+    select.check(&src, &index, &dst)?;
     let (shape, out) = (src.layout.shape(), dst.layout.shape());
     let ids = index_operand(device, op, &index)?;
     let from = source(device, op, &src, dst.dtype)?;
@@ -168,8 +169,9 @@ pub(crate) fn gather(
     index: Input<'_, Cuda>,
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
-    let op = "gather";
-    check_gather(&src, dim, &index, &dst)?;
+    let gather = Gather { dim };
+    let op = gather.name();
+    gather.check(&src, &index, &dst)?;
     let shape = src.layout.shape();
     let ids = index_operand(device, op, &index)?;
     let size = shape.get(dim).copied().unwrap_or(1);

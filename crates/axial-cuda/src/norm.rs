@@ -1,17 +1,19 @@
 //! `softmax`, `log_softmax` and `layer_norm` through the fused kernels of
 //! `norm.cu`: f32, f64, f16 and bf16 (the last three computed in f32, as
-//! PyTorch's CUDA kernels accumulate). The core hands them contiguous
-//! operands; a strided input is first copied contiguous by the move
-//! kernels, and a strided output is written through a contiguous buffer,
-//! so every layout works (at the cost of that copy).
+//! PyTorch's CUDA kernels accumulate), each dtype reaching its own kernel.
+//! A strided input is first copied contiguous by the move kernels, and a
+//! strided output is written through a contiguous buffer, so every layout
+//! works (at the cost of that copy).
 
-use axial_core::{DType, Error, Input, Output, Result};
+use axial_core::ops::cuda::short;
+use axial_core::ops::{LayerNorm, Op, Softmax};
+use axial_core::{Input, Output, Result};
 
+use crate::Cuda;
 use crate::backend::{
     Operand, contiguous, contiguous_target, input, output, source, state_of, write_back,
 };
 use crate::launch::{THREADS, arg, blocks_for, launch};
-use crate::{Cuda, ptx};
 
 /// `SoftmaxShape` of `norm.cu`.
 #[repr(C)]
@@ -40,14 +42,6 @@ const ROW_THREADS: u64 = 512;
 /// Blocks per multiprocessor of the row kernels (each walks rows in turn).
 const ROW_BLOCKS_PER_SM: u64 = 16;
 
-/// The dtypes the fused kernels take.
-fn check_float(op: &'static str, dtype: DType) -> Result<()> {
-    match dtype {
-        DType::F32 | DType::F64 | DType::F16 | DType::BF16 => Ok(()),
-        dtype => Err(Error::Unsupported { op, dtype }),
-    }
-}
-
 /// Threads of a block that walks rows of `len` elements: a power of two
 /// from 32 (one warp) to [`ROW_THREADS`].
 pub(crate) fn row_threads(len: u64) -> u32 {
@@ -59,26 +53,15 @@ fn row_blocks(sms: u32, rows: u64) -> u32 {
     rows.clamp(1, sms as u64 * ROW_BLOCKS_PER_SM) as u32
 }
 
-/// `dst = softmax(src, dim)`, or `log_softmax` when `log` is set.
+/// `dst = softmax(src)` along `op.dim`, or `log_softmax`.
 pub(crate) fn softmax(
     device: &Cuda,
+    op: Softmax,
     src: Input<'_, Cuda>,
-    dim: usize,
-    log: bool,
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
-    let op = if log { "log_softmax" } else { "softmax" };
-    let shape = dst.layout.shape().to_vec();
-    if src.layout.shape() != shape.as_slice() || dim >= shape.len().max(1) {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "dim {dim} of an input of shape {:?} into an output of shape {shape:?}",
-                src.layout.shape()
-            ),
-        ));
-    }
-    check_float(op, dst.dtype)?;
+    let shape = op.check(&src, &dst)?;
+    let (log, op) = (op.log, op.name());
     let s = state_of(device)?;
     let to = output(device, op, &dst, dst.dtype)?;
     let mut spill = vec![];
@@ -89,9 +72,9 @@ pub(crate) fn softmax(
     let from = contiguous(device, from, &mut spill)?;
     let target = contiguous_target(device, &to, &mut spill)?;
     let p = SoftmaxShape {
-        outer: shape.iter().take(dim).product::<usize>() as u64,
-        len: shape.get(dim).copied().unwrap_or(1) as u64,
-        inner: shape.iter().skip(dim + 1).product::<usize>() as u64,
+        outer: shape.outer as u64,
+        len: shape.len as u64,
+        inner: shape.inner as u64,
         log: log as i32,
         pad: 0,
     };
@@ -100,13 +83,14 @@ pub(crate) fn softmax(
         from.at(from.layout.offset() as i64),
     );
     let args = [arg(&o), arg(&a), arg(&p)];
-    let dt = ptx::short(dst.dtype);
+    let dt = short(dst.dtype);
+    let [rows, cols] = Softmax::CUDA_KERNELS;
     let (name, grid, block) = if p.inner == 1 {
-        let rows = (row_blocks(s.sms, p.outer), row_threads(p.len.div_ceil(4)));
-        (format!("softmax_rows_{dt}"), rows.0, rows.1)
+        let grid = (row_blocks(s.sms, p.outer), row_threads(p.len.div_ceil(4)));
+        (format!("{rows}_{dt}"), grid.0, grid.1)
     } else {
         let grid = blocks_for(s, p.outer * p.inner);
-        (format!("softmax_cols_{dt}"), grid, THREADS)
+        (format!("{cols}_{dt}"), grid, THREADS)
     };
     // SAFETY: `softmax_{rows,cols}_<dt>(T*, const T*, SoftmaxShape)`; both
     // operands are contiguous `outer × len × inner` runs of this dtype in
@@ -122,38 +106,14 @@ pub(crate) fn softmax(
 /// `src`.
 pub(crate) fn layer_norm(
     device: &Cuda,
+    norm: LayerNorm,
     src: Input<'_, Cuda>,
     weight: Option<Input<'_, Cuda>>,
     bias: Option<Input<'_, Cuda>>,
-    eps: f64,
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
-    let op = "layer_norm";
-    let shape = dst.layout.shape().to_vec();
-    if shape.len() != 2 || src.layout.shape() != shape.as_slice() {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "expected [rows, n] operands of one shape, got {:?} and {shape:?}",
-                src.layout.shape()
-            ),
-        ));
-    }
-    let (rows, n) = (shape[0], shape[1]);
-    for p in [&weight, &bias].into_iter().flatten() {
-        if p.layout.shape() != [n] || p.dtype != dst.dtype {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "weight and bias must be [{n}] of {}, got {:?} of {}",
-                    dst.dtype.name(),
-                    p.layout.shape(),
-                    p.dtype.name()
-                ),
-            ));
-        }
-    }
-    check_float(op, dst.dtype)?;
+    let (rows, n) = norm.check(&src, [weight.as_ref(), bias.as_ref()], &dst)?;
+    let (op, eps) = (norm.name(), norm.eps);
     let s = state_of(device)?;
     let to = output(device, op, &dst, dst.dtype)?;
     let mut spill = vec![];
@@ -183,7 +143,7 @@ pub(crate) fn layer_norm(
         from.at(from.layout.offset() as i64),
     );
     let args = [arg(&o), arg(&a), arg(&w), arg(&b), arg(&p)];
-    let name = format!("layer_norm_{}", ptx::short(dst.dtype));
+    let name = format!("{}_{}", LayerNorm::CUDA_KERNEL, short(dst.dtype));
     // SAFETY: `layer_norm_<dt>(T*, const T*, const T*, const T*, NormShape)`;
     // `o` and `a` are contiguous `rows × n` runs of this dtype in their
     // buffers, `w` and `b` contiguous runs of `n` (or null, which the kernel

@@ -1,7 +1,6 @@
 //! The PTX modules compiled from `kernels/` by `gen-ptx.sh` (committed, so
-//! that users need only the driver), and the names kernels use for dtypes.
-
-use axial_core::DType;
+//! that users need only the driver). The kernels' names and the modules
+//! they are in come from the op table ([`axial_core::ops::cuda`]).
 
 use crate::launch::ParamType;
 
@@ -102,56 +101,13 @@ pub(crate) fn module(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The short name of a dtype in kernel and module names (`f32`, `bool`).
-pub(crate) fn short(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "bool",
-        DType::U8 => "u8",
-        DType::I8 => "i8",
-        DType::I16 => "i16",
-        DType::I32 => "i32",
-        DType::I64 => "i64",
-        DType::F16 => "f16",
-        DType::BF16 => "bf16",
-        DType::F32 => "f32",
-        DType::F64 => "f64",
-    }
-}
-
-/// The elementwise module of a dtype (kernels whose input has it).
-pub(crate) fn elementwise(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "elementwise_bool",
-        DType::U8 => "elementwise_u8",
-        DType::I8 => "elementwise_i8",
-        DType::I16 => "elementwise_i16",
-        DType::I32 => "elementwise_i32",
-        DType::I64 => "elementwise_i64",
-        DType::F16 => "elementwise_f16",
-        DType::BF16 => "elementwise_bf16",
-        DType::F32 => "elementwise_f32",
-        DType::F64 => "elementwise_f64",
-    }
-}
-
-/// The reduction module of a dtype (kernels whose input has it).
-pub(crate) fn reduce(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "reduce_bool",
-        DType::U8 => "reduce_u8",
-        DType::I8 => "reduce_i8",
-        DType::I16 => "reduce_i16",
-        DType::I32 => "reduce_i32",
-        DType::I64 => "reduce_i64",
-        DType::F16 => "reduce_f16",
-        DType::BF16 => "reduce_bf16",
-        DType::F32 => "reduce_f32",
-        DType::F64 => "reduce_f64",
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use axial_core::DType;
+    use axial_core::ops::cuda::{
+        elementwise_module as elementwise, reduce_module as reduce, short,
+    };
+
     use super::*;
 
     #[test]

@@ -3,13 +3,14 @@
 //! chosen from which source dim is fastest, and a split of each reduction
 //! across blocks when there are too few outputs to fill the device.
 
+use axial_core::ops::cuda::reduce_module;
 use axial_core::plan::ReducePlan;
 use axial_core::{ArgReduceOp, DType, Input, Output, ReduceOp, Result, Storage};
 
+use crate::Cuda;
 use crate::backend::{Operand, output, source, state_of};
 use crate::driver::State;
 use crate::launch::{Walk, arg, launch};
-use crate::{Cuda, ptx};
 
 /// `Reduction` of `reduce.cu`.
 #[repr(C)]
@@ -44,15 +45,11 @@ pub(crate) fn reduce(
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
     let plan = op.checked_plan(&src, dims, &dst)?;
-    let (name, correction) = match op {
-        ReduceOp::Var { correction } | ReduceOp::Std { correction } => (op.name(), correction),
-        _ => (op.name(), 0.0),
+    let correction = match op {
+        ReduceOp::Var { correction } | ReduceOp::Std { correction } => correction,
+        _ => 0.0,
     };
-    let kernel = if matches!(op, ReduceOp::All | ReduceOp::Any) && dst.dtype == DType::U8 {
-        format!("reduce_{name}_u8out_u8")
-    } else {
-        format!("reduce_{name}_{}", ptx::short(src.dtype))
-    };
+    let kernel = op.cuda_entry(src.dtype, dst.dtype);
     let acc = acc_size(op, src.dtype);
     run(
         device, &plan, &src, &dst, dst.dtype, &kernel, acc, correction,
@@ -68,7 +65,7 @@ pub(crate) fn arg_reduce(
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
     let plan = op.checked_plan(&src, dim, &dst)?;
-    let kernel = format!("reduce_{}_{}", op.name(), ptx::short(src.dtype));
+    let kernel = op.cuda_entry(src.dtype);
     run(device, &plan, &src, &dst, DType::I64, &kernel, 16, 0.0)
 }
 
@@ -156,7 +153,7 @@ fn run(
     let partial_ptr = partial.as_ref().map_or(0, |p| p.buffer().ptr);
     let shared = bx * by * acc.next_multiple_of(8) as u32;
     debug_assert!(shared <= MAX_SHARED);
-    let module = ptx::reduce(src.dtype);
+    let module = reduce_module(src.dtype);
     let args = [arg(&to_ptr), arg(&from_ptr), arg(&r), arg(&partial_ptr)];
     // SAFETY: `reduce_<op>_<dt>(Out*, In*, Reduction, Acc*)`; the plan comes
     // from checked layouts, so every kept and reduced offset lands in its

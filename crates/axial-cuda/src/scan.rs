@@ -9,13 +9,14 @@
 //! so float sums associate differently from a sequential loop, as on
 //! PyTorch's GPU); else a thread runs down each row.
 
-use axial_core::op::check_dim;
-use axial_core::plan::{Plan, check_no_negative_strides};
-use axial_core::{DType, Error, Input, Layout, Output, Result};
+use axial_core::ops::cuda::short;
+use axial_core::ops::{Cumsum, Op};
+use axial_core::plan::Plan;
+use axial_core::{Input, Layout, Output, Result};
 
+use crate::Cuda;
 use crate::backend::{input, output, state_of};
 use crate::launch::{THREADS, arg, blocks_for, for_pieces, launch};
-use crate::{Cuda, ptx};
 
 /// `ScanLine` of `scan.cu`.
 #[repr(C)]
@@ -65,22 +66,13 @@ pub(crate) fn cumsum(
     dim: usize,
     dst: Output<'_, Cuda>,
 ) -> Result<()> {
-    let op = "cumsum";
-    let rank = dst.layout.rank();
-    check_dim(op, rank, dim)?;
-    if dst.dtype == DType::Bool {
-        return Err(Error::Unsupported {
-            op,
-            dtype: DType::Bool,
-        });
-    }
-    check_no_negative_strides(op, &src.layout)?;
-    check_no_negative_strides(op, &dst.layout)?;
+    let cumsum = Cumsum { dim };
+    let op = cumsum.name();
+    cumsum.check(&src, &dst)?;
     let s = state_of(device)?;
     let to = output(device, op, &dst, dst.dtype)?;
     let mut spill = vec![];
     let from = input(device, op, &src, dst.dtype, &dst, &mut spill)?;
-    dst.layout.check_writable()?;
     if to.layout.numel() == 0 {
         return Ok(());
     }
@@ -92,12 +84,8 @@ pub(crate) fn cumsum(
     let (dst_rows, src_rows) = (rows_of(&to.layout, dim), rows_of(&from.layout, dim));
     let plan = Plan::new([&dst_rows, &src_rows]);
     let blocks = by_blocks(line.len, line.src_step, plan.numel() as u64, s.sms);
-    let dt = ptx::short(dst.dtype);
-    let name = if blocks {
-        format!("cumsum_block_{dt}")
-    } else {
-        format!("cumsum_rows_{dt}")
-    };
+    let [rows, block] = Cumsum::CUDA_KERNELS;
+    let name = format!("{}_{}", if blocks { block } else { rows }, short(dst.dtype));
     for_pieces(&plan, |walk, [od, os]| {
         let (o, a) = (to.at(od), from.at(os));
         let args = [arg(&o), arg(&a), arg(&walk), arg(&line)];
@@ -120,6 +108,8 @@ pub(crate) fn cumsum(
 
 #[cfg(test)]
 mod tests {
+    use axial_core::DType;
+
     use super::*;
 
     #[test]

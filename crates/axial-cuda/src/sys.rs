@@ -233,6 +233,24 @@ pub(crate) fn load() -> Result<&'static Driver, &'static str> {
         .map_err(String::as_str)
 }
 
+/// Opens the driver library `name` with its symbols visible to the libraries
+/// loaded after it (`RTLD_GLOBAL`), as a linked driver's are: cuBLAS (and
+/// the cuBLAS stand-in of the tests) find the process's driver there.
+fn open(name: &str) -> Result<libloading::Library, libloading::Error> {
+    #[cfg(unix)]
+    {
+        use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
+        // SAFETY: loading the driver runs its initialisers, which have no
+        // preconditions; it stays loaded for the process.
+        unsafe { Library::open(Some(name), RTLD_NOW | RTLD_GLOBAL) }.map(Into::into)
+    }
+    #[cfg(not(unix))]
+    {
+        // SAFETY: as above.
+        unsafe { libloading::Library::new(name) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,23 +270,5 @@ mod tests {
     fn results_are_codes() {
         assert_eq!(CUresult(600), CUresult::CUDA_ERROR_NOT_READY);
         assert_ne!(CUresult(999), CUresult::CUDA_SUCCESS);
-    }
-}
-
-/// Opens the driver library `name` with its symbols visible to the libraries
-/// loaded after it (`RTLD_GLOBAL`), as a linked driver's are: cuBLAS (and
-/// the cuBLAS stand-in of the tests) find the process's driver there.
-fn open(name: &str) -> Result<libloading::Library, libloading::Error> {
-    #[cfg(unix)]
-    {
-        use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
-        // SAFETY: loading the driver runs its initialisers, which have no
-        // preconditions; it stays loaded for the process.
-        unsafe { Library::open(Some(name), RTLD_NOW | RTLD_GLOBAL) }.map(Into::into)
-    }
-    #[cfg(not(unix))]
-    {
-        // SAFETY: as above.
-        unsafe { libloading::Library::new(name) }
     }
 }

@@ -10,6 +10,7 @@
 //! (`gpu/check.sh`).
 #![cfg(feature = "cuda")]
 
+use axial_core::ops::{LayerNorm, Softmax};
 use axial_core::{
     Backend, BinaryOp, Cpu, DType, Device, Layout, Output, RawTensor, ReduceOp, Storage, TensorRef,
     UnaryOp, device::transfer,
@@ -477,15 +478,15 @@ fn fused_kernels_take_strided_operands_at_the_backend() {
     let Some(gpu) = gpu("fused_kernels_take_strided_operands_at_the_backend") else {
         return;
     };
-    // The core hands contiguous operands; the device also takes others.
+    // The core hands contiguous operands; the device takes others too.
     let (x, g) = pair(&gpu, &[4, 6, 33], DType::F32, 13);
     let (xs, gs) = (strided(&x), strided(&g));
     let shape = gs.shape().to_vec();
     for dim in 0..3 {
         let want = xs.softmax(dim as isize).unwrap();
         let mut out = column_major(&gpu, &shape, DType::F32);
-        gpu.softmax(gs.input(), dim, false, out_of(&mut out))
-            .unwrap();
+        let op = Softmax { dim, log: false };
+        gpu.softmax(op, gs.input(), out_of(&mut out)).unwrap();
         assert_close(
             &f64s(&out.view()),
             &f64s(&want.view()),
@@ -502,10 +503,10 @@ fn fused_kernels_take_strided_operands_at_the_backend() {
     let grows = gs.reshape(&[-1, 6]).unwrap();
     let mut out = column_major(&gpu, grows.as_ref().shape(), DType::F32);
     gpu.layer_norm(
+        LayerNorm { eps: 1e-5 },
         grows.as_ref().input(),
         Some(gw.view().input()),
         None,
-        1e-5,
         out_of(&mut out),
     )
     .unwrap();

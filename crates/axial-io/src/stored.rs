@@ -205,7 +205,7 @@ impl StoredTensor {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn view(&self) -> TensorRef<'_> {
-        TensorRef::new_prechecked(&self.storage, self.layout.clone(), self.dtype)
+        TensorRef::new_unchecked(&self.storage, self.layout.clone(), self.dtype)
     }
 
     /// The elements in logical (row-major) order.

@@ -134,7 +134,7 @@ impl<T, S, D: Device, R> TensorBase<T, S, D, R> {
 impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
     /// This tensor as the untyped core's view.
     pub(crate) fn raw(&self) -> TensorRef<'_, D> {
-        TensorRef::new_prechecked(self.data.storage(), self.layout.clone(), T::DTYPE)
+        TensorRef::new_unchecked(self.data.storage(), self.layout.clone(), T::DTYPE)
     }
 
     /// A read-only view of the whole tensor (`self` stays usable).
@@ -158,7 +158,7 @@ impl<T: Element, S, D: Device, R: Data<D>> TensorBase<T, S, D, R> {
         R: DataMut<D>,
     {
         let layout = self.layout.clone();
-        TensorMut::new_prechecked(self.data.storage_mut(), layout, T::DTYPE)
+        TensorMut::new_unchecked(self.data.storage_mut(), layout, T::DTYPE)
     }
 
     /// This tensor as the core's mutable view for an in-place op, refused

@@ -1,9 +1,11 @@
-//! The CPU's [`Backend`]: each entry point in its own module.
+//! The CPU's [`Backend`]: each entry point in its own module; the CPU runs
+//! every fused op with a kernel of its own.
 
 use super::{
     Cpu, arg_reduce, binary, compare, copy, cumsum, fill, gather, matmul, norm, reduce, select,
     softmax, unary,
 };
+use crate::ops::{LayerNorm, Softmax};
 use crate::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
@@ -90,25 +92,19 @@ impl Backend for Cpu {
         matmul::addmm(bias, lhs, rhs, dst)
     }
 
-    fn softmax(
-        &self,
-        src: Input<'_, Self>,
-        dim: usize,
-        log: bool,
-        dst: Output<'_, Self>,
-    ) -> Result<()> {
-        softmax::softmax(src, dim, log, dst)
+    fn softmax(&self, op: Softmax, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()> {
+        softmax::softmax(op, src, dst)
     }
 
     fn layer_norm(
         &self,
+        op: LayerNorm,
         src: Input<'_, Self>,
         weight: Option<Input<'_, Self>>,
         bias: Option<Input<'_, Self>>,
-        eps: f64,
         dst: Output<'_, Self>,
     ) -> Result<()> {
-        norm::layer_norm(src, weight, bias, eps, dst)
+        norm::layer_norm(op, src, weight, bias, dst)
     }
 
     fn index_select(

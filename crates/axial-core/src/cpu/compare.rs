@@ -1,9 +1,11 @@
-//! Comparisons: `dst = lhs op rhs` into bool, on every dtype.
+//! Comparisons: `dst = lhs op rhs` into bool, on every dtype, with each
+//! row's operator ([`crate::ops::compare_table`]).
 
 use half::{bf16, f16};
 
 use super::convert::{bf16_to_f32, f16_to_f32};
 use super::map::apply2;
+use crate::ops::compare_table;
 use crate::{Arg, Bool, CmpOp, Cpu, Element, Output, Result, with_dtype};
 
 /// `dst = lhs op rhs`: `lhs` and `rhs` share a dtype; `dst` is bool.
@@ -24,20 +26,19 @@ fn compare_typed<T: Ordered>(
     dst: &mut Output<'_, Cpu>,
 ) -> Result<()> {
     let name = op.name();
-    // A macro rather than a function pointer, so each comparison inlines.
+    // Each row's operator (a macro rather than a function pointer, so each
+    // comparison inlines).
     macro_rules! run {
-        ($cmp:tt) => {
-            apply2(name, lhs, rhs, dst, |a: T, b: T| Bool::from(a.key() $cmp b.key()))
+        ($(
+            $(#[$doc:meta])*
+            $op:ident = $name:literal ($cmp:tt), derivative: $derivative:tt;
+        )*) => {
+            match op {
+                $(CmpOp::$op => apply2(name, lhs, rhs, dst, |a: T, b: T| Bool::from(a.key() $cmp b.key())),)*
+            }
         };
     }
-    match op {
-        CmpOp::Eq => run!(==),
-        CmpOp::Ne => run!(!=),
-        CmpOp::Lt => run!(<),
-        CmpOp::Le => run!(<=),
-        CmpOp::Gt => run!(>),
-        CmpOp::Ge => run!(>=),
-    }
+    compare_table!(run)
 }
 
 /// An element as a value that compares as PyTorch compares it: halves as

@@ -5,6 +5,10 @@
 
 use half::{bf16, f16};
 
+#[cfg(target_arch = "x86_64")]
+use super::simd::Level;
+use super::simd::{Site, avx2_loops, level_at};
+
 /// f32 → bf16, rounding to nearest even.
 #[inline(always)]
 pub(crate) fn f32_to_bf16(v: f32) -> bf16 {
@@ -88,6 +92,130 @@ pub(crate) fn f16_to_f32(v: f16) -> f32 {
     f32::from_bits(bits | sign)
 }
 
+/// An f16 or bf16 element: widened and narrowed bit for bit as `half` does.
+pub(crate) trait Half: Copy {
+    /// The f32 of `self` (exact).
+    fn widen(self) -> f32;
+    /// `v` rounded to nearest even.
+    fn narrow(v: f32) -> Self;
+    /// Widens a run (F16C for f16 where the instruction set in use has it).
+    fn widen_run(src: &[Self], dst: &mut [f32]);
+    /// Narrows a run (F16C for f16 where the instruction set in use has it).
+    fn narrow_run(src: &[f32], dst: &mut [Self]);
+}
+
+impl Half for bf16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        bf16_to_f32(self)
+    }
+    #[inline(always)]
+    fn narrow(v: f32) -> Self {
+        f32_to_bf16(v)
+    }
+    fn widen_run(src: &[Self], dst: &mut [f32]) {
+        avx2_loops(Site::Convert, || {
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = bf16_to_f32(s);
+            }
+        })
+    }
+    fn narrow_run(src: &[f32], dst: &mut [Self]) {
+        avx2_loops(Site::Convert, || {
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = f32_to_bf16(s);
+            }
+        })
+    }
+}
+
+impl Half for f16 {
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        f16_to_f32(self)
+    }
+    #[inline(always)]
+    fn narrow(v: f32) -> Self {
+        f32_to_f16(v)
+    }
+    fn widen_run(src: &[Self], dst: &mut [f32]) {
+        let n = src.len().min(dst.len());
+        #[cfg(target_arch = "x86_64")]
+        if level_at(Site::Convert) != Level::Portable {
+            // SAFETY: the level in use has AVX2 and F16C; both runs hold `n`.
+            unsafe { f16c::widen(src.as_ptr(), dst.as_mut_ptr(), n) };
+            return;
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        level_at(Site::Convert);
+        for (d, &s) in dst[..n].iter_mut().zip(src) {
+            *d = f16_to_f32(s);
+        }
+    }
+    fn narrow_run(src: &[f32], dst: &mut [Self]) {
+        let n = src.len().min(dst.len());
+        #[cfg(target_arch = "x86_64")]
+        if level_at(Site::Convert) != Level::Portable {
+            // SAFETY: as above.
+            unsafe { f16c::narrow(src.as_ptr(), dst.as_mut_ptr(), n) };
+            return;
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        level_at(Site::Convert);
+        for (d, &s) in dst[..n].iter_mut().zip(src) {
+            *d = f32_to_f16(s);
+        }
+    }
+}
+
+/// Runs of f16 through F16C, eight at a time (the same bits as
+/// [`f16_to_f32`] and [`f32_to_f16`]: the instructions round to nearest
+/// even and keep NaN quiet).
+#[cfg(target_arch = "x86_64")]
+mod f16c {
+    use std::arch::x86_64::*;
+
+    use super::{f16, f16_to_f32, f32_to_f16};
+
+    /// # Safety
+    /// The CPU has AVX2 and F16C; `src` is readable and `dst` writable for
+    /// `n` elements.
+    #[target_feature(enable = "avx2,f16c")]
+    pub(super) unsafe fn widen(src: *const f16, dst: *mut f32, n: usize) {
+        let mut i = 0;
+        // SAFETY: every access is below `n`.
+        unsafe {
+            while i + 8 <= n {
+                let h = _mm_loadu_si128(src.add(i).cast());
+                _mm256_storeu_ps(dst.add(i), _mm256_cvtph_ps(h));
+                i += 8;
+            }
+            for j in i..n {
+                *dst.add(j) = f16_to_f32(*src.add(j));
+            }
+        }
+    }
+
+    /// # Safety
+    /// As [`widen`].
+    #[target_feature(enable = "avx2,f16c")]
+    pub(super) unsafe fn narrow(src: *const f32, dst: *mut f16, n: usize) {
+        let mut i = 0;
+        // SAFETY: every access is below `n`.
+        unsafe {
+            while i + 8 <= n {
+                let v = _mm256_loadu_ps(src.add(i));
+                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
+                _mm_storeu_si128(dst.add(i).cast(), h);
+                i += 8;
+            }
+            for j in i..n {
+                *dst.add(j) = f32_to_f16(*src.add(j));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +263,27 @@ mod tests {
                 .flat_map(|x| [x.wrapping_sub(1), x, x.wrapping_add(1)])
         });
         stride.chain(near)
+    }
+
+    /// Runs convert as their elements do, at every level.
+    #[test]
+    fn runs_convert_as_elements() {
+        let wide: Vec<f32> = f32_samples().step_by(97).map(f32::from_bits).collect();
+        let mut halves = vec![f16::ZERO; wide.len()];
+        let mut back = vec![0.0f32; wide.len()];
+        f16::narrow_run(&wide, &mut halves);
+        f16::widen_run(&halves, &mut back);
+        for ((&w, &h), &b) in wide.iter().zip(&halves).zip(&back) {
+            assert_eq!(h.to_bits(), f32_to_f16(w).to_bits());
+            assert!(same_f32(b, f16_to_f32(h)));
+        }
+        let mut brains = vec![bf16::ZERO; wide.len()];
+        bf16::narrow_run(&wide, &mut brains);
+        bf16::widen_run(&brains, &mut back);
+        for ((&w, &h), &b) in wide.iter().zip(&brains).zip(&back) {
+            assert_eq!(h.to_bits(), f32_to_bf16(w).to_bits());
+            assert!(same_f32(b, bf16_to_f32(h)));
+        }
     }
 
     #[test]

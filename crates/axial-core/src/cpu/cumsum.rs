@@ -3,18 +3,14 @@
 
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
 use super::math::{Float, FloatElem, Int, by_kind};
-use crate::op::check_dim;
-use crate::plan::check_no_negative_strides;
+use crate::ops::{Cumsum, Op};
 use crate::{Cpu, DType, Element, Error, Input, Layout, Output, Result};
 
 /// `dst = cumsum(src, dim)`; both of `dst`'s dtype.
 pub(crate) fn cumsum(src: Input<'_, Cpu>, dim: usize, mut dst: Output<'_, Cpu>) -> Result<()> {
-    let op = "cumsum";
-    let rank = dst.layout.rank();
-    check_dim(op, rank, dim)?;
-    check_no_negative_strides(op, &src.layout)?;
-    check_no_negative_strides(op, &dst.layout)?;
-    dst.layout.check_writable()?;
+    let cumsum = Cumsum { dim };
+    let op = cumsum.name();
+    cumsum.check(&src, &dst)?;
     let (s, d) = (&src, &mut dst);
     by_kind!(s.dtype,
         float F => {

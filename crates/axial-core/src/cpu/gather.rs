@@ -5,12 +5,12 @@
 
 use super::access::{SendPtr, out_ptr, read_ptr};
 use super::copy::copy;
-use crate::op::{check_gather, check_index_select, checked_index};
+use crate::ops::{Gather, IndexSelect, Op, checked_index};
 use crate::plan::check_no_negative_strides;
 use crate::{Cpu, Input, Layout, Output, Result, with_dtype};
 
 /// The indices of a 1-D or N-D i64 input (its dtype checked by
-/// `check_index_select` or `check_gather`), in its layout's element order.
+/// `IndexSelect::check` or `Gather::check`), in its layout's element order.
 fn indices(op: &'static str, index: &Input<'_, Cpu>) -> Result<Vec<i64>> {
     let p = read_ptr::<i64>(op, index)?;
     let layout = &index.layout;
@@ -56,8 +56,9 @@ pub(crate) fn index_select(
     index: Input<'_, Cpu>,
     dst: Output<'_, Cpu>,
 ) -> Result<()> {
-    let op = "index_select";
-    check_index_select(&src, dim, &index, &dst)?;
+    let select = IndexSelect { dim };
+    let op = select.name();
+    select.check(&src, &index, &dst)?;
     let shape = src.layout.shape();
     let ids = indices(op, &index)?;
     let size = shape.get(dim).copied().unwrap_or(1);
@@ -95,8 +96,9 @@ pub(crate) fn gather(
     index: Input<'_, Cpu>,
     mut dst: Output<'_, Cpu>,
 ) -> Result<()> {
-    let op = "gather";
-    check_gather(&src, dim, &index, &dst)?;
+    let gather = Gather { dim };
+    let op = gather.name();
+    gather.check(&src, &index, &dst)?;
     let shape = src.layout.shape();
     let ids = indices(op, &index)?;
     let size = shape.get(dim).copied().unwrap_or(1);

@@ -7,6 +7,7 @@
 //! bounds (`access`), then run the unsafe `map*` loops.
 
 use super::access::{SendPtr, bytes, in_ptr, out_ptr};
+use super::simd::{Level, Site, level_at};
 use super::stream::{STREAM_MIN_RUN, fence, stream_unfenced, worth_streaming};
 use super::strided::Plan;
 use crate::{Arg, Cpu, Element, Input, Layout, Output, Result};
@@ -179,14 +180,14 @@ fn same_address<A, O>(o: *mut O, a: *const A) -> bool {
 }
 
 /// `body(i)` for `i` in `0..len`: the inner loop of a unit-stride run,
-/// compiled for the CPU's widest vectors. On x86-64 with AVX2 (detected at
-/// run time) it runs a copy compiled for AVX2; else the baseline build.
-/// Rust never fuses a multiply and an add on its own, so both copies give
-/// the same bits.
+/// compiled for the CPU's widest vectors. When the instruction set in use
+/// has AVX2 ([`level_at`]) it runs a copy compiled for AVX2; else the
+/// baseline build. Rust never fuses a multiply and an add on its own, so
+/// both copies give the same bits.
 #[inline(always)]
 fn unit_loop(len: usize, body: impl FnMut(usize)) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if level_at(Site::Map) != Level::Portable {
         // SAFETY: the CPU has AVX2, the only feature the copy needs.
         unsafe { unit_loop_avx2(len, body) };
         return;
@@ -230,7 +231,7 @@ unsafe fn unit_store<O: Copy>(o: *mut O, len: usize, stream: bool, g: impl Fn(us
         return;
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if level_at(Site::Map) != Level::Portable {
         // SAFETY: the CPU has AVX2; the caller's contract.
         unsafe { stream_blocks_avx2(o, len, g) };
         fence();

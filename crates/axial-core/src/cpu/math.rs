@@ -239,6 +239,12 @@ pub(crate) fn rsqrt<F: Float>(x: F) -> F {
     F::ONE / x.sqrt()
 }
 
+/// `1/x`.
+#[inline(always)]
+pub(crate) fn reciprocal<F: Float>(x: F) -> F {
+    F::ONE / x
+}
+
 /// `(0 < x) − (x < 0)`: NaN gives 0, as PyTorch's CPU kernel does.
 #[inline(always)]
 pub(crate) fn sign<F: Float>(x: F) -> F {
@@ -318,9 +324,9 @@ pub(crate) fn minimum<F: Float>(a: F, b: F) -> F {
 }
 
 /// `xᵖ` for a scalar exponent, as PyTorch's `pow_tensor_scalar` computes it
-/// for the element type `E` ([`crate::op::PowScalarKind`]).
+/// for the element type `E` ([`crate::ops::PowScalarKind`]).
 pub(crate) fn pow_scalar<E: FloatElem>(p: f64) -> impl Fn(E::F) -> E::F + Copy + Sync {
-    use crate::op::PowScalarKind as Kind;
+    use crate::ops::PowScalarKind as Kind;
     let kind = Kind::of(p, E::DTYPE);
     // The square as an element: bf16 rounds it before the next operation.
     let square = |x: E::F| E::store(x * x).load();

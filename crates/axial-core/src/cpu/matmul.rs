@@ -8,49 +8,51 @@
 //!
 //! Large products use `gemm`'s threads; many small ones run batches in parallel.
 
-use half::slice::HalfFloatSliceExt;
 use rayon::prelude::*;
 
 use super::access::{SendPtr, out_ptr, read_ptr};
-use crate::op::matmul_plan;
+use super::convert::Half;
+use super::gemm_at::{self, GemmElem, Product};
+use crate::ops::{Addmm, Matmul};
 use crate::plan::{MatStrides, MatmulPlan, Odometer};
 use crate::{Cpu, DType, Element, Error, Input, Output, Result};
 
 /// The product's shape, checked by the device-independent rules.
 type Problem = MatmulPlan;
 
-/// The CPU's walk over the batches of a product.
-impl MatmulPlan {
-    /// Calls `f(lhs, rhs, dst, parallelism, state)` with the element offsets of
-    /// each batch, running batches on several threads when each product is too
-    /// small for `gemm`'s own threads; `state` is per-thread scratch.
-    fn for_each_batch<S: Default>(&self, f: impl Fn([isize; 3], gemm::Parallelism, &mut S) + Sync) {
-        let batches = self.batch.numel();
-        if self.m == 0 || self.n == 0 {
-            return;
-        }
-        let threshold = gemm::get_threading_threshold();
-        let threads = rayon::current_num_threads() > 1 && self.disjoint;
-        let big = self.flops() >= threshold;
-        let offsets = |b: usize| {
-            let at = Odometer::new(&self.batch, b).offsets;
-            std::array::from_fn(|i| self.offsets[i] as isize + at[i])
-        };
-        if threads && !big && batches > 1 && self.flops().saturating_mul(batches) >= threshold {
-            (0..batches)
-                .into_par_iter()
-                .for_each_init(S::default, |s, b| f(offsets(b), gemm::Parallelism::None, s));
-            return;
-        }
-        let par = if threads && big {
-            gemm::Parallelism::Rayon(0)
-        } else {
-            gemm::Parallelism::None
-        };
-        let mut s = S::default();
-        for b in 0..batches {
-            f(offsets(b), par, &mut s);
-        }
+/// The CPU's walk over the batches of a product `p`: calls `f(lhs, rhs,
+/// dst, parallelism, state)` with the element offsets of each batch,
+/// running batches on several threads when each product is too small for
+/// `gemm`'s own threads; `state` is per-thread scratch.
+fn for_each_batch<S: Default>(
+    p: &Problem,
+    f: impl Fn([isize; 3], gemm::Parallelism, &mut S) + Sync,
+) {
+    let batches = p.batch.numel();
+    if p.m == 0 || p.n == 0 {
+        return;
+    }
+    let threshold = gemm::get_threading_threshold();
+    let threads = rayon::current_num_threads() > 1 && p.disjoint;
+    let big = p.flops() >= threshold;
+    let offsets = |b: usize| {
+        let at = Odometer::new(&p.batch, b).offsets;
+        std::array::from_fn(|i| p.offsets[i] as isize + at[i])
+    };
+    if threads && !big && batches > 1 && p.flops().saturating_mul(batches) >= threshold {
+        (0..batches)
+            .into_par_iter()
+            .for_each_init(S::default, |s, b| f(offsets(b), gemm::Parallelism::None, s));
+        return;
+    }
+    let par = if threads && big {
+        gemm::Parallelism::Rayon(0)
+    } else {
+        gemm::Parallelism::None
+    };
+    let mut s = S::default();
+    for b in 0..batches {
+        f(offsets(b), par, &mut s);
     }
 }
 
@@ -67,20 +69,8 @@ pub(crate) fn addmm(
     rhs: Input<'_, Cpu>,
     dst: Output<'_, Cpu>,
 ) -> Result<()> {
-    if bias.dtype != dst.dtype || bias.layout.shape() != dst.layout.shape() {
-        return Err(Error::invalid(
-            "addmm",
-            format!(
-                "a bias of shape {:?} ({}) for a result of shape {:?} ({})",
-                bias.layout.shape(),
-                bias.dtype.name(),
-                dst.layout.shape(),
-                dst.dtype.name()
-            ),
-        ));
-    }
     // Checked before the bias is written, so that a refused product writes nothing.
-    Problem::new(&lhs.layout, &rhs.layout, &dst.layout)?;
+    Addmm::plan(&bias, &lhs, &rhs, &dst)?;
     super::copy::copy(
         bias,
         Output {
@@ -99,7 +89,7 @@ fn product(
     mut dst: Output<'_, Cpu>,
     accumulate: bool,
 ) -> Result<()> {
-    let problem = matmul_plan(&lhs, &rhs, &dst)?;
+    let problem = Matmul::plan(&lhs, &rhs, &dst)?;
     match dst.dtype {
         DType::F32 => direct::<f32>(&problem, &lhs, &rhs, &mut dst, accumulate),
         DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
@@ -126,7 +116,7 @@ fn pointers<T: Element>(
 }
 
 /// f32 and f64: `gemm` on the operands where they lie.
-fn direct<T: Element>(
+fn direct<T: Element + GemmElem>(
     p: &Problem,
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
@@ -134,7 +124,7 @@ fn direct<T: Element>(
     accumulate: bool,
 ) -> Result<()> {
     let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
-    p.for_each_batch(|[l, r, d], par, _: &mut ()| {
+    for_each_batch(p, |[l, r, d], par, _: &mut ()| {
         // SAFETY: each batch's matrices are elements of layouts checked in
         // bounds of their storages; `gemm` reads lhs and rhs at
         // `i * row + j * col` within them and writes each dst element of this
@@ -142,25 +132,26 @@ fn direct<T: Element>(
         // itself, so they write disjoint elements; the inputs are shared
         // borrows, the output a unique one.
         unsafe {
-            gemm::gemm(
-                p.m,
-                p.n,
-                p.k,
-                pd.get().wrapping_offset(d),
-                p.dst.col,
-                p.dst.row,
-                accumulate,
-                pl.get().cast_const().wrapping_offset(l),
-                p.lhs.col,
-                p.lhs.row,
-                pr.get().cast_const().wrapping_offset(r),
-                p.rhs.col,
-                p.rhs.row,
-                if accumulate { T::ONE } else { T::ZERO },
-                T::ONE,
-                false,
-                false,
-                false,
+            gemm_at::run(
+                Product {
+                    m: p.m,
+                    n: p.n,
+                    k: p.k,
+                    dst: (pd.get().wrapping_offset(d), p.dst.col, p.dst.row),
+                    read_dst: accumulate,
+                    lhs: (
+                        pl.get().cast_const().wrapping_offset(l),
+                        p.lhs.col,
+                        p.lhs.row,
+                    ),
+                    rhs: (
+                        pr.get().cast_const().wrapping_offset(r),
+                        p.rhs.col,
+                        p.rhs.row,
+                    ),
+                    alpha: if accumulate { T::ONE } else { T::ZERO },
+                    beta: T::ONE,
+                },
                 par,
             )
         }
@@ -178,19 +169,16 @@ struct Widened {
 
 /// f16 and bf16: widen both operands (and `dst` when accumulating) to
 /// contiguous f32, multiply, round once.
-fn widened<T: Element>(
+fn widened<T: Element + Half>(
     p: &Problem,
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
     accumulate: bool,
-) -> Result<()>
-where
-    [T]: HalfFloatSliceExt,
-{
+) -> Result<()> {
     let (pl, pr, pd) = pointers::<T>(lhs, rhs, dst)?;
     let (m, k, n) = (p.m, p.k, p.n);
-    p.for_each_batch(|[l, r, d], par, w: &mut Widened| {
+    for_each_batch(p, |[l, r, d], par, w: &mut Widened| {
         w.lhs.resize(m * k, 0.0);
         w.rhs.resize(k * n, 0.0);
         w.dst.resize(m * n, 0.0);
@@ -202,25 +190,18 @@ where
             if accumulate {
                 load(pd.get().wrapping_offset(d), (m, n), p.dst, &mut w.dst);
             }
-            gemm::gemm(
-                m,
-                n,
-                k,
-                w.dst.as_mut_ptr(),
-                1,
-                n as isize,
-                accumulate,
-                w.lhs.as_ptr(),
-                1,
-                k as isize,
-                w.rhs.as_ptr(),
-                1,
-                n as isize,
-                if accumulate { 1.0f32 } else { 0.0 },
-                1.0f32,
-                false,
-                false,
-                false,
+            gemm_at::run(
+                Product {
+                    m,
+                    n,
+                    k,
+                    dst: (w.dst.as_mut_ptr(), 1, n as isize),
+                    read_dst: accumulate,
+                    lhs: (w.lhs.as_ptr(), 1, k as isize),
+                    rhs: (w.rhs.as_ptr(), 1, n as isize),
+                    alpha: if accumulate { 1.0f32 } else { 0.0 },
+                    beta: 1.0f32,
+                },
                 par,
             );
             store(&w.dst, (m, n), pd.get().wrapping_offset(d), p.dst);
@@ -233,23 +214,21 @@ where
 ///
 /// # Safety
 /// Every element `src + i * row + j * col` is readable.
-unsafe fn load<T: Element>(
+unsafe fn load<T: Half>(
     src: *const T,
     (rows, cols): (usize, usize),
     st: MatStrides,
     out: &mut [f32],
-) where
-    [T]: HalfFloatSliceExt,
-{
+) {
     for (i, out) in out.chunks_exact_mut(cols.max(1)).take(rows).enumerate() {
         let row = src.wrapping_offset(i as isize * st.row);
         if st.col == 1 {
             // SAFETY: a unit-stride row of `cols` readable elements.
-            unsafe { std::slice::from_raw_parts(row, cols) }.convert_to_f32_slice(out);
+            T::widen_run(unsafe { std::slice::from_raw_parts(row, cols) }, out);
         } else {
             for (j, o) in out.iter_mut().enumerate() {
                 // SAFETY: element (i, j), readable by the caller's contract.
-                *o = unsafe { *row.wrapping_offset(j as isize * st.col) }.to_f32();
+                *o = unsafe { *row.wrapping_offset(j as isize * st.col) }.widen();
             }
         }
     }
@@ -260,19 +239,16 @@ unsafe fn load<T: Element>(
 /// # Safety
 /// Every element `dst + i * row + j * col` is writable and no one else
 /// accesses them meanwhile.
-unsafe fn store<T: Element>(src: &[f32], (rows, cols): (usize, usize), dst: *mut T, st: MatStrides)
-where
-    [T]: HalfFloatSliceExt,
-{
+unsafe fn store<T: Half>(src: &[f32], (rows, cols): (usize, usize), dst: *mut T, st: MatStrides) {
     for (i, src) in src.chunks_exact(cols.max(1)).take(rows).enumerate() {
         let row = dst.wrapping_offset(i as isize * st.row);
         if st.col == 1 {
             // SAFETY: a unit-stride row of `cols` writable elements.
-            unsafe { std::slice::from_raw_parts_mut(row, cols) }.convert_from_f32_slice(src);
+            T::narrow_run(src, unsafe { std::slice::from_raw_parts_mut(row, cols) });
         } else {
             for (j, &v) in src.iter().enumerate() {
                 // SAFETY: element (i, j), writable by the caller's contract.
-                unsafe { *row.wrapping_offset(j as isize * st.col) = T::from_f32(v) };
+                unsafe { *row.wrapping_offset(j as isize * st.col) = T::narrow(v) };
             }
         }
     }

@@ -1,4 +1,5 @@
-//! Layer normalisation of contiguous rows: mean and variance in one pass
+//! Layer normalisation of contiguous rows (f16 and bf16 widened into f32 a
+//! row at a time): mean and variance in one pass
 //! (sums of `x − x₀` and its square, shifted by the row's first element so
 //! that a large mean does not cancel the variance away; blocks of the row
 //! summed in f32 lanes, the blocks in f64), then one pass that normalises,
@@ -7,97 +8,168 @@
 use rayon::prelude::*;
 
 use super::access::{SendPtr, out_ptr, read_ptr};
+use super::convert::Half;
+use super::copy::copy;
 use super::simd::{Isa, WithIsa, dispatch};
 use super::strided::PARALLEL_THRESHOLD;
-use crate::{Cpu, DType, Error, Input, Output, Result};
+use crate::ops::compose::own;
+use crate::ops::{LayerNorm, Op};
+use crate::tensor::alloc_output;
+use crate::{Cpu, DType, Element, Error, Input, Layout, Output, RawTensor, Result};
 
 /// Elements summed in f32 lanes before the sums move to f64.
 const BLOCK: usize = 1024;
 
-/// `dst = layer_norm(src) · weight + bias` over rows of `src`'s last dim.
+/// `dst = layer_norm(src) · weight + bias` over rows of `src`'s last dim;
+/// f16 and bf16 computed in f32, each row widened into f32 as it is read
+/// and rounded once as it is written. Strided operands are copied
+/// contiguous first (a strided output written through a contiguous buffer).
 pub(crate) fn layer_norm(
+    op: LayerNorm,
     src: Input<'_, Cpu>,
     weight: Option<Input<'_, Cpu>>,
     bias: Option<Input<'_, Cpu>>,
-    eps: f64,
     mut dst: Output<'_, Cpu>,
 ) -> Result<()> {
-    let op = "layer_norm";
-    let shape = dst.layout.shape().to_vec();
-    let bad = |what: String| Err(Error::invalid(op, what));
-    if shape.len() != 2 || src.layout.shape() != shape.as_slice() {
-        return bad(format!(
-            "expected [rows, n] operands of one shape, got {:?} and {shape:?}",
-            src.layout.shape()
-        ));
+    let name = op.name();
+    let (rows, n) = op.check(&src, [weight.as_ref(), bias.as_ref()], &dst)?;
+    if rows == 0 || n == 0 {
+        return Ok(());
     }
-    let (rows, n) = (shape[0], shape[1]);
-    let params = [&weight, &bias];
-    for p in params.into_iter().flatten() {
-        if p.layout.shape() != [n] || !p.layout.is_contiguous() || p.dtype != dst.dtype {
-            return bad(format!(
-                "weight and bias must be contiguous [{n}] of {}, got {:?} of {}",
-                dst.dtype.name(),
-                p.layout.shape(),
-                p.dtype.name()
-            ));
-        }
+    if !dst.layout.is_contiguous() {
+        let mut out = alloc_output(&Cpu, Layout::contiguous(&[rows, n]), dst.dtype)?;
+        layer_norm(op, src, weight, bias, out.output())?;
+        return copy(out.view().input(), dst);
     }
-    if !src.layout.is_contiguous() || !dst.layout.is_contiguous() || src.dtype != dst.dtype {
-        return bad("the kernel takes contiguous operands of one dtype".into());
+    let dtype = dst.dtype;
+    if !src.layout.is_contiguous() || src.storage.is_none() {
+        let x = own(&Cpu, &src, &dst, dtype)?;
+        return layer_norm(op, x.view().input(), weight, bias, dst);
     }
-    match dst.dtype {
-        DType::F32 => {
-            let at = |p: SendPtr<f32>, o: usize| SendPtr(p.get().wrapping_add(o));
-            let s = at(read_ptr::<f32>(op, &src)?, src.layout.offset());
-            let param = |p: &Option<Input<'_, Cpu>>| -> Result<Option<SendPtr<f32>>> {
-                p.as_ref()
-                    .map(|p| Ok(at(read_ptr::<f32>(op, p)?, p.layout.offset())))
-                    .transpose()
-            };
-            let (w, b) = (param(&weight)?, param(&bias)?);
-            let d = at(out_ptr::<f32>(op, &mut dst)?, dst.layout.offset());
+    // The weight and bias as contiguous f32 (f64 for f64).
+    let wide = if dtype == DType::F64 {
+        DType::F64
+    } else {
+        DType::F32
+    };
+    let param =
+        |p: &Option<Input<'_, Cpu>>| p.as_ref().map(|p| own(&Cpu, p, &dst, wide)).transpose();
+    let (w, b) = (param(&weight)?, param(&bias)?);
+    let addr = |t: &Option<RawTensor>| t.as_ref().map(|t| t.storage().as_bytes().as_ptr() as usize);
+    let (wp, bp) = (addr(&w), addr(&b));
+    let eps = op.eps;
+    match dtype {
+        DType::F32 => rows_of::<f32>(name, &src, &mut dst, (rows, n), (wp, bp), eps),
+        DType::F16 => rows_of::<half::f16>(name, &src, &mut dst, (rows, n), (wp, bp), eps),
+        DType::BF16 => rows_of::<half::bf16>(name, &src, &mut dst, (rows, n), (wp, bp), eps),
+        DType::F64 => {
+            let s = first(read_ptr::<f64>(name, &src)?, src.layout.offset());
+            let d = first(out_ptr::<f64>(name, &mut dst)?, dst.layout.offset());
             spread(rows, n, |r| {
                 // SAFETY: row `r` of `n` elements lies in both checked
-                // layouts; weight and bias hold `n`; `src` has its own storage.
-                unsafe {
-                    let row = Row {
-                        src: s.get().add(r * n).cast_const(),
-                        dst: d.get().add(r * n),
-                        weight: w.map(|w| w.get().cast_const()),
-                        bias: b.map(|b| b.get().cast_const()),
-                        n,
-                        eps,
-                    };
-                    dispatch(row);
-                }
-            });
-        }
-        DType::F64 => {
-            let at = |p: SendPtr<f64>, o: usize| SendPtr(p.get().wrapping_add(o));
-            let s = at(read_ptr::<f64>(op, &src)?, src.layout.offset());
-            let param = |p: &Option<Input<'_, Cpu>>| -> Result<Option<SendPtr<f64>>> {
-                p.as_ref()
-                    .map(|p| Ok(at(read_ptr::<f64>(op, p)?, p.layout.offset())))
-                    .transpose()
-            };
-            let (w, b) = (param(&weight)?, param(&bias)?);
-            let d = at(out_ptr::<f64>(op, &mut dst)?, dst.layout.offset());
-            spread(rows, n, |r| {
-                // SAFETY: as for f32.
+                // layouts; weight and bias are contiguous copies of `n`;
+                // `src` has its own storage.
                 unsafe {
                     let x = std::slice::from_raw_parts(s.get().add(r * n), n);
                     let y = std::slice::from_raw_parts_mut(d.get().add(r * n), n);
-                    let w = w.map(|w| std::slice::from_raw_parts(w.get(), n));
-                    let b = b.map(|b| std::slice::from_raw_parts(b.get(), n));
+                    let w = wp.map(|w| std::slice::from_raw_parts(w as *const f64, n));
+                    let b = bp.map(|b| std::slice::from_raw_parts(b as *const f64, n));
                     row_f64(x, y, w, b, eps);
                 }
             });
+            Ok(())
         }
-        dtype => return Err(Error::Unsupported { op, dtype }),
+        dtype => Err(Error::Unsupported { op: name, dtype }),
     }
+}
+
+/// The pointer to the element at `offset`.
+fn first<T>(p: SendPtr<T>, offset: usize) -> SendPtr<T> {
+    SendPtr(p.get().wrapping_add(offset))
+}
+
+/// The rows of f32, f16 or bf16 (`E`), with the f32 weight and bias at
+/// `params` (addresses of `n` contiguous f32).
+fn rows_of<E: NormElem>(
+    name: &'static str,
+    src: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    (rows, n): (usize, usize),
+    (w, b): (Option<usize>, Option<usize>),
+    eps: f64,
+) -> Result<()> {
+    let s = first(read_ptr::<E>(name, src)?, src.layout.offset());
+    let d = first(out_ptr::<E>(name, dst)?, dst.layout.offset());
+    spread(rows, n, |r| {
+        // SAFETY: row `r` of `n` elements lies in both checked layouts;
+        // weight and bias hold `n` f32; `src` has its own storage.
+        unsafe {
+            E::row(Row {
+                src: s.get().add(r * n).cast_const(),
+                dst: d.get().add(r * n),
+                weight: w.map(|w| w as *const f32),
+                bias: b.map(|b| b as *const f32),
+                n,
+                eps,
+            })
+        };
+    });
     Ok(())
 }
+
+/// The element types of the f32 kernel: f32 as it is, f16 and bf16
+/// through a row of f32.
+trait NormElem: Element {
+    /// Normalises one row.
+    ///
+    /// # Safety
+    /// As [`Row`]'s fields say.
+    unsafe fn row(row: Row<Self>);
+}
+
+impl NormElem for f32 {
+    unsafe fn row(row: Row<f32>) {
+        dispatch(row);
+    }
+}
+
+macro_rules! half_rows {
+    ($($t:ty),*) => {$(
+        impl NormElem for $t {
+            unsafe fn row(row: Row<$t>) {
+                let n = row.n;
+                let mut stack = [0f32; STACK_ROW];
+                let mut heap = vec![];
+                let scratch = if n <= STACK_ROW {
+                    &mut stack[..n]
+                } else {
+                    heap.resize(n, 0f32);
+                    &mut heap[..]
+                };
+                // SAFETY: the row's `n` elements at `src` and `dst` (the
+                // caller's contract).
+                let (src, dst) = unsafe {
+                    (std::slice::from_raw_parts(row.src, n), std::slice::from_raw_parts_mut(row.dst, n))
+                };
+                <$t as Half>::widen_run(src, scratch);
+                let p = scratch.as_mut_ptr();
+                dispatch(Row {
+                    src: p.cast_const(),
+                    dst: p,
+                    weight: row.weight,
+                    bias: row.bias,
+                    n,
+                    eps: row.eps,
+                });
+                <$t as Half>::narrow_run(scratch, dst);
+            }
+        }
+    )*};
+}
+half_rows!(half::f16, half::bf16);
+
+/// Rows of f16 and bf16 up to this long are widened on the stack (16 KiB).
+const STACK_ROW: usize = 4096;
 
 /// `f(r)` for each of `rows` rows of `n`, on several threads when there is work.
 fn spread(rows: usize, n: usize, f: impl Fn(usize) + Sync + Send) {
@@ -130,17 +202,19 @@ fn row_f64(x: &[f64], y: &mut [f64], w: Option<&[f64]>, b: Option<&[f64]>, eps: 
     }
 }
 
-/// One f32 row.
-struct Row {
-    src: *const f32,
-    dst: *mut f32,
+/// One row of `n` elements at `src` (readable) and `dst` (writable: the
+/// same row, or one that does not overlap it), with `n` f32 of weight and
+/// of bias when given.
+struct Row<E> {
+    src: *const E,
+    dst: *mut E,
     weight: Option<*const f32>,
     bias: Option<*const f32>,
     n: usize,
     eps: f64,
 }
 
-impl WithIsa for Row {
+impl WithIsa for Row<f32> {
     type Output = ();
 
     #[inline(always)]

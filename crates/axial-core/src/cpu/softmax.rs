@@ -3,8 +3,10 @@
 //! (softmax) or subtracts `max + ln(sum)` (log_softmax); each slice stays in
 //! cache between them.
 //!
-//! Operands are contiguous and of one dtype (f32 or f64; the core converts
-//! the others). A slice along the last dim is a unit-stride row. Along
+//! The kernels take contiguous operands of one dtype: f32 and f64 are
+//! computed as they are, f16 and bf16 in f32, each row (or each row of a
+//! chunk of columns) widened into f32 as it is read and rounded once as it
+//! is written. A slice along the last dim is a unit-stride row. Along
 //! another dim, the elements of the dims after it are contiguous: a chunk
 //! of up to [`CHUNK`] adjacent slices is walked row by row (each row a
 //! contiguous run), its maximum and sum found in one pass with the sum
@@ -15,67 +17,162 @@ use std::mem::MaybeUninit;
 use rayon::prelude::*;
 
 use super::access::{SendPtr, out_ptr, read_ptr};
+use super::convert::Half;
+use super::copy::copy;
 use super::simd::{Isa, PREFETCH_AHEAD, WithIsa, dispatch, prefetch};
 use super::stream::{fence, worth_streaming_bytes};
 use super::strided::PARALLEL_THRESHOLD;
 use super::vmath::exp;
-use crate::{Cpu, DType, Error, Input, Output, Result};
+use crate::ops::compose::own;
+use crate::ops::{Op, Softmax};
+use crate::tensor::alloc_output;
+use crate::{Cpu, DType, Element, Error, Input, Layout, Output, Result};
 
-/// `dst = softmax(src)` (or `log_softmax`) over `dim`.
-pub(crate) fn softmax(
-    src: Input<'_, Cpu>,
-    dim: usize,
-    log: bool,
-    mut dst: Output<'_, Cpu>,
-) -> Result<()> {
-    let name = if log { "log_softmax" } else { "softmax" };
-    let shape = dst.layout.shape().to_vec();
-    if src.layout.shape() != shape.as_slice() || dim >= shape.len().max(1) {
-        return Err(Error::invalid(
-            name,
-            format!(
-                "dim {dim} of an input of shape {:?} into an output of shape {shape:?}",
-                src.layout.shape()
-            ),
-        ));
-    }
-    if !src.layout.is_contiguous() || !dst.layout.is_contiguous() || src.dtype != dst.dtype {
-        return Err(Error::invalid(
-            name,
-            "the kernel takes contiguous operands of one dtype",
-        ));
-    }
-    if shape.contains(&0) {
+/// `dst = softmax(src)` (or `log_softmax`) along `op.dim`, in f32 for f16
+/// and bf16 (each row converted as it is read and written). A strided
+/// input is copied contiguous first, a strided output written through a
+/// contiguous buffer.
+pub(crate) fn softmax(op: Softmax, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>) -> Result<()> {
+    let name = op.name();
+    let shape = op.check(&src, &dst)?;
+    if shape.outer * shape.len * shape.inner == 0 {
         return Ok(());
     }
-    let len = shape.get(dim).copied().unwrap_or(1);
-    let inner: usize = shape.iter().skip(dim + 1).product();
-    let outer: usize = shape.iter().take(dim).product();
+    if !dst.layout.is_contiguous() {
+        let mut out = alloc_output(&Cpu, Layout::contiguous(dst.layout.shape()), dst.dtype)?;
+        softmax(op, src, out.output())?;
+        return copy(out.view().input(), dst);
+    }
+    if !src.layout.is_contiguous() || src.storage.is_none() {
+        let x = own(&Cpu, &src, &dst, src.dtype)?;
+        return softmax(op, x.view().input(), dst);
+    }
     let slices = Slices {
-        outer,
-        len,
-        inner,
-        log,
+        outer: shape.outer,
+        len: shape.len,
+        inner: shape.inner,
+        log: op.log,
     };
+    /// Pointers to the first elements of both operands, of `T`.
+    fn firsts<T: Element>(
+        name: &'static str,
+        src: &Input<'_, Cpu>,
+        dst: &mut Output<'_, Cpu>,
+    ) -> Result<(SendPtr<T>, SendPtr<T>)> {
+        let (s, d) = (read_ptr::<T>(name, src)?, out_ptr::<T>(name, dst)?);
+        Ok((first(s, src.layout.offset()), first(d, dst.layout.offset())))
+    }
+    // SAFETY (each arm): both contiguous layouts of this shape were checked
+    // in bounds; `src` is a storage of its own (`read_ptr`).
     match dst.dtype {
         DType::F32 => {
-            let (s, d) = (
-                read_ptr::<f32>(name, &src)?,
-                out_ptr::<f32>(name, &mut dst)?,
-            );
-            // SAFETY: both contiguous layouts of this shape were checked in
-            // bounds; `src` is a storage of its own (`read_ptr`).
-            unsafe { slices.run_f32(first(s, src.layout.offset()), first(d, dst.layout.offset())) };
+            let (s, d) = firsts::<f32>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
+            unsafe { slices.run(s, d) };
+        }
+        DType::F16 => {
+            let (s, d) = firsts::<half::f16>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
+            unsafe { slices.run(s, d) };
+        }
+        DType::BF16 => {
+            let (s, d) = firsts::<half::bf16>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
+            unsafe { slices.run(s, d) };
         }
         DType::F64 => {
-            let (s, d) = (
-                read_ptr::<f64>(name, &src)?,
-                out_ptr::<f64>(name, &mut dst)?,
-            );
-            // SAFETY: as above.
-            unsafe { slices.run_f64(first(s, src.layout.offset()), first(d, dst.layout.offset())) };
+            let (s, d) = firsts::<f64>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
+            unsafe { slices.run_f64(s, d) };
         }
         dtype => return Err(Error::Unsupported { op: name, dtype }),
+    }
+    Ok(())
+}
+
+/// `softmax` over the rows of each item of a ragged batch (the ragged dim
+/// of a nested tensor): item `i` is the `[offsets[i + 1] − offsets[i],
+/// inner]` block of the contiguous `src` that starts at row `offsets[i]`,
+/// reduced over its rows by the dense kernels (f16 and bf16 computed in
+/// f32 and rounded once), items in parallel. Rows past the last offset
+/// are left as they are in `dst`.
+///
+/// # Errors
+/// A dtype other than f32, f64, f16 and bf16.
+///
+/// # Panics
+/// When `offsets` does not rise from 0 to at most the rows of `src`
+/// (`len / inner`), or `dst` is not as long as `src`: the nested tensor's
+/// invariants.
+pub(crate) fn ragged<T: Element>(
+    src: &[T],
+    dst: &mut [T],
+    offsets: &[usize],
+    inner: usize,
+) -> Result<()> {
+    let rows = offsets.last().copied().unwrap_or(0);
+    assert!(
+        offsets.first().is_none_or(|&o| o == 0)
+            && offsets.windows(2).all(|w| w[0] <= w[1])
+            && rows.checked_mul(inner).is_some_and(|n| n <= src.len())
+            && dst.len() == src.len(),
+        "ragged softmax: offsets {offsets:?} are not rows of {inner} of {} elements",
+        src.len()
+    );
+    if rows * inner == 0 {
+        return Ok(());
+    }
+    let (s, d) = (src.as_ptr().cast_mut(), dst.as_mut_ptr());
+    /// Each item's block through `run(slices, src, dst)`.
+    fn items<T: Copy>(
+        (s, d): (*mut T, *mut T),
+        offsets: &[usize],
+        inner: usize,
+        run: impl Fn(Slices, SendPtr<T>, SendPtr<T>) + Sync + Send,
+    ) {
+        let (s, d) = (SendPtr(s), SendPtr(d));
+        let per_item = (offsets.last().copied().unwrap_or(0) * inner) / (offsets.len().max(2) - 1);
+        offsets
+            .par_windows(2)
+            .with_min_len((PARALLEL_THRESHOLD / per_item.max(1)).max(1))
+            .for_each(|w| {
+                let slices = Slices {
+                    outer: 1,
+                    len: w[1] - w[0],
+                    inner,
+                    log: false,
+                };
+                if slices.len > 0 {
+                    run(slices, first(s, w[0] * inner), first(d, w[0] * inner));
+                }
+            });
+    }
+    // SAFETY (each arm): `T` is the arm's type (its DTYPE); the item blocks
+    // are disjoint and lie within `src` and `dst` (the assert), which are
+    // distinct slices.
+    match T::DTYPE {
+        DType::F32 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run::<f32>(s, d) }
+        }),
+        DType::F16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run::<half::f16>(s, d) }
+        }),
+        DType::BF16 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run::<half::bf16>(s, d) }
+        }),
+        DType::F64 => items((s.cast(), d.cast()), offsets, inner, |sl, s, d| {
+            // SAFETY: as said above the match.
+            unsafe { sl.run_f64(s, d) }
+        }),
+        dtype => {
+            return Err(Error::Unsupported {
+                op: "softmax",
+                dtype,
+            });
+        }
     }
     Ok(())
 }
@@ -96,12 +193,13 @@ struct Slices {
 
 impl Slices {
     /// # Safety
-    /// `src` and `dst` hold `outer·len·inner` f32 each, and do not overlap.
-    unsafe fn run_f32(self, src: SendPtr<f32>, dst: SendPtr<f32>) {
+    /// `src` and `dst` hold `outer·len·inner` elements each, and do not
+    /// overlap.
+    unsafe fn run<T: RowElem>(self, src: SendPtr<T>, dst: SendPtr<T>) {
         // Along the last dim a task is a row; along another, a chunk of
         // adjacent slices of one `[len, inner]` block.
-        let bytes = (self.outer * self.len * self.inner).saturating_mul(4);
-        let stream = self.inner == 1 && worth_streaming_bytes(bytes);
+        let bytes = (self.outer * self.len * self.inner).saturating_mul(size_of::<T>());
+        let stream = self.inner == 1 && T::STREAMS && worth_streaming_bytes(bytes);
         let width = if self.inner == 1 {
             1
         } else {
@@ -169,9 +267,9 @@ impl Slices {
 /// Adjacent slices reduced together: a unit-stride row of `len` when
 /// `inner` is 1, else the `width` columns at `src`/`dst` of a `[len, inner]`
 /// block.
-struct Slice {
-    src: *const f32,
-    dst: *mut f32,
+struct Slice<T> {
+    src: *const T,
+    dst: *mut T,
     len: usize,
     inner: usize,
     width: usize,
@@ -189,21 +287,144 @@ const SCRATCH: usize = 8192;
 /// (16 KiB) stay in L1.
 const CHUNK: usize = 2048;
 
-impl WithIsa for Slice {
+impl<T: RowElem> WithIsa for Slice<T> {
     type Output = ();
 
     #[inline(always)]
     fn run<I: Isa>(self, isa: I) {
-        // SAFETY: `src`/`dst` reach the slices' elements (`run_f32`).
+        // SAFETY: `src`/`dst` reach the slices' elements (`Slices::run`).
         unsafe {
             if self.inner == 1 {
-                row(isa, self.src, self.dst, self.len, self.log, self.stream);
+                T::row(isa, self.src, self.dst, self.len, self.log, self.stream);
             } else {
                 columns(isa, &self);
             }
         }
     }
 }
+
+/// The element types of the kernels: f32 as it is; f16 and bf16 widened
+/// into f32 a row at a time as they are read, and rounded once as they
+/// are written.
+trait RowElem: Element {
+    /// Outputs larger than the caches are streamed (f32 only: a row of
+    /// halves is narrowed from a scratch row in cache).
+    const STREAMS: bool;
+
+    /// One unit-stride row of `len`.
+    ///
+    /// # Safety
+    /// `src` is readable and `dst` writable for `len` elements; they do not
+    /// overlap.
+    unsafe fn row<I: Isa>(
+        isa: I,
+        src: *const Self,
+        dst: *mut Self,
+        len: usize,
+        log: bool,
+        stream: bool,
+    );
+
+    /// `n` elements at `p` as f32: `p` itself, or widened into `buf`.
+    ///
+    /// # Safety
+    /// `p` is readable and `buf` writable for `n` elements.
+    unsafe fn widened(p: *const Self, n: usize, buf: *mut f32) -> *const f32;
+
+    /// Where the f32 results for `p` go: `p` itself, or `buf`.
+    fn target(p: *mut Self, buf: *mut f32) -> *mut f32;
+
+    /// Moves `n` results from [`RowElem::target`] into `p`, rounded.
+    ///
+    /// # Safety
+    /// `buf` is readable and `p` writable for `n` elements.
+    unsafe fn finish(buf: *const f32, p: *mut Self, n: usize);
+}
+
+impl RowElem for f32 {
+    const STREAMS: bool = true;
+
+    #[inline(always)]
+    unsafe fn row<I: Isa>(
+        isa: I,
+        src: *const f32,
+        dst: *mut f32,
+        len: usize,
+        log: bool,
+        stream: bool,
+    ) {
+        // SAFETY: the caller's contract.
+        unsafe { row(isa, src, dst, len, log, stream) }
+    }
+
+    #[inline(always)]
+    unsafe fn widened(p: *const f32, _: usize, _: *mut f32) -> *const f32 {
+        p
+    }
+
+    #[inline(always)]
+    fn target(p: *mut f32, _: *mut f32) -> *mut f32 {
+        p
+    }
+
+    #[inline(always)]
+    unsafe fn finish(_: *const f32, _: *mut f32, _: usize) {}
+}
+
+macro_rules! half_rows {
+    ($($t:ty),*) => {$(
+        impl RowElem for $t {
+            const STREAMS: bool = false;
+
+            #[inline(always)]
+            unsafe fn row<I: Isa>(isa: I, src: *const $t, dst: *mut $t, len: usize, log: bool, _: bool) {
+                let mut stack = [const { MaybeUninit::<f32>::uninit() }; SCRATCH];
+                let mut heap = vec![];
+                let scratch = if len <= SCRATCH {
+                    stack.as_mut_ptr().cast::<f32>()
+                } else {
+                    heap.resize(len, 0f32);
+                    heap.as_mut_ptr()
+                };
+                // SAFETY: the caller's contract; the scratch row holds
+                // `len` f32, all written by the widening before they are
+                // read, and the passes read each element before they write
+                // it.
+                unsafe {
+                    let x = Self::widened(src, len, scratch);
+                    let last = first_passes(isa, x, scratch, len, log);
+                    last_pass(isa, [x, scratch.cast_const()], scratch, len, last, false);
+                    Self::finish(scratch, dst, len);
+                }
+            }
+
+            #[inline(always)]
+            unsafe fn widened(p: *const $t, n: usize, buf: *mut f32) -> *const f32 {
+                // SAFETY: the caller's contract.
+                unsafe {
+                    let (from, to) = (std::slice::from_raw_parts(p, n), std::slice::from_raw_parts_mut(buf, n));
+                    <$t as Half>::widen_run(from, to);
+                }
+                buf
+            }
+
+            #[inline(always)]
+            fn target(_: *mut $t, buf: *mut f32) -> *mut f32 {
+                buf
+            }
+
+            #[inline(always)]
+            unsafe fn finish(buf: *const f32, p: *mut $t, n: usize) {
+                // SAFETY: the caller's contract.
+                unsafe {
+                    let (from, to) = (std::slice::from_raw_parts(buf, n), std::slice::from_raw_parts_mut(p, n));
+                    <$t as Half>::narrow_run(from, to);
+                }
+            }
+        }
+    )*};
+}
+half_rows!(half::f16, half::bf16);
 
 /// Loads `lanes ≤ LANES` f32 at `p` (the rest 0).
 ///
@@ -428,15 +649,18 @@ fn tail_mask<I: Isa>(isa: I, lanes: usize) -> I::F {
 /// Elements `j·inner + l`, `j < len`, `l < width`, are readable at `src` and
 /// writable at `dst`.
 #[inline(always)]
-unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
+unsafe fn columns<I: Isa, T: RowElem>(isa: I, s: &Slice<T>) {
     let (n, width, inner) = (I::LANES, s.width, s.inner);
     // Only the first `width` entries are set and read (a narrow chunk does
     // not pay for initialising all of them).
     let mut maxima = [const { MaybeUninit::<f32>::uninit() }; CHUNK];
     let mut sums = [const { MaybeUninit::<f32>::uninit() }; CHUNK];
-    let (max, sum) = (
+    // A row of the chunk in f32 (halves only).
+    let mut row_f32 = [const { MaybeUninit::<f32>::uninit() }; CHUNK];
+    let (max, sum, buf) = (
         maxima.as_mut_ptr().cast::<f32>(),
         sums.as_mut_ptr().cast::<f32>(),
+        row_f32.as_mut_ptr().cast::<f32>(),
     );
     let minus_inf = isa.splat(f32::NEG_INFINITY);
     let zero = isa.splat(0.0);
@@ -449,13 +673,14 @@ unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
             sum.add(l).write(0.0);
         }
         for j in 0..s.len {
-            let row = s.src.add(j * inner);
+            let from = s.src.add(j * inner);
+            let row = T::widened(from, width, buf);
             let mut l = 0;
             while l < width {
                 let lanes = n.min(width - l);
                 // The same columns of the next row: a chunk's row is
                 // short, and the hardware prefetcher stops at its end.
-                prefetch(row.wrapping_add(l + inner));
+                prefetch(from.wrapping_add(l + inner).cast());
                 let x = load(isa, row.add(l), lanes);
                 let m_old = load(isa, max.add(l), lanes);
                 let t = load(isa, sum.add(l), lanes);
@@ -493,11 +718,12 @@ unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
             l += n;
         }
         for j in 0..s.len {
-            let (from, to) = (s.src.add(j * inner), s.dst.add(j * inner));
+            let (src_row, dst_row) = (s.src.add(j * inner), s.dst.add(j * inner));
+            let (from, to) = (T::widened(src_row, width, buf), T::target(dst_row, buf));
             let mut l = 0;
             while l < width {
                 let lanes = n.min(width - l);
-                prefetch(from.wrapping_add(l + inner));
+                prefetch(src_row.wrapping_add(l + inner).cast());
                 let x = load(isa, from.add(l), lanes);
                 let v = load(isa, sum.add(l), lanes);
                 let y = if s.log {
@@ -509,6 +735,7 @@ unsafe fn columns<I: Isa>(isa: I, s: &Slice) {
                 store(isa, to.add(l), lanes, y);
                 l += n;
             }
+            T::finish(buf, dst_row, width);
         }
     }
 }

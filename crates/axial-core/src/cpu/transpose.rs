@@ -14,7 +14,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use super::simd::{Level, level};
+use super::simd::{Level, Site, level_at};
 
 /// Output rows walked together (see the module's doc).
 #[cfg(target_arch = "x86_64")]
@@ -25,9 +25,9 @@ const STRIPE: usize = 256;
 const BLOCK: usize = 16;
 
 /// Whether this CPU runs [`transpose_rows`]: the instruction set in use
-/// ([`level`], detected once, `AXIAL_SIMD` heeded) has AVX2.
+/// ([`level_at`], detected once, `AXIAL_SIMD` heeded) has AVX2.
 pub(crate) fn available() -> bool {
-    level() != Level::Portable
+    level_at(Site::Transpose) != Level::Portable
 }
 
 /// Copies `rows`×`cols` elements: output `(r, c)` at `o[r·so_row + c]`

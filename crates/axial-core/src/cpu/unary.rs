@@ -1,11 +1,16 @@
 //! Unary ops: `dst = op(src)` for every [`UnaryOp`] and dtype PyTorch has it
 //! for, after [`UnaryOp::resolve`] has checked the pair and its arguments.
+//! The kernels of the table's rows are its own columns
+//! ([`crate::ops::unary_table`]): the element functions for floats and
+//! integers, the vectorised f32 function, the work of one element; `pow`
+//! and `clamp` (scalar arguments) and `logical_not` are written here.
 
 use super::map::{apply1, apply1_weighted};
-use super::math::{self, Float, FloatElem, Int, by_kind, int_pow, int_sign};
+use super::math::{FloatElem, Int, by_kind, int_pow};
 use super::strided::COSTLY;
-use super::vmath::{VecOp, apply::apply as vector};
-use crate::op::{PowScalarKind, Resolved};
+use super::vmath::pow::PowOp;
+use super::vmath::{Lanewise, apply::apply as vector};
+use crate::ops::{PowScalarKind, Resolved, unary_table};
 use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
 
 /// `dst = op(src)`; `src` and `dst` share a dtype, except for `logical_not`
@@ -31,6 +36,106 @@ pub(crate) fn unary(op: UnaryOp, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>) 
     }
 }
 
+/// The table's kernels: its float and integer element functions, its
+/// vectorised functions, and the weight of one element.
+macro_rules! table_kernels {
+    ($(
+        $(#[$doc:meta])*
+        $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
+            int: $int:tt, bool: $bool:tt, float: $float:tt, simd: $simd:tt,
+            cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
+        }
+    )*) => {
+        /// Runs the row's float kernel; `None` for the rows written here.
+        fn table_float<E: FloatElem>(
+            op: UnaryOp,
+            src: &Input<'_, Cpu>,
+            dst: &mut Output<'_, Cpu>,
+        ) -> Option<Result<()>> {
+            match op {
+                $(UnaryOp::$op { .. } => table_kernels!(@float $float, $cost, op, src, dst),)*
+            }
+        }
+
+        /// Runs the row's integer kernel; `None` for the rows without one.
+        fn table_int<I: Int>(
+            op: UnaryOp,
+            src: &Input<'_, Cpu>,
+            dst: &mut Output<'_, Cpu>,
+        ) -> Option<Result<()>> {
+            match op {
+                $(UnaryOp::$op { .. } => table_kernels!(@int $int, op, src, dst),)*
+            }
+        }
+
+        /// Runs the row's vectorised kernel over f32, f16 or bf16
+        /// elements; `None` for the rows and dtypes without one.
+        fn table_simd<E: FloatElem>(
+            op: UnaryOp,
+            src: &Input<'_, Cpu>,
+            dst: &mut Output<'_, Cpu>,
+        ) -> Option<Result<()>> {
+            match op {
+                $(UnaryOp::$op { .. } => table_kernels!(@simd $simd, op, src, dst),)*
+            }
+        }
+
+        /// Runs the vectorised kernel of `op` over f32 slices at `level`
+        /// (the ulp tests); false when it has none.
+        #[cfg(test)]
+        pub(crate) fn simd_at(
+            level: super::simd::Level,
+            op: UnaryOp,
+            src: &[f32],
+            dst: &mut [f32],
+        ) -> bool {
+            if let UnaryOp::PowScalar(p) = op {
+                super::vmath::run_at(level, PowOp(p), src, dst);
+                return true;
+            }
+            match op {
+                $(UnaryOp::$op { .. } => table_kernels!(@simd_at $simd, level, src, dst),)*
+            }
+        }
+    };
+    (@float -, $cost:ident, $op:ident, $src:ident, $dst:ident) => { None };
+    (@float ($f:expr), $cost:ident, $op:ident, $src:ident, $dst:ident) => {
+        Some(lift::<E>($op, table_kernels!(@weight $cost), $src, $dst, $f))
+    };
+    (@int -, $op:ident, $src:ident, $dst:ident) => { None };
+    (@int ($f:expr), $op:ident, $src:ident, $dst:ident) => {
+        Some(apply1($op.name(), $src, $dst, $f))
+    };
+    (@simd -, $op:ident, $src:ident, $dst:ident) => { None };
+    (@simd ($t:path), $op:ident, $src:ident, $dst:ident) => {
+        vectorised::<E, _>($op, $t, $src, $dst)
+    };
+    (@simd_at -, $level:ident, $src:ident, $dst:ident) => { false };
+    (@simd_at ($t:path), $level:ident, $src:ident, $dst:ident) => {{
+        super::vmath::run_at($level, $t, $src, $dst);
+        true
+    }};
+    (@weight cheap) => { 1 };
+    (@weight costly) => { COSTLY };
+}
+unary_table!(table_kernels);
+
+/// `dst = lanewise(src)` for f32, f16 and bf16 elements; `None` for f64.
+fn vectorised<E: FloatElem, O: Lanewise + Sync>(
+    op: UnaryOp,
+    lanewise: O,
+    s: &Input<'_, Cpu>,
+    d: &mut Output<'_, Cpu>,
+) -> Option<Result<()>> {
+    let name = op.name();
+    Some(match E::DTYPE {
+        DType::F32 => vector::<f32, O>(name, lanewise, s, d),
+        DType::F16 => vector::<half::f16, O>(name, lanewise, s, d),
+        DType::BF16 => vector::<half::bf16, O>(name, lanewise, s, d),
+        _ => return None,
+    })
+}
+
 /// Clamps with the bounds present: binds `$f` to the clamp of one element
 /// and evaluates `$run` (which lifts it into a kernel).
 macro_rules! clamp_by_bounds {
@@ -54,26 +159,18 @@ macro_rules! clamp_by_bounds {
     };
 }
 
-/// `dst = f(src)` computed in the float type's compute type.
+/// `dst = f(src)` computed in the float type's compute type, each element
+/// weighing `weight` units of work.
 fn lift<E: FloatElem>(
     op: UnaryOp,
+    weight: usize,
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
     f: impl Fn(E::F) -> E::F + Copy + Sync,
 ) -> Result<()> {
-    apply1_weighted(op.name(), weight(op), src, dst, move |x: E| {
+    apply1_weighted(op.name(), weight, src, dst, move |x: E| {
         E::store(f(x.load()))
     })
-}
-
-/// Units of work of one element: ops that call a math function weigh more.
-fn weight(op: UnaryOp) -> usize {
-    use UnaryOp::*;
-    match op {
-        Exp | Log | Log1p | Expm1 | Sin | Cos | Tan | Tanh | Sigmoid | Gelu | GeluTanh | Silu
-        | Erf | PowScalar(_) => COSTLY,
-        _ => 1,
-    }
 }
 
 fn float_unary<E: FloatElem>(
@@ -81,49 +178,21 @@ fn float_unary<E: FloatElem>(
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
 ) -> Result<()> {
-    use UnaryOp::*;
     let (s, d) = (src, dst);
     // The vectorised kernels, unless the input is the output through
     // another layout (their blocks would read what they already wrote).
     let aliased = s.storage.is_none() && s.layout != d.layout;
-    if let Some(v) = vector_op::<E>(op).filter(|_| !aliased) {
-        match s.dtype {
-            DType::F32 => return vector::<f32>(op.name(), v, s, d),
-            DType::F16 => return vector::<half::f16>(op.name(), v, s, d),
-            DType::BF16 => return vector::<half::bf16>(op.name(), v, s, d),
-            _ => {}
-        }
+    if !aliased && let Some(done) = vector_kernel::<E>(op, s, d) {
+        return done;
+    }
+    if let Some(done) = table_float::<E>(op, s, d) {
+        return done;
     }
     match op {
-        Neg => lift::<E>(op, s, d, |x| -x),
-        Abs => lift::<E>(op, s, d, Float::abs),
-        Sqrt => lift::<E>(op, s, d, Float::sqrt),
-        Rsqrt => lift::<E>(op, s, d, math::rsqrt),
-        Exp => lift::<E>(op, s, d, Float::exp),
-        Log => lift::<E>(op, s, d, Float::ln),
-        Log1p => lift::<E>(op, s, d, Float::ln_1p),
-        Expm1 => lift::<E>(op, s, d, Float::exp_m1),
-        Sin => lift::<E>(op, s, d, Float::sin),
-        Cos => lift::<E>(op, s, d, Float::cos),
-        Tan => lift::<E>(op, s, d, Float::tan),
-        Tanh => lift::<E>(op, s, d, Float::tanh),
-        Sigmoid => lift::<E>(op, s, d, math::sigmoid),
-        Relu => lift::<E>(op, s, d, math::relu),
-        Gelu => lift::<E>(op, s, d, math::gelu),
-        GeluTanh => lift::<E>(op, s, d, math::gelu_tanh),
-        Silu => lift::<E>(op, s, d, math::silu),
-        Erf => lift::<E>(op, s, d, Float::erf),
-        Floor => lift::<E>(op, s, d, Float::floor),
-        Ceil => lift::<E>(op, s, d, Float::ceil),
-        Round => lift::<E>(op, s, d, Float::round_ties_even),
-        Trunc => lift::<E>(op, s, d, Float::trunc),
-        Sign => lift::<E>(op, s, d, math::sign),
-        Reciprocal => lift::<E>(op, s, d, |x| E::F::ONE / x),
-        Square => lift::<E>(op, s, d, |x| x * x),
-        PowScalar(p) => lift::<E>(op, s, d, math::pow_scalar::<E>(p)),
-        Clamp { min, max } => {
+        UnaryOp::PowScalar(p) => lift::<E>(op, COSTLY, s, d, super::math::pow_scalar::<E>(p)),
+        UnaryOp::Clamp { min, max } => {
             let bound = |v: Option<f64>| v.map(|v| E::from_f64(v).load());
-            clamp_by_bounds!(bound(min), bound(max), |f| lift::<E>(op, s, d, f))
+            clamp_by_bounds!(bound(min), bound(max), |f| lift::<E>(op, 1, s, d, f))
         }
         _ => Err(unsupported(op, s.dtype)),
     }
@@ -132,14 +201,18 @@ fn float_unary<E: FloatElem>(
 /// The vectorised kernel of `op` on `E` elements, if it has one: a scalar
 /// power whose exponent PyTorch special-cases ([`PowScalarKind`]) keeps that
 /// kernel; f16 and bf16 round the exponent to their type first, as it does.
-fn vector_op<E: FloatElem>(op: UnaryOp) -> Option<VecOp> {
+fn vector_kernel<E: FloatElem>(
+    op: UnaryOp,
+    s: &Input<'_, Cpu>,
+    d: &mut Output<'_, Cpu>,
+) -> Option<Result<()>> {
     let UnaryOp::PowScalar(p) = op else {
-        return VecOp::of(op);
+        return table_simd::<E>(op, s, d);
     };
     match PowScalarKind::of(p, E::DTYPE) {
         _ if p.is_nan() => None,
-        PowScalarKind::InF64(p) => Some(VecOp::Pow(p)),
-        PowScalarKind::InF32(p) => Some(VecOp::Pow(f64::from(p))),
+        PowScalarKind::InF64(p) => vectorised::<E, _>(op, PowOp(p), s, d),
+        PowScalarKind::InF32(p) => vectorised::<E, _>(op, PowOp(f64::from(p)), s, d),
         _ => None,
     }
 }
@@ -164,22 +237,16 @@ fn unsupported(op: UnaryOp, dtype: DType) -> Error {
 }
 
 fn int_unary<I: Int>(op: UnaryOp, src: &Input<'_, Cpu>, dst: &mut Output<'_, Cpu>) -> Result<()> {
-    use UnaryOp::*;
     let name = op.name();
     match op {
-        Neg => apply1(name, src, dst, I::wrapping_neg),
-        Abs => apply1(name, src, dst, I::wrapping_abs),
-        Relu => apply1(name, src, dst, |x: I| max_of(x, I::ZERO)),
-        Sign => apply1(name, src, dst, int_sign::<I>),
-        Square => apply1(name, src, dst, |x: I| x.wrapping_mul(x)),
-        PowScalar(p) => {
+        UnaryOp::PowScalar(p) => {
             let p = I::from_f64(p);
             apply1(name, src, dst, move |x: I| int_pow(x, p))
         }
-        Clamp { min, max } => {
+        UnaryOp::Clamp { min, max } => {
             let bound = |v: Option<f64>| v.map(I::from_f64);
             clamp_by_bounds!(bound(min), bound(max), |f| apply1(name, src, dst, f))
         }
-        _ => Err(unsupported(op, src.dtype)),
+        _ => table_int::<I>(op, src, dst).unwrap_or_else(|| Err(unsupported(op, src.dtype))),
     }
 }

@@ -117,26 +117,11 @@ impl Num for crate::Bool {
     }
 }
 
-/// Runs `f` compiled for AVX2 when the CPU has it (detected at run time),
-/// so that the loops inlined into it use 256-bit vectors; else as built.
+/// Runs `f` compiled for AVX2 when the instruction set in use has it, so
+/// that the loops inlined into it use 256-bit vectors; else as built.
 /// Rust never fuses a multiply and an add on its own, so both give the same
 /// bits.
 #[inline(always)]
 pub(crate) fn vectorized<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, the only feature the copy needs.
-        return unsafe { avx2(f) };
-    }
-    f()
-}
-
-/// [`vectorized`]'s AVX2 copy.
-///
-/// # Safety
-/// The CPU supports AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn avx2<R>(f: impl FnOnce() -> R) -> R {
-    f()
+    crate::cpu::simd::avx2_loops(crate::cpu::simd::Site::Host, f)
 }

@@ -1,4 +1,4 @@
-//! Broadcasting (`ExpandUtils.cpp::infer_size`, semantics.md §5).
+//! Broadcasting (`ExpandUtils.cpp::infer_size`).
 
 use super::Dims;
 use crate::{Error, Result};

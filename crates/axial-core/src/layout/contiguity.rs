@@ -1,4 +1,4 @@
-//! Contiguity checks (`c10/core/Contiguity.h`, semantics.md §1).
+//! Contiguity checks (`c10/core/Contiguity.h`).
 
 use super::Layout;
 

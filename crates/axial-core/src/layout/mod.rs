@@ -302,8 +302,7 @@ impl Layout {
             at += i as i128 * s as i128;
         }
         // Only a layout no storage holds reaches outside `usize`.
-        usize::try_from(at)
-            .map_err(|_| Error::invalid("index", format!("invalid storage offset {at}")))
+        storage_offset("index", at)
     }
 
     pub(crate) fn with(shape: Dims, strides: Strides, offset: usize) -> Self {
@@ -402,4 +401,18 @@ pub(crate) fn wrap_index(
         });
     }
     Ok(if index < 0 { index + n } else { index } as usize)
+}
+
+/// `at` as a storage offset, refused when it is negative or past `usize::MAX`
+/// (only a layout no storage holds gets there).
+pub(crate) fn storage_offset(op: &'static str, at: i128) -> Result<usize> {
+    usize::try_from(at).map_err(|_| Error::invalid(op, format!("invalid storage offset {at}")))
+}
+
+/// PyTorch's error for a dim named twice in a list of dims.
+pub(crate) fn repeated_dim(op: &'static str, dim: usize) -> Error {
+    Error::invalid(
+        op,
+        format!("dim {dim} appears multiple times in the list of dims"),
+    )
 }

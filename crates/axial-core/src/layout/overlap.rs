@@ -1,4 +1,4 @@
-//! Memory overlap (`ATen/MemoryOverlap.cpp`, semantics.md §4): the checks that
+//! Memory overlap (`ATen/MemoryOverlap.cpp`): the checks that
 //! refuse writes PyTorch refuses.
 
 use super::Layout;

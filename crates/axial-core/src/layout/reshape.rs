@@ -1,5 +1,5 @@
-//! `view`, `reshape`, `flatten` and `unflatten` (semantics.md §2): PyTorch's
-//! `infer_size` and `computeStride`.
+//! `view`, `reshape`, `flatten` and `unflatten`: PyTorch's `infer_size` and
+//! `computeStride` (`aten/src/ATen/TensorUtils.cpp`).
 
 use smallvec::smallvec;
 

@@ -1,4 +1,5 @@
-//! `as_strided` and the checked constructor (semantics.md §4).
+//! `as_strided` and the checked constructor (PyTorch's `setStorage` bounds,
+//! `aten/src/ATen/native/Resize.h`).
 
 use super::Layout;
 use crate::{Error, Result};

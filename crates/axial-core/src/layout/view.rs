@@ -1,9 +1,12 @@
-//! View ops as metadata (`aten/src/ATen/native/TensorShape.cpp`, semantics.md §3).
+//! View ops as metadata (`aten/src/ATen/native/TensorShape.cpp`).
 //! Each returns a new [`Layout`] over the same storage, or PyTorch's error.
 
 use smallvec::smallvec;
 
-use super::{Dims, Layout, Strides, checked_numel, isize_of, wrap_dim, wrap_index};
+use super::{
+    Dims, Layout, Strides, checked_numel, isize_of, repeated_dim, storage_offset, wrap_dim,
+    wrap_index,
+};
 use crate::{Error, Result};
 
 impl Layout {
@@ -183,10 +186,7 @@ impl Layout {
         for &d in dims {
             let w = wrap_dim(d, self.rank())?;
             if std::mem::replace(&mut seen[w], true) {
-                return Err(Error::invalid(
-                    "squeeze",
-                    format!("dim {w} appears multiple times in the list of dims"),
-                ));
+                return Err(repeated_dim("squeeze", w));
             }
         }
         let drop = |d: usize| seen[d] && self.shape[d] == 1;
@@ -269,13 +269,13 @@ impl Layout {
             let mut stride = stride;
             if target != isize_of(size) {
                 if size != 1 {
-                    return Err(Error::invalid(
-                        "expand",
-                        format!(
-                            "The expanded size of the tensor ({target}) must match the existing size ({size}) at non-singleton dimension {i}.  Target sizes: {sizes:?}.  Tensor sizes: {:?}",
-                            self.shape.as_slice()
-                        ),
-                    ));
+                    return Err(Error::Expand {
+                        target,
+                        size,
+                        dim: i,
+                        sizes: sizes.to_vec(),
+                        shape: self.shape.to_vec(),
+                    });
                 }
                 stride = 0;
             }
@@ -509,8 +509,7 @@ impl Layout {
 /// `offset + index * stride` as a storage offset, refused when it would be
 /// negative or past `usize::MAX` (only a layout no storage holds gets there).
 fn step_offset(op: &'static str, offset: usize, index: usize, stride: isize) -> Result<usize> {
-    let at = offset as i128 + index as i128 * stride as i128;
-    usize::try_from(at).map_err(|_| Error::invalid(op, format!("invalid storage offset {at}")))
+    storage_offset(op, offset as i128 + index as i128 * stride as i128)
 }
 
 #[cfg(test)]

@@ -234,12 +234,9 @@ impl ReducePlan {
     ) -> Result<()> {
         if self.kept.numel() > 0 && self.reduced.numel() == 0 {
             let d = dims.iter().find(|&&d| src_shape[d] == 0);
-            return Err(Error::invalid(
+            return Err(crate::ops::reduce::empty_dim(
                 op,
-                format!(
-                    "Expected reduction dim {} to have non-zero size.",
-                    d.copied().unwrap_or_default()
-                ),
+                d.copied().unwrap_or_default() as isize,
             ));
         }
         Ok(())

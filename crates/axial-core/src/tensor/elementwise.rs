@@ -3,6 +3,7 @@
 
 use super::{RawTensor, TensorMut, TensorRef, alloc_output};
 use crate::layout::broadcast_shapes;
+use crate::ops::{Where, can_cast};
 use crate::{
     Arg, Backend, BinaryOp, CmpOp, DType, Error, Input, Layout, Result, Scalar, UnaryOp, with_dtype,
 };
@@ -147,11 +148,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         let shape = broadcast_shapes(self.shape(), other.shape())?;
         let common = self.dtype.promote(other.dtype);
         let out_dtype = op.output_dtype(common)?;
-        let compute = if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) {
-            common
-        } else {
-            out_dtype
-        };
+        let compute = if op.is_logical() { common } else { out_dtype };
         let (ca, cb) = (converted(self, compute)?, converted(other, compute)?);
         let lhs = expanded_input(self, &ca, &shape)?;
         let rhs = expanded_input(other, &cb, &shape)?;
@@ -216,11 +213,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         scalar_first: bool,
     ) -> Result<RawTensor<D>> {
         let out_dtype = op.output_dtype(dtype)?;
-        let compute = if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) {
-            dtype
-        } else {
-            out_dtype
-        };
+        let compute = if op.is_logical() { dtype } else { out_dtype };
         let conv = converted(self, compute)?;
         let x = expanded_input(self, &conv, self.shape())?;
         let layout = scalar_op_output(operand_layout(self, &conv), self.shape());
@@ -304,17 +297,8 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn where_(&self, a: &TensorRef<'_, D>, b: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
-        if self.dtype != DType::Bool {
-            return Err(Error::invalid(
-                "where",
-                format!(
-                    "where expected condition to be a boolean tensor, but got a tensor with dtype {}",
-                    self.dtype.scalar_type_name()
-                ),
-            ));
-        }
-        let shape = broadcast_shapes(&broadcast_shapes(self.shape(), a.shape())?, b.shape())?;
-        let common = a.dtype.promote(b.dtype);
+        let shapes = [self.shape(), a.shape(), b.shape()];
+        let (shape, common) = Where::output(shapes, self.dtype, [a.dtype, b.dtype])?;
         let (ca, cb) = (converted(a, common)?, converted(b, common)?);
         let cond = expanded_input(self, &None, &shape)?;
         let (ia, ib) = (
@@ -563,18 +547,4 @@ impl<D: Backend> TensorMut<'_, D> {
         }
         Ok(())
     }
-}
-
-/// PyTorch's `canCast`: no float to integer, no non-bool to bool.
-///
-/// ```
-/// # use axial_core::{can_cast, DType};
-/// assert!(can_cast(DType::I64, DType::I32));
-/// assert!(!can_cast(DType::F32, DType::I64));
-/// assert!(!can_cast(DType::I32, DType::Bool));
-/// ```
-pub fn can_cast(from: DType, to: DType) -> bool {
-    let float_to_int = from.is_float() && !to.is_float();
-    let to_bool = from != DType::Bool && to == DType::Bool;
-    !float_to_int && !to_bool
 }

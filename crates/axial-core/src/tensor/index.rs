@@ -2,7 +2,7 @@
 //! checked on the device before anything is written.
 
 use super::{RawTensor, TensorRef, alloc_output};
-use crate::layout::wrap_dim;
+use crate::ops::{Embedding, Gather, IndexSelect};
 use crate::{Backend, Layout, Result};
 
 impl<D: Backend> TensorRef<'_, D> {
@@ -25,19 +25,12 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn index_select(&self, dim: isize, index: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
-        let dim = wrap_dim(dim, self.dim())?;
-        let mut shape = self.shape().to_vec();
-        if let Some(n) = shape.get_mut(dim) {
-            *n = index.numel();
-        }
-        let mut out = alloc_output(
-            self.storage.device(),
-            Layout::contiguous(&shape),
-            self.dtype,
-        )?;
+        let (op, shape) = IndexSelect::new(dim, self.shape(), index.numel())?;
+        let layout = Layout::contiguous(&shape);
+        let mut out = alloc_output(self.storage.device(), layout, self.dtype)?;
         self.storage
             .device()
-            .index_select(self.input(), dim, index.input(), out.output())?;
+            .index_select(self.input(), op.dim, index.input(), out.output())?;
         Ok(out)
     }
 
@@ -59,16 +52,9 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn embedding(&self, ids: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
-        if self.dim() != 2 {
-            return Err(crate::Error::invalid(
-                "embedding",
-                format!("'weight' must be 2-D, got shape {:?}", self.shape()),
-            ));
-        }
+        let shape = Embedding::shape(self.shape(), ids.shape())?;
         let flat = ids.reshape(&[-1])?;
         let mut rows = self.index_select(0, &flat.as_ref())?;
-        let mut shape = ids.shape().to_vec();
-        shape.push(self.shape()[1]);
         rows.layout = Layout::contiguous(&shape);
         Ok(rows)
     }
@@ -89,15 +75,12 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn gather(&self, dim: isize, index: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
-        let dim = wrap_dim(dim, self.dim())?;
-        let mut out = alloc_output(
-            self.storage.device(),
-            Layout::contiguous(index.shape()),
-            self.dtype,
-        )?;
+        let op = Gather::new(dim, self.dim())?;
+        let layout = Layout::contiguous(index.shape());
+        let mut out = alloc_output(self.storage.device(), layout, self.dtype)?;
         self.storage
             .device()
-            .gather(self.input(), dim, index.input(), out.output())?;
+            .gather(self.input(), op.dim, index.input(), out.output())?;
         Ok(out)
     }
 }

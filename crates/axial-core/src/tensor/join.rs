@@ -3,7 +3,8 @@
 
 use super::{RawTensor, TensorRef, alloc_output};
 use crate::layout::wrap_dim;
-use crate::{Backend, Error, Layout, Result};
+use crate::ops::{Cat, Stack};
+use crate::{Backend, DType, Error, Layout, Result};
 
 impl<D: Backend> RawTensor<D> {
     /// `torch.cat(tensors, dim)`: the tensors one after another along `dim`;
@@ -23,54 +24,10 @@ impl<D: Backend> RawTensor<D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn cat(tensors: &[TensorRef<'_, D>], dim: isize) -> Result<RawTensor<D>> {
-        let op = "cat";
-        let Some(first) = tensors.first() else {
-            return Err(Error::invalid(op, "expected a non-empty list of Tensors"));
-        };
-        if first.dim() == 0 {
-            return Err(Error::invalid(
-                op,
-                "zero-dimensional tensor (at position 0) cannot be concatenated",
-            ));
-        }
-        let dim = wrap_dim(dim, first.dim())?;
-        let mut shape = first.shape().to_vec();
-        shape[dim] = 0;
-        for (i, t) in tensors.iter().enumerate() {
-            if t.dim() != first.dim() {
-                return Err(Error::invalid(
-                    op,
-                    format!(
-                        "Tensors must have same number of dimensions: got {} and {}",
-                        first.dim(),
-                        t.dim()
-                    ),
-                ));
-            }
-            if t.dtype() != first.dtype() {
-                return Err(Error::invalid(
-                    op,
-                    format!(
-                        "expected every tensor of dtype {}, got {} for tensor number {i} (cast it first)",
-                        first.dtype().name(),
-                        t.dtype().name()
-                    ),
-                ));
-            }
-            for d in (0..shape.len()).filter(|&d| d != dim) {
-                if t.shape()[d] != first.shape()[d] {
-                    return Err(Error::invalid(
-                        op,
-                        format!(
-                            "Sizes of tensors must match except in dimension {dim}. Expected size {} but got size {} for tensor number {i} in the list.",
-                            first.shape()[d],
-                            t.shape()[d]
-                        ),
-                    ));
-                }
-            }
-            shape[dim] += t.shape()[dim];
-        }
+        let metas: Vec<(&[usize], DType)> =
+            tensors.iter().map(|t| (t.shape(), t.dtype())).collect();
+        let (op, shape) = Cat::new(dim, &metas)?;
+        let (first, dim) = (&tensors[0], op.dim);
         let device = first.storage().device();
         let mut out = alloc_output(device, Layout::contiguous(&shape), first.dtype())?;
         let mut start = 0;
@@ -98,23 +55,8 @@ impl<D: Backend> RawTensor<D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn stack(tensors: &[TensorRef<'_, D>], dim: isize) -> Result<RawTensor<D>> {
-        let op = "stack";
-        let Some(first) = tensors.first() else {
-            return Err(Error::invalid(op, "expected a non-empty list of Tensors"));
-        };
-        for (i, t) in tensors.iter().enumerate() {
-            if t.shape() != first.shape() {
-                return Err(Error::invalid(
-                    op,
-                    format!(
-                        "stack expects each tensor to be equal size, but got {:?} at entry 0 and {:?} at entry {i}",
-                        first.shape(),
-                        t.shape()
-                    ),
-                ));
-            }
-        }
-        let dim = wrap_dim(dim, first.dim() + 1)? as isize;
+        let shapes: Vec<&[usize]> = tensors.iter().map(|t| t.shape()).collect();
+        let dim = Stack::new(dim, &shapes)?.dim as isize;
         let lifted = tensors
             .iter()
             .map(|t| t.unsqueeze(dim))

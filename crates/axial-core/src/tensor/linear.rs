@@ -3,7 +3,8 @@
 //! transposed where it lies.
 
 use super::{RawTensor, TensorRef, alloc_output};
-use crate::{Backend, Error, Layout, Result};
+use crate::ops::Linear;
+use crate::{Backend, Layout, Result};
 
 impl<D: Backend> TensorRef<'_, D> {
     /// `torch.nn.functional.linear(x, weight, bias)`: `x` of shape
@@ -29,47 +30,14 @@ impl<D: Backend> TensorRef<'_, D> {
         weight: &TensorRef<'_, D>,
         bias: Option<&TensorRef<'_, D>>,
     ) -> Result<RawTensor<D>> {
-        let op = "linear";
-        if weight.dim() != 2 || self.dim() == 0 {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "expected an input of at least 1 dim and a 2-D weight, got shapes {:?} and {:?}",
-                    self.shape(),
-                    weight.shape()
-                ),
-            ));
-        }
-        let (out_f, in_f) = (weight.shape()[0], weight.shape()[1]);
         let shape = self.shape();
-        let k = shape[shape.len() - 1];
-        let rows: usize = shape[..shape.len() - 1].iter().product();
-        if k != in_f {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {in_f}x{out_f})"
-                ),
-            ));
-        }
-        for other in [Some(weight), bias].into_iter().flatten() {
-            if other.dtype != self.dtype {
-                return Err(Error::invalid(
-                    op,
-                    format!(
-                        "expected m1 and m2 to have the same dtype, but got: {} != {}",
-                        self.dtype.name(),
-                        other.dtype.name()
-                    ),
-                ));
-            }
-        }
-        if !self.dtype.is_float() {
-            return Err(Error::Unsupported {
-                op: "matmul",
-                dtype: self.dtype,
-            });
-        }
+        let dtypes = [
+            self.dtype,
+            weight.dtype,
+            bias.map_or(self.dtype, |b| b.dtype),
+        ];
+        let (rows, k, out_f) =
+            Linear::rows(shape, weight.shape(), bias.map(|b| b.shape()), dtypes)?;
         let x = self.reshape(&[rows as isize, k as isize])?;
         let wt = weight.t()?;
         let mut out = alloc_output(
@@ -80,12 +48,6 @@ impl<D: Backend> TensorRef<'_, D> {
         let device = self.storage.device();
         match bias {
             Some(b) => {
-                if b.shape() != [out_f] {
-                    return Err(Error::invalid(
-                        op,
-                        format!("expected a bias of shape [{out_f}], got {:?}", b.shape()),
-                    ));
-                }
                 let b = b.expand(&[rows as isize, out_f as isize])?;
                 device.addmm(b.input(), x.as_ref().input(), wt.input(), out.output())?;
             }

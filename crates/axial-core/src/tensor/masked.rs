@@ -2,8 +2,8 @@
 //! (a causal mask), written with `where` over broadcast operands.
 
 use super::{RawTensor, TensorRef};
-use crate::layout::broadcast_shapes;
-use crate::{Backend, BinaryOp, CmpOp, DType, Error, Result, Scalar};
+use crate::ops::{MaskedFill, Triangle};
+use crate::{Backend, BinaryOp, CmpOp, DType, Result, Scalar};
 
 impl<D: Backend> TensorRef<'_, D> {
     /// `x.masked_fill(mask, value)`: `value` where the bool `mask` (broadcast
@@ -22,27 +22,7 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn masked_fill(&self, mask: &TensorRef<'_, D>, value: Scalar) -> Result<RawTensor<D>> {
-        let op = "masked_fill";
-        if mask.dtype() != DType::Bool {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "masked_fill_ only supports boolean masks, but got mask with dtype {}",
-                    mask.dtype().name()
-                ),
-            ));
-        }
-        let shape = broadcast_shapes(mask.shape(), self.shape())?;
-        if shape.as_slice() != self.shape() {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "The size of the mask {:?} must broadcast to the tensor's {:?}",
-                    mask.shape(),
-                    self.shape()
-                ),
-            ));
-        }
+        MaskedFill::check(self.shape(), mask.shape(), mask.dtype())?;
         let fill = RawTensor::full_on(self.storage().device(), &[], value, self.dtype())?;
         mask.where_(&fill.view(), self)
     }
@@ -60,7 +40,10 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn tril(&self, diagonal: i64) -> Result<RawTensor<D>> {
-        self.triangle("tril", diagonal, CmpOp::Le)
+        self.triangle(Triangle {
+            upper: false,
+            diagonal,
+        })
     }
 
     /// `torch.triu(x, diagonal)`: the elements on and above the `diagonal`-th
@@ -76,18 +59,18 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn triu(&self, diagonal: i64) -> Result<RawTensor<D>> {
-        self.triangle("triu", diagonal, CmpOp::Ge)
+        self.triangle(Triangle {
+            upper: true,
+            diagonal,
+        })
     }
 
-    /// Keeps the elements whose `col − row` compares with `diagonal` by `cmp`.
-    fn triangle(&self, op: &'static str, diagonal: i64, cmp: CmpOp) -> Result<RawTensor<D>> {
-        let r = self.dim();
-        if r < 2 {
-            return Err(Error::invalid(
-                op,
-                format!("{op}: input tensor must have at least 2 dimensions"),
-            ));
-        }
+    /// Keeps the elements whose `col − row` is at most (`tril`) or at least
+    /// (`triu`) the diagonal.
+    fn triangle(&self, op: Triangle) -> Result<RawTensor<D>> {
+        op.check(self.shape())?;
+        let (r, diagonal) = (self.dim(), op.diagonal);
+        let cmp = if op.upper { CmpOp::Ge } else { CmpOp::Le };
         let (m, n) = (self.shape()[r - 2], self.shape()[r - 1]);
         let device = self.storage().device();
         let rows = RawTensor::arange_on(device, 0.0, m as f64, 1.0, DType::I64)?;

@@ -5,7 +5,6 @@
 mod attention;
 mod create;
 pub use create::Generator;
-pub use elementwise::can_cast;
 pub use loss::Reduction;
 pub use pad::PadMode;
 mod elementwise;
@@ -435,28 +434,28 @@ impl<'a, D: Device> TensorRef<'a, D> {
         })
     }
 
-    /// A view over `storage` whose layout the caller has already checked
-    /// against it (a typed tensor keeps that invariant), so hot paths do not
-    /// check it again per op.
+    /// A view over `storage` that checks nothing: for a layout the caller
+    /// has already checked against it (a typed tensor keeps that
+    /// invariant), so that hot paths do not check it again per op.
     ///
-    /// Nothing is checked here. A layout that does not fit is still safe: every
-    /// op that reads or writes through the view checks bounds first (kernels
-    /// through the device's [`crate::Backend`] entry points, host copies
-    /// through [`crate::Device::copy_to_host`]) and returns `Err`, never an
-    /// access out of bounds. [`TensorRef::new`] refuses it up front.
+    /// A layout that does not fit is still safe: every op that reads or
+    /// writes through the view checks bounds first (kernels through the
+    /// device's [`crate::Backend`] entry points, host copies through
+    /// [`crate::Device::copy_to_host`]) and returns `Err`, never an access
+    /// out of bounds. [`TensorRef::new`] refuses it up front.
     ///
     /// ```
     /// # use axial_core::{DType, Layout, Storage, TensorRef, UnaryOp};
     /// let s = Storage::from_slice(&[1.0f32, 2.0]);
-    /// let v = TensorRef::new_prechecked(&s, Layout::contiguous(&[2]), DType::F32);
+    /// let v = TensorRef::new_unchecked(&s, Layout::contiguous(&[2]), DType::F32);
     /// assert_eq!(v.to_vec::<f32>()?, vec![1.0, 2.0]);
     /// // Three elements do not fit in two: ops on the view fail, none reads past.
-    /// let bad = TensorRef::new_prechecked(&s, Layout::contiguous(&[3]), DType::F32);
+    /// let bad = TensorRef::new_unchecked(&s, Layout::contiguous(&[3]), DType::F32);
     /// assert!(bad.to_vec::<f32>().is_err());
     /// assert!(bad.unary(UnaryOp::Exp).is_err());
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn new_prechecked(storage: &'a Storage<D>, layout: Layout, dtype: DType) -> Self {
+    pub fn new_unchecked(storage: &'a Storage<D>, layout: Layout, dtype: DType) -> Self {
         TensorRef {
             storage,
             layout,
@@ -496,7 +495,7 @@ impl<'a, D: Device> TensorRef<'a, D> {
         }
     }
 
-    /// Refuses a layout past the storage (one [`TensorRef::new_prechecked`]
+    /// Refuses a layout past the storage (one [`TensorRef::new_unchecked`]
     /// let through) before a host read computes byte offsets from it.
     fn check_in_bounds(&self) -> Result<()> {
         self.layout
@@ -535,22 +534,22 @@ impl<'a, D: Device> TensorMut<'a, D> {
         })
     }
 
-    /// A mutable view over `storage` whose layout the caller has already
-    /// checked against it; nothing is checked here, and a layout that does
-    /// not fit makes every op on the view return `Err`, as
-    /// [`TensorRef::new_prechecked`].
+    /// A mutable view over `storage` that checks nothing, for a layout the
+    /// caller has already checked against it: a layout that does not fit
+    /// makes every op on the view return `Err`, as
+    /// [`TensorRef::new_unchecked`].
     ///
     /// ```
     /// # use axial_core::{DType, Layout, Storage, TensorMut};
     /// let mut s = Storage::from_slice(&[1.0f32, 2.0]);
-    /// TensorMut::new_prechecked(&mut s, Layout::contiguous(&[2]), DType::F32).fill_(0.into())?;
+    /// TensorMut::new_unchecked(&mut s, Layout::contiguous(&[2]), DType::F32).fill_(0.into())?;
     /// assert_eq!(s.as_bytes(), &[0; 8]);
-    /// let mut bad = TensorMut::new_prechecked(&mut s, Layout::contiguous(&[3]), DType::F32);
+    /// let mut bad = TensorMut::new_unchecked(&mut s, Layout::contiguous(&[3]), DType::F32);
     /// assert!(bad.fill_(1.into()).is_err());
     /// assert_eq!(s.as_bytes(), &[0; 8]); // nothing written
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn new_prechecked(storage: &'a mut Storage<D>, layout: Layout, dtype: DType) -> Self {
+    pub fn new_unchecked(storage: &'a mut Storage<D>, layout: Layout, dtype: DType) -> Self {
         TensorMut {
             storage,
             layout,
@@ -611,7 +610,7 @@ impl<'a, D: Device> TensorMut<'a, D> {
     }
 
     /// This view as a kernel output (refused when two of its elements share memory).
-    fn output(&mut self) -> Result<Output<'_, D>> {
+    pub(crate) fn output(&mut self) -> Result<Output<'_, D>> {
         self.layout.check_writable()?;
         Ok(Output {
             storage: self.storage,
@@ -680,7 +679,11 @@ impl<'a, D: Device> MaybeOwned<'a, D> {
 }
 
 /// Allocates an output of `layout`'s shape on `device`.
-fn alloc_output<D: Backend>(device: &D, layout: Layout, dtype: DType) -> Result<RawTensor<D>> {
+pub(crate) fn alloc_output<D: Backend>(
+    device: &D,
+    layout: Layout,
+    dtype: DType,
+) -> Result<RawTensor<D>> {
     let nbytes = layout
         .required_len()
         .checked_mul(dtype.size())
@@ -694,7 +697,9 @@ fn alloc_output<D: Backend>(device: &D, layout: Layout, dtype: DType) -> Result<
 }
 
 impl<D: Device> RawTensor<D> {
-    fn output(&mut self) -> Output<'_, D> {
+    /// The whole tensor as a kernel output (a new tensor's layout, which
+    /// has no internal overlap).
+    pub(crate) fn output(&mut self) -> Output<'_, D> {
         Output {
             storage: &mut self.storage,
             layout: self.layout.clone(),
@@ -745,12 +750,12 @@ mod tests {
     }
 
     #[test]
-    fn prechecked_views_out_of_bounds_are_errors() {
+    fn unchecked_views_out_of_bounds_are_errors() {
         let s = Storage::from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
         let mask = RawTensor::from_vec(vec![Bool::TRUE], &[]).unwrap();
         for layout in bad_layouts() {
-            let v = TensorRef::new_prechecked(&s, layout.clone(), DType::F32);
-            let same = || TensorRef::new_prechecked(&s, layout.clone(), DType::F32);
+            let v = TensorRef::new_unchecked(&s, layout.clone(), DType::F32);
+            let same = || TensorRef::new_unchecked(&s, layout.clone(), DType::F32);
             let last = vec![-1; layout.rank()];
             refused(v.to_vec::<f32>(), &layout);
             refused(v.get::<f32>(&last), &layout);
@@ -767,11 +772,11 @@ mod tests {
     }
 
     #[test]
-    fn prechecked_mutable_views_out_of_bounds_write_nothing() {
+    fn unchecked_mutable_views_out_of_bounds_write_nothing() {
         for layout in bad_layouts() {
             let src = RawTensor::zeros(layout.shape(), DType::F32).unwrap();
             let mut s = Storage::from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
-            let mut m = TensorMut::new_prechecked(&mut s, layout.clone(), DType::F32);
+            let mut m = TensorMut::new_unchecked(&mut s, layout.clone(), DType::F32);
             refused(m.fill_(Scalar::Float(0.0)), &layout);
             refused(m.zero_(), &layout);
             refused(m.copy_(&src.view()), &layout);

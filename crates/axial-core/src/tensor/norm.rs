@@ -1,59 +1,21 @@
-//! `softmax`, `log_softmax` and `layer_norm`: fused kernels on the device
-//! over contiguous operands of the dtype it computes in (f64 stays f64; f32,
-//! f16 and bf16 compute in f32, as PyTorch's CPU kernels do).
+//! `softmax`, `log_softmax` and `layer_norm`: fused ops that the device
+//! runs in the dtype it chooses (f64 stays f64; f32, f16 and bf16 compute
+//! in f32 on the CPU and CUDA, as PyTorch's kernels do, converting inside
+//! the kernel), over the tensor where it lies.
 
 use super::{RawTensor, TensorRef, alloc_output};
-use crate::layout::wrap_dim;
-use crate::{Backend, DType, Error, Layout, Result};
-
-/// The dtype a fused kernel computes `dtype` in.
-fn compute_dtype(op: &'static str, dtype: DType) -> Result<DType> {
-    match dtype {
-        DType::F64 => Ok(DType::F64),
-        DType::F32 | DType::F16 | DType::BF16 => Ok(DType::F32),
-        _ => Err(Error::Unsupported { op, dtype }),
-    }
-}
+use crate::ops::{LayerNorm, Softmax};
+use crate::{Backend, Layout, Result};
 
 impl<'a, D: Backend> TensorRef<'a, D> {
-    /// This tensor contiguous and of `dtype`: itself when it already is.
-    fn contiguous_as(&self, dtype: DType) -> Result<Option<RawTensor<D>>> {
-        if self.dtype == dtype && self.layout.is_contiguous() {
-            return Ok(None);
-        }
-        let mut out = alloc_output(
-            self.storage.device(),
-            Layout::contiguous(self.shape()),
-            dtype,
-        )?;
-        self.storage.device().copy(self.input(), out.output())?;
-        Ok(Some(out))
-    }
-
-    /// `r`, rounded back to this tensor's dtype when it was computed in another.
-    fn in_own_dtype(&self, r: RawTensor<D>) -> Result<RawTensor<D>> {
-        if r.dtype == self.dtype {
-            Ok(r)
-        } else {
-            r.view().to_dtype(self.dtype)
-        }
-    }
-
     fn fused_softmax(&self, dim: isize, log: bool) -> Result<RawTensor<D>> {
-        let op = if log { "log_softmax" } else { "softmax" };
-        let compute = compute_dtype(op, self.dtype)?;
-        let dim = wrap_dim(dim, self.dim())?;
-        let copy = self.contiguous_as(compute)?;
-        let src = copy.as_ref().map_or_else(|| self.clone(), RawTensor::view);
-        let mut out = alloc_output(
-            self.storage.device(),
-            Layout::contiguous(self.shape()),
-            compute,
-        )?;
+        let op = Softmax::new(dim, log, self.dtype, self.dim())?;
+        let layout = Layout::contiguous(self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, self.dtype)?;
         self.storage
             .device()
-            .softmax(src.input(), dim, log, out.output())?;
-        self.in_own_dtype(out)
+            .softmax(op, self.input(), out.output())?;
+        Ok(out)
     }
 
     /// `torch.softmax(x, dim)`: `exp(x − max) / Σ exp(x − max)` along `dim`,
@@ -118,68 +80,21 @@ impl<'a, D: Backend> TensorRef<'a, D> {
         bias: Option<&TensorRef<'_, D>>,
         eps: f64,
     ) -> Result<RawTensor<D>> {
-        let op = "layer_norm";
-        let compute = compute_dtype(op, self.dtype)?;
-        let shape = self.shape();
-        let k = normalized_shape.len();
-        if k == 0 || k > shape.len() || shape[shape.len() - k..] != *normalized_shape {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "Given normalized_shape={normalized_shape:?}, expected input with shape [*, {}], but got input of size{shape:?}",
-                    normalized_shape
-                        .iter()
-                        .map(|n| n.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-        for (what, p) in [("weight", weight), ("bias", bias)] {
-            if let Some(p) = p
-                && (p.shape() != normalized_shape || p.dtype != self.dtype)
-            {
-                return Err(Error::invalid(
-                    op,
-                    format!(
-                        "Expected {what} to be of same shape as normalized_shape, but got {what} of shape {:?} ({}) and normalized_shape = {normalized_shape:?} ({})",
-                        p.shape(),
-                        p.dtype.name(),
-                        self.dtype.name()
-                    ),
-                ));
-            }
-        }
-        let n: usize = normalized_shape.iter().product();
-        let rows = self.numel().checked_div(n).unwrap_or(0);
-        let copy = self.contiguous_as(compute)?;
-        let src = copy.as_ref().map_or_else(|| self.clone(), RawTensor::view);
-        let src = src.view(&[rows as isize, n as isize])?;
-        let params = |p: Option<&TensorRef<'_, D>>| -> Result<Option<RawTensor<D>>> {
-            p.map(|p| -> Result<RawTensor<D>> {
-                let flat = p.reshape(&[n as isize])?;
-                let flat = flat.as_ref();
-                match flat.contiguous_as(compute)? {
-                    Some(c) => Ok(c),
-                    None => flat.to_owned(),
-                }
-            })
-            .transpose()
-        };
-        let (w, b) = (params(weight)?, params(bias)?);
-        let mut out = alloc_output(
-            self.storage.device(),
-            Layout::contiguous(&[rows, n]),
-            compute,
-        )?;
+        let params = [weight, bias].map(|p| p.map(|p| (p.shape(), p.dtype)));
+        let (rows, n) = LayerNorm::rows(self.shape(), normalized_shape, params, self.dtype)?;
+        let src = self.reshape(&[rows as isize, n as isize])?;
+        let w = weight.map(|p| p.reshape(&[n as isize])).transpose()?;
+        let b = bias.map(|p| p.reshape(&[n as isize])).transpose()?;
+        let layout = Layout::contiguous(&[rows, n]);
+        let mut out = alloc_output(self.storage.device(), layout, self.dtype)?;
         self.storage.device().layer_norm(
-            src.input(),
-            w.as_ref().map(|w| w.view().input()),
-            b.as_ref().map(|b| b.view().input()),
-            eps,
+            LayerNorm { eps },
+            src.as_ref().input(),
+            w.as_ref().map(|w| w.as_ref().input()),
+            b.as_ref().map(|b| b.as_ref().input()),
             out.output(),
         )?;
-        out.layout = Layout::contiguous(shape);
-        self.in_own_dtype(out)
+        out.layout = Layout::contiguous(self.shape());
+        Ok(out)
     }
 }

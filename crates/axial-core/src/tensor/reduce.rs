@@ -1,71 +1,10 @@
-//! Reductions: dims checked and wrapped here, kernels on the device.
+//! Reductions: dims checked and wrapped by the ops' rules
+//! ([`crate::ops::ReduceOp`]), kernels on the device.
 
 use super::{RawTensor, TensorRef, alloc_output};
 use crate::layout::wrap_dim;
-use crate::{ArgReduceOp, Backend, DType, Error, Layout, ReduceOp, Result};
-
-/// Wraps `dims` for a tensor of `rank`; an empty list means every dim. A
-/// 0-dim tensor accepts dim 0 and -1 and has no dim to reduce. As PyTorch's
-/// `resize_reduction`, every dim is wrapped before any repeat is looked for.
-fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<Vec<usize>> {
-    if dims.is_empty() {
-        return Ok((0..rank).collect());
-    }
-    let mut out: Vec<usize> = (dims.iter())
-        .map(|&d| wrap_dim(d, rank))
-        .collect::<Result<_>>()?;
-    for (i, &w) in out.iter().enumerate() {
-        if out[..i].contains(&w) {
-            return Err(Error::invalid(
-                op,
-                format!("dim {w} appears multiple times in the list of dims"),
-            ));
-        }
-    }
-    if rank == 0 {
-        out.clear();
-    }
-    Ok(out)
-}
-
-/// The shape with `dims` set to 1 (kept) or removed.
-fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Vec<usize> {
-    shape
-        .iter()
-        .enumerate()
-        .filter_map(|(d, &n)| match (dims.contains(&d), keepdim) {
-            (false, _) => Some(n),
-            (true, true) => Some(1),
-            (true, false) => None,
-        })
-        .collect()
-}
-
-/// PyTorch's `zero_numel_check_dims` for `amax`/`amin` of an empty tensor:
-/// a dim list is required, and each dim, in order, must be in range and of
-/// non-zero size (named as it was given).
-fn check_dims_nonempty(op: &'static str, shape: &[usize], dims: &[isize]) -> Result<()> {
-    if dims.is_empty() {
-        return Err(Error::invalid(
-            op,
-            "Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.",
-        ));
-    }
-    for &d in dims {
-        if shape[wrap_dim(d, shape.len())?] == 0 {
-            return Err(empty_dim(op, d));
-        }
-    }
-    Ok(())
-}
-
-/// The error for reducing a dim of size 0 with an op that has no identity.
-fn empty_dim(op: &'static str, dim: isize) -> Error {
-    Error::invalid(
-        op,
-        format!("Expected reduction dim {dim} to have non-zero size."),
-    )
-}
+use crate::ops::reduce::{check_dims_nonempty, empty_dim, reduced_dims, reduced_shape};
+use crate::{ArgReduceOp, Backend, DType, Layout, ReduceOp, Result};
 
 impl<D: Backend> TensorRef<'_, D> {
     /// Reduces over `dims` (empty: every dim), keeping them as size 1 when
@@ -166,9 +105,7 @@ impl<D: Backend> TensorRef<'_, D> {
         dim: Option<isize>,
         keepdim: bool,
     ) -> Result<RawTensor<D>> {
-        if self.dtype == DType::Bool {
-            return Err(Error::invalid(op.name(), "does not support bool input"));
-        }
+        op.check(self.dtype, self.numel(), dim)?;
         self.arg_reduce_any(op, dim, keepdim)
     }
 
@@ -179,13 +116,8 @@ impl<D: Backend> TensorRef<'_, D> {
         dim: Option<isize>,
         keepdim: bool,
     ) -> Result<RawTensor<D>> {
+        op.check_any(self.numel(), dim)?;
         let Some(dim) = dim else {
-            if self.numel() == 0 {
-                return Err(Error::invalid(
-                    op.name(),
-                    "Expected reduction dim to be specified for input.numel() == 0.",
-                ));
-            }
             let flat = self.reshape(&[-1])?;
             let mut out = flat.as_ref().arg_reduce_any(op, Some(0), false)?;
             if keepdim {

@@ -1,7 +1,7 @@
 //! `cumsum`: the running sum along a dim.
 
 use super::{RawTensor, TensorRef, alloc_output};
-use crate::layout::wrap_dim;
+use crate::ops::Cumsum;
 use crate::{Backend, Layout, Result};
 
 impl<D: Backend> TensorRef<'_, D> {
@@ -19,9 +19,8 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn cumsum(&self, dim: isize) -> Result<RawTensor<D>> {
-        let dim = wrap_dim(dim, self.dim())?;
-        let dtype = self.dtype().sum_dtype();
-        let converted = if dtype == self.dtype() {
+        let (op, dtype) = Cumsum::new(dim, self.dtype, self.dim())?;
+        let converted = if dtype == self.dtype {
             None
         } else {
             Some(self.to_dtype(dtype)?)
@@ -29,14 +28,11 @@ impl<D: Backend> TensorRef<'_, D> {
         let src = converted
             .as_ref()
             .map_or_else(|| self.clone(), RawTensor::view);
-        let mut out = alloc_output(
-            self.storage().device(),
-            Layout::contiguous(self.shape()),
-            dtype,
-        )?;
-        self.storage()
+        let layout = Layout::contiguous(self.shape());
+        let mut out = alloc_output(self.storage.device(), layout, dtype)?;
+        self.storage
             .device()
-            .cumsum(src.input(), dim, out.output())?;
+            .cumsum(src.input(), op.dim, out.output())?;
         Ok(out)
     }
 }

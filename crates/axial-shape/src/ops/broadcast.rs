@@ -1,9 +1,9 @@
 //! Broadcasting two shapes (the operands of `+`, comparisons, `where`), and
 //! the in-place rule that the result be the left operand's shape.
 //!
-//! Axes pair up from the right (semantics.md §5); a missing axis counts as
-//! size 1. Each pair must have one name or an anonymous side (PyTorch's
-//! `unify_from_right`, §8): the result takes the name. Sizes must be equal or
+//! Axes pair up from the right (PyTorch's `infer_size`); a missing axis
+//! counts as size 1. Each pair must have one name or an anonymous side
+//! (PyTorch's `unify_from_right`): the result takes the name. Sizes must be equal or
 //! one of them 1; a `Dyn` size leaves that check to run time, and the result
 //! takes the static size when the other is `Dyn` and not 1 (the run time
 //! check makes them agree). Two axes of one symbol ([`Sym`](crate::Sym))

@@ -45,8 +45,8 @@ impl<T: Element> SameDType<T> for T {}
 )]
 pub trait Number: Element + sealed::Sealed {}
 
-/// The element types of results whose dtype PyTorch changes (semantics.md
-/// §6, §7). Every element type has them.
+/// The element types of results whose dtype PyTorch changes (its type
+/// promotion, and the dtypes of sums and means). Every element type has them.
 ///
 /// ```
 /// use axial::ResultTypes;

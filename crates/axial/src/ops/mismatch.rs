@@ -90,7 +90,7 @@ pub(crate) fn in_place<S1: Shape, S2: Shape>(
     out_sizes: &[usize],
     operand_sizes: &[usize],
 ) -> Error {
-    let expand = matches!(&err, Error::Invalid { op: "expand", .. });
+    let expand = matches!(&err, Error::Expand { .. });
     match err {
         Error::InPlaceShape { .. } => Error::invalid(
             op,
@@ -123,7 +123,7 @@ pub(crate) fn matmul<S1: Shape, S2: Shape>(
     let (a_names, b_names) = (names_of::<S1>(), names_of::<S2>());
     let (a_shape, b_shape) = (described::<S1>(a_sizes), described::<S2>(b_sizes));
     match err {
-        Error::Invalid { op, .. } if op == "matmul" || op == "dot" => {
+        Error::Contraction { .. } => {
             // The last axis of `a` and the second-to-last of `b` (its only one).
             let k_b = b_sizes
                 .len()

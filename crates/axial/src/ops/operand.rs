@@ -165,7 +165,7 @@ impl<T: Element, D: Device> Operand<D> for T {
 pub(crate) fn tensor_on<T: Element, S, D: Device, D2: SameDevice<D>, R: Data<D2>>(
     t: &TensorBase<T, S, D2, R>,
 ) -> TensorRef<'_, D> {
-    TensorRef::new_prechecked(D2::on_same(t.data.storage()), t.layout.clone(), T::DTYPE)
+    TensorRef::new_unchecked(D2::on_same(t.data.storage()), t.layout.clone(), T::DTYPE)
 }
 
 /// An operand as a tensor: a scalar made a tensor without axes.

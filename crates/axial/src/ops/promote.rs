@@ -3,7 +3,7 @@
 use axial_core::{Bool, Element};
 use half::{bf16, f16};
 
-/// PyTorch's `promote_types(Self, B)` (semantics.md §6): the dtype both
+/// PyTorch's `promote_types(Self, B)` (`c10/core/ScalarType.cpp`): the dtype both
 /// operands of a mixed op would convert to. axial never promotes on its own;
 /// this names the type for an explicit `.cast::<Promoted<A, B>>()`.
 ///

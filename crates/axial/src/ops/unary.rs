@@ -158,6 +158,9 @@ unary_ops! {
     gelu_tanh, try_gelu_tanh, gelu_tanh_, try_gelu_tanh_: UnaryOp::GeluTanh, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `x·sigmoid(x)` elementwise.
     silu, try_silu, silu_, try_silu_: UnaryOp::Silu, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
+    /// `ln(1 + eˣ)` elementwise, `x` itself above 20 (PyTorch's `softplus`
+    /// with its defaults, `beta` 1 and `threshold` 20).
+    softplus, try_softplus, softplus_, try_softplus_: UnaryOp::Softplus, T: Float, f64: [0.0, 30.0] => [std::f64::consts::LN_2, 30.0];
     /// The error function, elementwise.
     erf, try_erf, erf_, try_erf_: UnaryOp::Erf, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
     /// Rounded toward −∞.

@@ -251,18 +251,10 @@ fn tile(a: &[u32], b: &[u32], kp: usize, nv: usize, c: &mut [f32], ldc: usize, f
     }
 }
 
-/// True when the CPU has AVX-512 BF16.
+/// True when the products use AVX-512 BF16: the one detection of the
+/// instruction set says so (`AXIAL_SIMD` unset, a CPU with BF16).
 fn has_bf16() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        static BF16: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *BF16.get_or_init(|| {
-            crate::cpu::simd::level() == crate::cpu::simd::Level::Avx512
-                && std::arch::is_x86_feature_detected!("avx512bf16")
-        })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    crate::cpu::simd::bf16_dot(crate::cpu::simd::Site::Bf16)
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -1,7 +1,7 @@
 //! The reduction walker: any [`Reducer`] over any [`ReducePlan`].
 //!
 //! Two shapes of walk, chosen by which source dim is innermost
-//! ([`ReducePlan::reduces_inner`]):
+//! ([`reduces_inner`]):
 //! - **inner**: the innermost source dim is reduced. Each output reduces
 //!   contiguous runs with [`LANES`] independent accumulators (they vectorise),
 //!   in blocks of at most [`LEAF`] elements combined pairwise (a cascade, so an
@@ -25,9 +25,10 @@
 //! results combined.
 
 use super::ops::{Reducer, Wide};
-use super::plan::{Dims, Odometer, ReducePlan};
+use super::plan::{Dims, Odometer, ReducePlan, reduces_inner};
 use super::widen::{Num, Widen};
 use crate::cpu::access::SendPtr;
+use crate::cpu::simd::{Level, Site, level_at};
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 
 /// Independent accumulators over a contiguous run.
@@ -79,7 +80,7 @@ pub(crate) unsafe fn reduce<R: Reducer>(
     let parallel = work >= PARALLEL_THRESHOLD && rayon::current_num_threads() > 1;
     if walk.count == 0 {
         walk.fill_empty();
-    } else if plan.reduces_inner() {
+    } else if reduces_inner(plan) {
         walk.inner(parallel);
     } else {
         walk.outer(parallel);
@@ -111,7 +112,7 @@ const BLOCK: usize = 512;
 const SHORT_BLOCK: usize = 4 * LANES;
 
 /// Reduces a contiguous run with [`LANES`] accumulators, compiled for the
-/// widest vectors the CPU has (the crate's baseline is SSE2: two f64 lanes
+/// widest vectors of the instruction set in use ([`level_at`]) (the crate's baseline is SSE2: two f64 lanes
 /// where AVX2 has four and AVX-512 eight). Not through `simd::dispatch`:
 /// its AVX-512 function also enables VL/BW/DQ, with which the compiler
 /// vectorises these generic loops differently, and a row sum measured
@@ -119,16 +120,15 @@ const SHORT_BLOCK: usize = 4 * LANES;
 #[inline(always)]
 pub(super) fn lanes<R: Reducer>(r: R, xs: &[R::In], first: usize) -> R::Acc {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512 F.
-            return unsafe { lanes_avx512(r, xs, first) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
-            return unsafe { lanes_avx2(r, xs, first) };
-        }
+    match level_at(Site::Reduce) {
+        // SAFETY: the CPU has AVX-512 F.
+        Level::Avx512 => return unsafe { lanes_avx512(r, xs, first) },
+        // SAFETY: the CPU has AVX2.
+        Level::Avx2 => return unsafe { lanes_avx2(r, xs, first) },
+        Level::Portable => {}
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    level_at(Site::Reduce);
     lanes_here(r, xs, first)
 }
 

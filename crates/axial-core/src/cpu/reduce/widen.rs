@@ -1,10 +1,9 @@
 //! How an element enters a reduction: floats widen to the float they are
 //! computed in (f16 and bf16 to f32), integers and bool to i64.
 
-use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
-use crate::cpu::convert::{bf16_to_f32, f16_to_f32};
+use crate::cpu::convert::{self, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::{Bool, Element};
 
 /// The number a reduction computes in: f32, f64 or i64 (wrapping).
@@ -193,11 +192,11 @@ impl Widen for bf16 {
     }
     #[inline(always)]
     fn narrow(w: f32) -> Self {
-        bf16::from_f32(w)
+        f32_to_bf16(w)
     }
     #[inline(always)]
     fn sum_out(w: f32) -> bf16 {
-        bf16::from_f32(w)
+        f32_to_bf16(w)
     }
 }
 
@@ -207,8 +206,8 @@ impl Widen for f16 {
     const BLOCK: bool = true;
     #[inline(always)]
     fn widen_block(src: &[Self], dst: &mut [f32]) {
-        // `half` converts slices with F16C when the CPU has it.
-        src.convert_to_f32_slice(dst);
+        // F16C where the instruction set in use has it.
+        <f16 as convert::Half>::widen_run(src, dst);
     }
     #[inline(always)]
     fn widen(self) -> f32 {
@@ -216,11 +215,11 @@ impl Widen for f16 {
     }
     #[inline(always)]
     fn narrow(w: f32) -> Self {
-        f16::from_f32(w)
+        f32_to_f16(w)
     }
     #[inline(always)]
     fn sum_out(w: f32) -> f16 {
-        f16::from_f32(w)
+        f32_to_f16(w)
     }
 }
 

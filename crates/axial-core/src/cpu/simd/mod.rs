@@ -192,58 +192,203 @@ pub(crate) fn prefetch(p: *const f32) {
 }
 
 /// The instruction set in use: detected once.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Level {
-    /// AVX-512 F, DQ, BW and VL.
-    Avx512,
-    /// AVX2 with FMA and F16C.
-    Avx2,
     /// Whatever the compiler targets.
     Portable,
+    /// AVX2 with FMA and F16C.
+    Avx2,
+    /// AVX-512 F, DQ, BW and VL.
+    Avx512,
 }
 
-static LEVEL: AtomicU8 = AtomicU8::new(u8::MAX);
+/// What [`detect`] found (bits 0–1 the [`Level`], bit 2 VNNI, bit 3
+/// AVX-512 BF16), or `u8::MAX` before it ran.
+static FEATURES: AtomicU8 = AtomicU8::new(u8::MAX);
+
+/// The level, VNNI and AVX-512 BF16, detected on first use.
+fn features() -> (Level, bool, bool) {
+    let mut bits = FEATURES.load(Ordering::Relaxed);
+    if bits == u8::MAX {
+        let (level, vnni, bf16) = detect();
+        bits = level as u8 | (vnni as u8) << 2 | (bf16 as u8) << 3;
+        FEATURES.store(bits, Ordering::Relaxed);
+    }
+    let level = match bits & 3 {
+        2 => Level::Avx512,
+        1 => Level::Avx2,
+        _ => Level::Portable,
+    };
+    (level, bits & 4 != 0, bits & 8 != 0)
+}
 
 /// The best instruction set of this CPU, unless `AXIAL_SIMD` names a lower
-/// one (`avx2` or `portable`; for tests and measurements).
+/// one (for tests and measurements): every kernel of the crate asks here,
+/// through [`dispatch`] or [`level_at`], and nowhere else.
+///
+/// | `AXIAL_SIMD` | level | AVX-512 VNNI and BF16 |
+/// | --- | --- | --- |
+/// | unset | the best the CPU has | when the CPU has them |
+/// | `avx512` | at most [`Level::Avx512`] | no |
+/// | `avx2` | at most [`Level::Avx2`] | no |
+/// | `portable` | [`Level::Portable`] | no |
 pub(crate) fn level() -> Level {
-    let code = LEVEL.load(Ordering::Relaxed);
-    let level = match code {
-        0 => return Level::Avx512,
-        1 => return Level::Avx2,
-        2 => return Level::Portable,
-        _ => detect(),
-    };
-    LEVEL.store(level as u8, Ordering::Relaxed);
-    level
+    features().0
 }
 
-fn detect() -> Level {
+/// True when the int8 products may use AVX-512 VNNI (`vpdpbusd`): the
+/// level is [`Level::Avx512`], the CPU has VNNI and `AXIAL_SIMD` is unset.
+pub(crate) fn vnni(site: Site) -> bool {
+    let (level, vnni, _) = features();
+    note(site, if vnni { level } else { Level::Portable });
+    vnni
+}
+
+/// True when the bf16 products may use AVX-512 BF16 (`vdpbf16ps`): the
+/// level is [`Level::Avx512`], the CPU has BF16 and `AXIAL_SIMD` is unset.
+pub(crate) fn bf16_dot(site: Site) -> bool {
+    let (level, _, bf16) = features();
+    note(site, if bf16 { level } else { Level::Portable });
+    bf16
+}
+
+fn detect() -> (Level, bool, bool) {
     let cap = std::env::var("AXIAL_SIMD").ok();
-    let allowed = |l: Level| match cap.as_deref() {
-        Some("portable") => l == Level::Portable,
-        Some("avx2") => l != Level::Avx512,
-        _ => true,
+    let (cap, vnni_allowed) = match cap.as_deref() {
+        Some("portable") => (Level::Portable, false),
+        Some("avx2") => (Level::Avx2, false),
+        Some("avx512") => (Level::Avx512, false),
+        _ => (Level::Avx512, true),
     };
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as has;
-        if allowed(Level::Avx512)
-            && has!("avx512f")
-            && has!("avx512dq")
-            && has!("avx512bw")
-            && has!("avx512vl")
-            && has!("fma")
-            && has!("f16c")
-        {
-            return Level::Avx512;
-        }
-        if allowed(Level::Avx2) && has!("avx2") && has!("fma") && has!("f16c") {
-            return Level::Avx2;
-        }
+        let avx2 = has!("avx2") && has!("fma") && has!("f16c");
+        let avx512 =
+            avx2 && has!("avx512f") && has!("avx512dq") && has!("avx512bw") && has!("avx512vl");
+        let best = if avx512 {
+            Level::Avx512
+        } else if avx2 {
+            Level::Avx2
+        } else {
+            Level::Portable
+        };
+        let level = best.min(cap);
+        let vnni = vnni_allowed && level == Level::Avx512 && has!("avx512vnni");
+        let bf16 = vnni_allowed && level == Level::Avx512 && has!("avx512bf16");
+        (level, vnni, bf16)
     }
-    let _ = allowed;
-    Level::Portable
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (cap, vnni_allowed);
+        (Level::Portable, false, false)
+    }
+}
+
+/// The kernels that choose an instruction set, each asking [`level_at`]
+/// (or [`dispatch`], [`vnni`]) under its own name, so that a test can see
+/// that every one of them heeds `AXIAL_SIMD`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Site {
+    /// Work written over [`Isa`] ([`dispatch`]): vmath, softmax, layer norm.
+    Isa,
+    /// The elementwise drivers' unit-stride loops (`cpu/map`).
+    Map,
+    /// The reductions' contiguous runs (`cpu/reduce/walk`).
+    Reduce,
+    /// The register transpose of copies (`cpu/transpose`).
+    Transpose,
+    /// The matrix products (`cpu/gemm`).
+    Gemm,
+    /// f16/bf16 widening of whole runs (`cpu/convert`).
+    Convert,
+    /// The loops of the generalized tensors (`generalized/host`).
+    Host,
+    /// The int8 products' VNNI tiles (`generalized/quantized/gemm`,
+    /// `cpu/infer/int8`).
+    Vnni,
+    /// The bf16 products' AVX-512 BF16 tiles (`cpu/infer/bf16`).
+    Bf16,
+}
+
+/// Every [`Site`], in the order of [`used`]'s bits.
+#[cfg(debug_assertions)]
+const SITES: [Site; 9] = [
+    Site::Isa,
+    Site::Map,
+    Site::Reduce,
+    Site::Transpose,
+    Site::Gemm,
+    Site::Convert,
+    Site::Host,
+    Site::Vnni,
+    Site::Bf16,
+];
+
+/// Per site, the levels it has run at (bit `level as u8`): kept in debug
+/// builds only, for the test that every kernel heeds `AXIAL_SIMD`.
+#[cfg(debug_assertions)]
+static USED: [AtomicU8; 9] = [const { AtomicU8::new(0) }; 9];
+
+/// Records that `site` runs at `level` (debug builds).
+#[inline(always)]
+fn note(site: Site, level: Level) {
+    #[cfg(debug_assertions)]
+    {
+        let i = SITES.iter().position(|&s| s == site).unwrap_or(0);
+        USED[i].fetch_or(1 << level as u8, Ordering::Relaxed);
+    }
+    let _ = (site, level);
+}
+
+/// The levels `site` has run at so far, as bits `1 << level` (debug
+/// builds; 0 in release builds).
+#[cfg(test)]
+pub(crate) fn used(site: Site) -> u8 {
+    #[cfg(debug_assertions)]
+    {
+        let i = SITES.iter().position(|&s| s == site).unwrap_or(0);
+        USED[i].load(Ordering::Relaxed)
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        let _ = site;
+        0
+    }
+}
+
+/// [`level`], for a kernel that chooses its code by it.
+#[inline(always)]
+pub(crate) fn level_at(site: Site) -> Level {
+    let level = level();
+    note(site, level);
+    level
+}
+
+/// Runs `f` compiled with AVX2 when the level in use has it, so that the
+/// plain loops inlined into it vectorise with 256-bit lanes; else as built
+/// (the crate's baseline). Rust never fuses a multiply and an add on its
+/// own, so both give the same bits.
+#[inline(always)]
+pub(crate) fn avx2_loops<R>(site: Site, f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if level_at(site) != Level::Portable {
+        // SAFETY: the level in use has AVX2.
+        return unsafe { with_avx2(f) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    note(site, Level::Portable);
+    f()
+}
+
+/// [`avx2_loops`]'s AVX2 copy of `f`.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 /// Work written once over an [`Isa`], run with the best one.
@@ -261,24 +406,22 @@ pub(crate) fn dispatch<W: WithIsa>(work: W) -> W::Output {
     dispatch_at(level(), work)
 }
 
-/// Runs `work` with `level`'s instruction set, or a lower one the CPU has.
+/// Runs `work` with `level`'s instruction set, or the lower one in use.
 pub(crate) fn dispatch_at<W: WithIsa>(level: Level, work: W) -> W::Output {
+    let level = level.min(self::level());
+    note(Site::Isa, level);
     #[cfg(target_arch = "x86_64")]
-    {
-        let best = self::level();
-        match level {
-            Level::Avx512 if best == Level::Avx512 => {
-                // SAFETY: `level()` found every feature `run_avx512` enables.
-                return unsafe { run_avx512(work) };
-            }
-            Level::Avx512 | Level::Avx2 if best != Level::Portable => {
-                // SAFETY: `level()` found AVX2, FMA and F16C.
-                return unsafe { run_avx2(work) };
-            }
-            _ => {}
+    match level {
+        Level::Avx512 => {
+            // SAFETY: `level()` found every feature `run_avx512` enables.
+            return unsafe { run_avx512(work) };
         }
+        Level::Avx2 => {
+            // SAFETY: `level()` found AVX2, FMA and F16C.
+            return unsafe { run_avx2(work) };
+        }
+        Level::Portable => {}
     }
-    let _ = level;
     work.run(Portable::new())
 }
 
@@ -300,16 +443,16 @@ unsafe fn run_avx2<W: WithIsa>(work: W) -> W::Output {
     work.run(unsafe { Avx2::new() })
 }
 
-/// The levels this CPU can run, best first (for tests that compare them).
+/// The levels this process may run, best first (for tests that compare
+/// them): [`level`] and those below it.
 #[cfg(test)]
 pub(crate) fn available() -> Vec<Level> {
     let best = level();
     [Level::Avx512, Level::Avx2, Level::Portable]
         .into_iter()
-        .filter(|&l| match best {
-            Level::Avx512 => true,
-            Level::Avx2 => l != Level::Avx512,
-            Level::Portable => l == Level::Portable,
-        })
+        .filter(|&l| l <= best)
         .collect()
 }
+
+#[cfg(test)]
+mod heed;

@@ -6,13 +6,13 @@
 //! 2–3× slower than a plain store), one from a block of results does not.
 //!
 //! A unit-stride f32 output is streamed only for an op that waits on memory
-//! rather than on its arithmetic ([`VecOp::memory_bound`]). For the others
+//! rather than on its arithmetic ([`memory_bound`]). For the others
 //! the detour through the block costs more than the destination's read
 //! that streaming saves (measured on 64 MiB, two threads, the same buffers
 //! taking turns: plain stores 4–17 % faster for every op but `exp` in
 //! AVX-512 lanes, which streaming makes 9–11 % faster).
 
-use super::{VecOp, run_f32};
+use super::{Lanewise, memory_bound, run_f32};
 use crate::cpu::access::{SendPtr, bytes, in_ptr, out_ptr};
 use crate::cpu::math::FloatElem;
 use crate::cpu::stream::{STREAM_MIN_RUN, fence, stream_unfenced, worth_streaming};
@@ -26,9 +26,9 @@ const BLOCK: usize = 1024;
 /// that is the output through another layout is not handled here (the
 /// blocks would read elements already written): the caller's scalar
 /// kernel keeps the element-by-element order for it.
-pub(crate) fn apply<E: FloatElem<F = f32>>(
+pub(crate) fn apply<E: FloatElem<F = f32>, O: Lanewise + Sync>(
     name: &'static str,
-    op: VecOp,
+    op: O,
     src: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
 ) -> Result<()> {
@@ -52,13 +52,13 @@ pub(crate) fn apply<E: FloatElem<F = f32>>(
 /// One run: `len` elements from `a[oa + i·sa]` to `o[oo + i·so]`; with
 /// `stream`, a unit-stride output goes through the block and is streamed,
 /// unless the run could be computed where it lies by an op that is not
-/// [`VecOp::memory_bound`].
+/// [`memory_bound`].
 ///
 /// # Safety
 /// Every element of the run is in bounds of its buffer; the output run is
 /// written by this call alone.
-unsafe fn run<E: FloatElem<F = f32>>(
-    op: VecOp,
+unsafe fn run<E: FloatElem<F = f32>, O: Lanewise>(
+    op: O,
     (po, oo, so): (SendPtr<E>, usize, isize),
     (pa, oa, sa): (SendPtr<E>, usize, isize),
     len: usize,
@@ -71,7 +71,7 @@ unsafe fn run<E: FloatElem<F = f32>>(
         let f32s = E::DTYPE == crate::DType::F32;
         let unit = so == 1 && sa == 1;
         let apart = (a as usize).abs_diff(o as usize) >= len * size_of::<E>();
-        let streamed = stream && op.memory_bound() && len >= STREAM_MIN_RUN;
+        let streamed = stream && memory_bound::<O>() && len >= STREAM_MIN_RUN;
         if f32s && unit && (a == o.cast_const() || apart) && !streamed {
             run_f32(op, a.cast(), o.cast(), len);
             return;

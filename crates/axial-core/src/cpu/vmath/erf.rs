@@ -14,8 +14,16 @@
 
 use super::coeffs::{ERF_PIECES, ERF_SMALL, ERFC, GELU_PIECES};
 use super::explog::{exp_d, exp_parts_df, pow2};
+use super::lanewise;
 use super::{horner_d, one_minus_pair, three_quarter_piece};
 use crate::cpu::simd::Isa;
+
+lanewise! {
+    /// `erf x` ([`erf`]).
+    ErfOp => |isa, x| erf(isa, x);
+    /// The exact GELU: its pieces above x = −6, else in f64 lanes.
+    GeluOp => |isa, x| gelu_wide(isa, x), common gelu_pieces, rare below_gelu_pieces;
+}
 
 /// `erf(z)` for |z| < 1.
 #[inline(always)]

@@ -8,8 +8,18 @@
 //! `ln(1+f) = 2·atanh(s)`, `s = f/(2+f)`, as in fdlibm.
 
 use super::coeffs::{EXP_F32, EXP_F64, LOG_F32, LOG_F64};
+use super::lanewise;
 use super::{fast_two_sum, horner, horner_d};
 use crate::cpu::simd::Isa;
+
+lanewise! {
+    /// `eˣ` ([`exp`]).
+    ExpOp => |isa, x| exp(isa, x), memory bound true;
+    /// `ln x` ([`log`]).
+    LogOp => |isa, x| log(isa, x);
+    /// `ln(1 + eˣ)` ([`softplus`]).
+    SoftplusOp => |isa, x| softplus(isa, x);
+}
 
 const LOG2E: f32 = std::f32::consts::LOG2_E;
 /// ln 2 rounded to f32, and the rest.
@@ -177,4 +187,29 @@ pub(crate) fn log_d<I: Isa>(isa: I, x: I::D) -> I::D {
         isa.splat_d(LN2_HI_D),
         isa.sub_d(f, isa.sub_d(hfsq, tail)),
     )
+}
+
+/// `ln(1 + eˣ)` in f32 lanes, within an ulp, and `x` itself above 20
+/// (PyTorch's threshold). Computed in f64 lanes and rounded once: `1 + e`
+/// carried as an exact pair `s + err` (TwoSum), so that
+/// `ln(1 + e) = ln s + err/s` keeps the bits of an `e` far below 1, down to
+/// the subnormal results.
+#[inline(always)]
+pub(crate) fn softplus<I: Isa>(isa: I, x: I::F) -> I::F {
+    let (lo, hi) = isa.widen(x);
+    let v = isa.narrow(softplus_d(isa, lo), softplus_d(isa, hi));
+    let v = isa.select(isa.lt(isa.splat(20.0), x), x, v);
+    isa.select(isa.is_nan(x), x, v)
+}
+
+/// `ln(1 + eˣ)` in f64 lanes for `x ≤ 20` (larger lanes, and NaN, give
+/// what 20 gives: the caller replaces them).
+#[inline(always)]
+fn softplus_d<I: Isa>(isa: I, x: I::D) -> I::D {
+    let one = isa.splat_d(1.0);
+    let e = exp_d(isa, isa.min_d(x, isa.splat_d(20.0)));
+    let s = isa.add_d(one, e);
+    let b = isa.sub_d(s, one);
+    let err = isa.add_d(isa.sub_d(one, isa.sub_d(s, b)), isa.sub_d(e, b));
+    isa.add_d(log_d(isa, s), isa.div_d(err, s))
 }

@@ -9,8 +9,20 @@
 
 use super::coeffs::{SIGMOID_PIECES, TANH_SMALL};
 use super::explog::{exp_d, exp_parts, pow2};
+use super::lanewise;
 use super::{fast_two_sum, horner, one_minus_pair, three_quarter_piece};
 use crate::cpu::simd::Isa;
+
+lanewise! {
+    /// `tanh x` ([`tanh`]).
+    TanhOp => |isa, x| tanh(isa, x);
+    /// `sigmoid x`: the pieces below |x| = 6, else through `exp`.
+    SigmoidOp => |isa, x| sigmoid_exp(isa, x), common sigmoid_near, rare beyond_pieces;
+    /// `silu x`: the pieces below |x| = 6, else through `exp`.
+    SiluOp => |isa, x| silu_exp(isa, x), common silu_near, rare beyond_pieces;
+    /// The tanh-form GELU ([`gelu_tanh`]).
+    GeluTanhOp => |isa, x| gelu_tanh(isa, x);
+}
 
 /// Below this |x|, `tanh` by its odd polynomial (`1 − e⁻²ˣ` would cancel).
 const TANH_SMALL_BELOW: f32 = 0.55;

@@ -18,65 +18,15 @@
 
 pub(crate) mod apply;
 mod coeffs;
-mod erf;
-mod explog;
-mod logistic;
-mod pow;
-mod trig;
+pub(crate) mod erf;
+pub(crate) mod explog;
+pub(crate) mod logistic;
+pub(crate) mod pow;
+pub(crate) mod trig;
 
 pub(crate) use explog::{exp, log as log_lanes};
 
 use super::simd::{Isa, PREFETCH_AHEAD, WithIsa, dispatch, prefetch};
-use crate::UnaryOp;
-
-/// The unary ops with a vectorised f32 kernel.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) enum VecOp {
-    Exp,
-    Log,
-    Tanh,
-    Sigmoid,
-    Silu,
-    Erf,
-    Gelu,
-    GeluTanh,
-    Sin,
-    Cos,
-    Rsqrt,
-    /// `xᵖ` through `exp(p·ln x)` (the exponents PyTorch special-cases are
-    /// left to the scalar kernel).
-    Pow(f64),
-}
-
-impl VecOp {
-    /// The vectorised kernel of `op`, if it has one (`PowScalar` is decided
-    /// by the caller, which knows the element type's special exponents).
-    pub(crate) fn of(op: UnaryOp) -> Option<VecOp> {
-        use UnaryOp::*;
-        Some(match op {
-            Exp => VecOp::Exp,
-            Log => VecOp::Log,
-            Tanh => VecOp::Tanh,
-            Sigmoid => VecOp::Sigmoid,
-            Silu => VecOp::Silu,
-            Erf => VecOp::Erf,
-            Gelu => VecOp::Gelu,
-            GeluTanh => VecOp::GeluTanh,
-            Sin => VecOp::Sin,
-            Cos => VecOp::Cos,
-            Rsqrt => VecOp::Rsqrt,
-            _ => return None,
-        })
-    }
-
-    /// True when the op over an array larger than the caches waits on
-    /// memory rather than on its arithmetic with the lanes the CPU has:
-    /// `exp` in AVX-512 lanes (about a dozen operations per 16 lanes). Such
-    /// an op's output is better streamed past the caches ([`apply`]).
-    pub(crate) fn memory_bound(self) -> bool {
-        self == VecOp::Exp && super::simd::level() == super::simd::Level::Avx512
-    }
-}
 
 /// `c[0]·xⁿ + … + c[n]` by Horner's rule with fused multiply-adds.
 #[inline(always)]
@@ -204,7 +154,7 @@ fn rsqrt<I: Isa>(isa: I, x: I::F) -> I::F {
     isa.div(isa.splat(1.0), root)
 }
 
-/// One lane-wise function of a [`VecOp`], applied to a vector of lanes.
+/// One lane-wise function of a unary op, applied to a vector of lanes.
 /// Each op is a type of its own, so that each gets its own instance of the
 /// loop compiled with the instruction set's target features: the function
 /// is inlined into it (a closure would be compiled without those features
@@ -219,7 +169,13 @@ fn rsqrt<I: Isa>(isa: I, x: I::F) -> I::F {
 /// the two common paths in one straight line of code: one branch between
 /// them kept each from overlapping the other (measured: sigmoid 8–10 %
 /// faster on one thread).
-trait Lanewise: Copy + Send {
+pub(crate) trait Lanewise: Copy + Send {
+    /// True when the op over an array larger than the caches waits on
+    /// memory rather than on its arithmetic with AVX-512's lanes (`exp`:
+    /// about a dozen operations per 16 lanes): its output is better
+    /// streamed past the caches ([`apply`]).
+    const MEMORY_BOUND_AVX512: bool = false;
+
     /// The function at any lanes.
     fn full<I: Isa>(self, isa: I, x: I::F) -> I::F;
 
@@ -259,73 +215,58 @@ trait Lanewise: Copy + Send {
     }
 }
 
-/// Declares the [`Lanewise`] types of the ops, and `by_op!`, which binds
-/// the one of a [`VecOp`] to a name in an expression. `|isa, x| f` is the
-/// op's path for any lanes; `common` and `rare` name its cheaper path and
-/// the test of the lanes that path cannot take.
+/// Declares [`Lanewise`] types: `Name => |isa, x| f` is the op's path for
+/// any lanes; `common` and `rare` name its cheaper path and the test of the
+/// lanes that path cannot take; `memory bound` marks an op whose output
+/// is streamed ([`Lanewise::MEMORY_BOUND_AVX512`]). Each file of this
+/// module declares the types of its functions; the table of unary ops
+/// names them ([`crate::ops::unary_table`]).
 macro_rules! lanewise {
     ($(
         $(#[$doc:meta])*
-        $name:ident $(($field:ident: $t:ty))? = $variant:ident => |$isa:ident, $x:ident| $f:expr
-        $(, common $common:path, rare $rare:path)?;
+        $name:ident $(($field:ident: $t:ty))? => |$isa:ident, $x:ident| $f:expr
+        $(, common $common:path, rare $rare:path)?
+        $(, memory bound $bound:literal)?;
     )*) => {
         $(
             $(#[$doc])*
             #[derive(Copy, Clone)]
-            struct $name $(($t))?;
+            pub(crate) struct $name $((pub(crate) $t))?;
 
-            impl Lanewise for $name {
+            impl $crate::cpu::vmath::Lanewise for $name {
+                $(const MEMORY_BOUND_AVX512: bool = $bound;)?
+
                 #[inline(always)]
-                fn full<I: Isa>(self, $isa: I, $x: I::F) -> I::F {
+                fn full<I: $crate::cpu::simd::Isa>(self, $isa: I, $x: I::F) -> I::F {
                     $(let $name($field) = self;)?
                     $f
                 }
                 $(
                     #[inline(always)]
-                    fn rare<I: Isa>(self, isa: I, x: I::F) -> Option<I::MF> {
+                    fn rare<I: $crate::cpu::simd::Isa>(self, isa: I, x: I::F) -> Option<I::MF> {
                         Some($rare(isa, x))
                     }
 
                     #[inline(always)]
-                    fn common<I: Isa>(self, isa: I, x: I::F) -> I::F {
+                    fn common<I: $crate::cpu::simd::Isa>(self, isa: I, x: I::F) -> I::F {
                         $common(isa, x)
                     }
                 )?
             }
         )*
-
-        macro_rules! by_op {
-            ($op:expr, $k:ident => $e:expr) => {
-                match $op {
-                    $(VecOp::$variant $(($field))? => {
-                        let $k = $name $(($field))?;
-                        $e
-                    })*
-                }
-            };
-        }
     };
 }
+pub(crate) use lanewise;
 
 lanewise! {
-    ExpOp = Exp => |isa, x| explog::exp(isa, x);
-    LogOp = Log => |isa, x| explog::log(isa, x);
-    TanhOp = Tanh => |isa, x| logistic::tanh(isa, x);
-    SigmoidOp = Sigmoid => |isa, x| logistic::sigmoid_exp(isa, x),
-        common logistic::sigmoid_near, rare logistic::beyond_pieces;
-    SiluOp = Silu => |isa, x| logistic::silu_exp(isa, x),
-        common logistic::silu_near, rare logistic::beyond_pieces;
-    ErfOp = Erf => |isa, x| erf::erf(isa, x);
-    GeluOp = Gelu => |isa, x| erf::gelu_wide(isa, x),
-        common erf::gelu_pieces, rare erf::below_gelu_pieces;
-    GeluTanhOp = GeluTanh => |isa, x| logistic::gelu_tanh(isa, x);
-    SinOp = Sin => |isa, x| trig::sin_wide(isa, x),
-        common trig::sin_f32, rare trig::beyond_f32;
-    CosOp = Cos => |isa, x| trig::cos_wide(isa, x),
-        common trig::cos_f32, rare trig::beyond_f32;
-    RsqrtOp = Rsqrt => |isa, x| rsqrt(isa, x);
-    /// `xᵖ` with the exponent.
-    PowOp(p: f64) = Pow => |isa, x| pow::pow(isa, x, p);
+    /// `1/√x` as PyTorch computes it ([`rsqrt`]).
+    RsqrtOp => |isa, x| rsqrt(isa, x);
+}
+
+/// True when `O`'s output is better streamed past the caches: it waits on
+/// memory with the instruction set in use ([`Lanewise::MEMORY_BOUND_AVX512`]).
+pub(crate) fn memory_bound<O: Lanewise>() -> bool {
+    O::MEMORY_BOUND_AVX512 && super::simd::level() == super::simd::Level::Avx512
 }
 
 /// One run of [`run_f32`] with the op `O`.
@@ -384,16 +325,16 @@ impl<O: Lanewise> WithIsa for Run<O> {
 /// # Safety
 /// `src` is readable and `dst` writable for `len` f32; they are the same
 /// pointer or do not overlap.
-pub(crate) unsafe fn run_f32(op: VecOp, src: *const f32, dst: *mut f32, len: usize) {
-    by_op!(op, op => dispatch(Run { op, src, dst, len }));
+pub(crate) unsafe fn run_f32<O: Lanewise>(op: O, src: *const f32, dst: *mut f32, len: usize) {
+    dispatch(Run { op, src, dst, len });
 }
 
 /// [`run_f32`] on slices with a chosen instruction set (tests compare them).
 #[cfg(test)]
-pub(crate) fn run_at(level: super::simd::Level, op: VecOp, src: &[f32], dst: &mut [f32]) {
+pub(crate) fn run_at<O: Lanewise>(level: super::simd::Level, op: O, src: &[f32], dst: &mut [f32]) {
     assert_eq!(src.len(), dst.len());
     let (src, dst, len) = (src.as_ptr(), dst.as_mut_ptr(), src.len());
-    by_op!(op, op => super::simd::dispatch_at(level, Run { op, src, dst, len }));
+    super::simd::dispatch_at(level, Run { op, src, dst, len });
 }
 
 #[cfg(test)]

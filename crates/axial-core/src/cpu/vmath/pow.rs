@@ -4,8 +4,14 @@
 //! sign and NaN rules), one lane at a time.
 
 use super::explog::{exp_d, log_d};
+use super::lanewise;
 use super::patch;
 use crate::cpu::simd::Isa;
+
+lanewise! {
+    /// `xᵖ` with the exponent ([`pow`]).
+    PowOp(p: f64) => |isa, x| pow(isa, x, p);
+}
 
 #[inline(always)]
 fn pow_d<I: Isa>(isa: I, x: I::D, p: f64) -> I::D {

@@ -15,8 +15,16 @@
 //! two polynomials, by the quadrant `k mod 4`.
 
 use super::coeffs::{COS, COS_F32, SIN, SIN_F32};
+use super::lanewise;
 use super::{horner, horner_d, patch, two_sum};
 use crate::cpu::simd::Isa;
+
+lanewise! {
+    /// `sin x`: in f32 lanes below |x| = 64, else in f64 lanes.
+    SinOp => |isa, x| sin_wide(isa, x), common sin_f32, rare beyond_f32;
+    /// `cos x`: in f32 lanes below |x| = 64, else in f64 lanes.
+    CosOp => |isa, x| cos_wide(isa, x), common cos_f32, rare beyond_f32;
+}
 
 /// π/2 in three f32 parts, the first two of 18 significant bits, so that
 /// `k·P1` and `k·P2` are exact for |k| < 64.

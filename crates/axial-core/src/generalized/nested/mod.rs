@@ -1,5 +1,5 @@
 //! Nested (ragged) tensors in PyTorch's jagged layout
-//! (`layout=torch.jagged`, semantics-wave2 §3.1): a batch of `B` items
+//! (`layout=torch.jagged`): a batch of `B` items
 //! whose first dim has a length per item, stored as one `values` tensor
 //! (the items concatenated along that dim) and `B + 1` offsets
 //! (`offsets[i + 1] - offsets[i]` is item `i`'s length). The nested tensor's

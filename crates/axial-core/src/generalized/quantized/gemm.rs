@@ -190,21 +190,10 @@ pub(crate) fn tile(
     }
 }
 
-/// True when the CPU has AVX-512 VNNI (and the environment does not ask for
-/// the portable loop with `AXIAL_NO_VNNI`).
+/// True when the int8 products use AVX-512 VNNI: the one detection of the
+/// instruction set says so (`AXIAL_SIMD` unset, a CPU with VNNI).
 pub(crate) fn has_vnni() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        static VNNI: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *VNNI.get_or_init(|| {
-            std::env::var_os("AXIAL_NO_VNNI").is_none()
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vnni")
-        })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    crate::cpu::simd::vnni(crate::cpu::simd::Site::Vnni)
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -1,6 +1,6 @@
 //! Quantized tensors: affine integers (`quint8`, `qint8`, `qint32`) with a
 //! scale and a zero point per tensor or per channel, over a strided integer
-//! storage, with PyTorch's exact arithmetic (semantics-wave2 §1).
+//! storage, with PyTorch's exact arithmetic.
 //!
 //! `q = clamp(zero_point + round_half_even(x * (1 / scale)), qmin, qmax)`:
 //! the reciprocal of the scale is taken in `f32`, the product is an `f32`

@@ -1,5 +1,5 @@
 //! Sparse tensors: coordinate (COO) and compressed sparse row (CSR)
-//! layouts, with PyTorch's semantics (semantics-wave2 §2).
+//! layouts, with PyTorch's semantics.
 //!
 //! Every constructor checks the indices against the shape, always. PyTorch
 //! checks them only when asked (`check_invariants=True`); otherwise an index

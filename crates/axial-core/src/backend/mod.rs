@@ -1,0 +1,384 @@
+//! What a device computes: the kernel entry points ([`Backend`]), over
+//! operands that are already broadcast to one shape and cast to the
+//! dtypes the op needs ([`Input`], [`Output`], [`Arg`]).
+//!
+//! The device-independent layer ([`crate::TensorRef`] and friends) does
+//! broadcasting, promotion, output allocation and the overlap checks; a
+//! device implements the primitives' loops, and kernels of its own for the
+//! fused ops where it has faster ones. What every device checks at its
+//! entry points is written once: the operands' dtypes, shapes and bounds
+//! ([`Output::check`], [`Input::check_elementwise`],
+//! [`Input::check_source`]), and each op's rules ([`crate::ops`]).
+
+mod operands;
+
+pub(crate) use operands::check_aligned;
+pub use operands::{Arg, Input, Output};
+
+use crate::ops::{Addmm, IndexSelect, LayerNorm, Softmax};
+use crate::{ArgReduceOp, BinaryOp, CmpOp, Device, ReduceOp, Result, Scalar, UnaryOp};
+
+/// The kernels of a device: the primitives every device writes, and the
+/// fused ops it may run with kernels of its own (provided methods, whose
+/// defaults compose the primitives: [`crate::ops`] has each op's
+/// `composite`). Every method checks its operands (each layout fits in its
+/// storage; the op's rules, [`crate::ops`]) before it reads or writes, and
+/// returns `Err` otherwise.
+///
+/// Users call these through [`crate::TensorRef`]'s methods, which broadcast,
+/// promote and allocate; a device crate implements them. A device chooses
+/// the dtype it computes a fused op in: f16 and bf16 reach its kernels as
+/// they are (the defaults widen them to f32).
+///
+/// # Example
+/// ```
+/// use axial_core::{Backend, Cpu, DType, Layout, Output, Scalar, Storage};
+/// let mut s = Storage::from_slice(&[0.0f32; 2]);
+/// // Three elements do not fit in a storage of two: an error, not a write.
+/// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[3]), dtype: DType::F32 };
+/// assert!(Cpu.fill(dst, Scalar::Float(1.0)).is_err());
+/// ```
+pub trait Backend: Device {
+    /// `dst.copy_(src)`: same shapes; converts between any two dtypes.
+    ///
+    /// # Errors
+    /// A layout outside its storage, shapes that differ, or a device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let src = RawTensor::from_vec(vec![1.5f32, -2.5], &[2])?;
+    /// let mut s = Storage::from_slice(&[0i64; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::I64 };
+    /// Cpu.copy(src.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[1, -2]); // truncated toward zero
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn copy(&self, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()>;
+
+    /// `dst.fill_(value)`, the value converted to `dst`'s dtype.
+    ///
+    /// # Errors
+    /// `dst`'s layout is outside its storage.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Bool, Cpu, DType, Layout, Output, Scalar, Storage};
+    /// let mut s = Storage::from_slice(&[Bool::FALSE; 3]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[3]), dtype: DType::Bool };
+    /// Cpu.fill(dst, Scalar::Float(0.5))?;
+    /// assert_eq!(s.as_slice::<Bool>()?, &[Bool::TRUE; 3]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn fill(&self, dst: Output<'_, Self>, value: Scalar) -> Result<()>;
+
+    /// `dst = op(src)`: `src` and `dst` share a dtype (for
+    /// [`UnaryOp::LogicalNot`], `dst` is bool).
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, or shapes that differ.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, UnaryOp};
+    /// let x = RawTensor::from_vec(vec![-1.0f32, 4.0], &[2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::F32 };
+    /// Cpu.unary(UnaryOp::Abs, x.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[1.0, 4.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn unary(&self, op: UnaryOp, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()>;
+
+    /// `dst = op(lhs, rhs)`: all three share a dtype (for the logical ops,
+    /// `dst` is bool); either operand may be a scalar ([`Arg`]).
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, shapes that differ, or
+    /// two scalars.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, BinaryOp, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![7i32, -7], &[2])?;
+    /// let b = RawTensor::from_vec(vec![2i32, 2], &[2])?;
+    /// let mut s = Storage::from_slice(&[0i32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::I32 };
+    /// Cpu.binary(BinaryOp::FloorDiv, a.view().input().into(), b.view().input().into(), dst)?;
+    /// assert_eq!(s.as_slice::<i32>()?, &[3, -4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn binary(
+        &self,
+        op: BinaryOp,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = op(lhs, rhs)`: `lhs` and `rhs` share a dtype (either may be a
+    /// scalar); `dst` is bool.
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, shapes that differ, or
+    /// two scalars.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Bool, CmpOp, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![1.0f64, 5.0], &[2])?;
+    /// let b = RawTensor::from_vec(vec![3.0f64, 3.0], &[2])?;
+    /// let mut s = Storage::from_slice(&[Bool::FALSE; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::Bool };
+    /// Cpu.compare(CmpOp::Lt, a.view().input().into(), b.view().input().into(), dst)?;
+    /// assert_eq!(s.as_slice::<Bool>()?, &[Bool::TRUE, Bool::FALSE]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn compare(
+        &self,
+        op: CmpOp,
+        lhs: Arg<'_, Self>,
+        rhs: Arg<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = where(cond, a, b)`: `cond` is bool; `a`, `b`, `dst` share a dtype.
+    ///
+    /// # Errors
+    /// Wrong dtypes, a layout outside its storage, or shapes that differ.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Bool, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let cond = RawTensor::from_vec(vec![Bool::TRUE, Bool::FALSE], &[2])?;
+    /// let a = RawTensor::from_vec(vec![1u8, 2], &[2])?;
+    /// let b = RawTensor::from_vec(vec![8u8, 9], &[2])?;
+    /// let mut s = Storage::from_slice(&[0u8; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::U8 };
+    /// Cpu.select_where(cond.view().input(), a.view().input(), b.view().input(), dst)?;
+    /// assert_eq!(s.as_bytes(), &[1, 9]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn select_where(
+        &self,
+        cond: Input<'_, Self>,
+        a: Input<'_, Self>,
+        b: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// Reduces `src` over `dims` into `dst`, whose layout is `src`'s shape with
+    /// those dims of size 1; `dst`'s dtype is [`ReduceOp::output_dtype`].
+    ///
+    /// # Errors
+    /// A dtype or shape of `dst` other than the above, a layout outside its
+    /// storage, or a max/min over no elements.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, ReduceOp, Storage};
+    /// let x = RawTensor::from_vec(vec![1i32, 2, 3, 4, 5, 6], &[2, 3])?;
+    /// let mut s = Storage::from_slice(&[0i64; 2]); // sums of i32 are i64
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 1]), dtype: DType::I64 };
+    /// Cpu.reduce(ReduceOp::Sum, x.view().input(), &[1], dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[6, 15]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn reduce(
+        &self,
+        op: ReduceOp,
+        src: Input<'_, Self>,
+        dims: &[usize],
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// Index of the max/min along `dim` into the i64 `dst` (shape as in `reduce`).
+    ///
+    /// # Errors
+    /// As [`Backend::reduce`].
+    ///
+    /// ```
+    /// # use axial_core::{ArgReduceOp, Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![3.0f32, 9.0, 1.0, 7.0], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0i64; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 2]), dtype: DType::I64 };
+    /// Cpu.arg_reduce(ArgReduceOp::ArgMax, x.view().input(), 0, dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[0, 0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn arg_reduce(
+        &self,
+        op: ArgReduceOp,
+        src: Input<'_, Self>,
+        dim: usize,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = lhs @ rhs` for `[..., M, K] @ [..., K, N] -> [..., M, N]`, with the
+    /// batch dims equal (already broadcast); one float dtype throughout.
+    ///
+    /// # Errors
+    /// Shapes that do not chain, other dtypes, or a layout outside its storage.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// let swap = RawTensor::from_vec(vec![0.0f32, 1.0, 1.0, 0.0], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.matmul(a.view().input(), swap.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[2.0, 1.0, 4.0, 3.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn matmul(
+        &self,
+        lhs: Input<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = src.gather(dim, index)`: `index` (i64) has `dst`'s shape and
+    /// `dst[..., i, ...] = src[..., index[..., i, ...], ...]` along `dim`;
+    /// the other dims of `index` are at most `src`'s. Every index is checked
+    /// first.
+    ///
+    /// # Errors
+    /// An index out of range, or shapes and dtypes other than those.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![1i32, 2, 3, 4], &[2, 2])?;
+    /// let idx = RawTensor::from_vec(vec![1i64, 1, 0, 1], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0i32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::I32 };
+    /// Cpu.gather(x.view().input(), 1, idx.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<i32>()?, &[2, 2, 3, 4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn gather(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()>;
+
+    /// `dst = cumsum(src, dim)`: running sums along `dim`, in `dst`'s dtype
+    /// (`src` converted first when they differ).
+    ///
+    /// # Errors
+    /// Shapes that differ, a `dim` out of range, or a bool `dst`.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![1i64, 2, 3, 4], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0i64; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::I64 };
+    /// Cpu.cumsum(x.view().input(), 0, dst)?;
+    /// assert_eq!(s.as_slice::<i64>()?, &[1, 2, 4, 6]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn cumsum(&self, src: Input<'_, Self>, dim: usize, dst: Output<'_, Self>) -> Result<()>;
+
+    // ---- fused ops, with defaults that compose the primitives ----
+
+    /// `dst = bias + lhs @ rhs` (PyTorch's `addmm`, batched): `bias` is
+    /// already broadcast to `dst`'s shape (stride 0 where it repeats). The
+    /// default adds it after the product ([`Addmm::composite`]); a device
+    /// may fold it into the product.
+    ///
+    /// # Errors
+    /// As [`Backend::matmul`], and a bias of another shape or dtype.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let a = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// let b = RawTensor::from_vec(vec![10.0f32, 20.0], &[2])?;
+    /// let bias = b.view().expand(&[2, 2])?; // one bias per column
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.addmm(bias.input(), a.view().input(), a.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[17.0, 30.0, 25.0, 42.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn addmm(
+        &self,
+        bias: Input<'_, Self>,
+        lhs: Input<'_, Self>,
+        rhs: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        Addmm.composite(self, bias, lhs, rhs, dst)
+    }
+
+    /// `dst = softmax(src)` along `op.dim`, or `log_softmax` when `op.log`
+    /// is set: one shape and float dtype for both, any layouts. The default
+    /// composes primitives ([`Softmax::composite`]).
+    ///
+    /// # Errors
+    /// As [`Softmax::check`], or a device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::Softmax};
+    /// let x = RawTensor::from_vec(vec![0.0f32, 0.0, 1.0, 1.0], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.softmax(Softmax { dim: 1, log: false }, x.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[0.5; 4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn softmax(&self, op: Softmax, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()> {
+        op.composite(self, src, dst)
+    }
+
+    /// Layer normalisation of each row of `src` (`[rows, n]`, the dtype of
+    /// `dst`, any layout): `(x − mean)/√(var + op.eps)` with the biased
+    /// variance, then `· weight + bias` (each `[n]`, when given). The
+    /// default composes primitives ([`LayerNorm::composite`]).
+    ///
+    /// # Errors
+    /// As [`LayerNorm::check`], or a device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::LayerNorm};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 3.0], &[1, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 2]), dtype: DType::F32 };
+    /// Cpu.layer_norm(LayerNorm { eps: 0.0 }, x.view().input(), None, None, dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[-1.0, 1.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn layer_norm(
+        &self,
+        op: LayerNorm,
+        src: Input<'_, Self>,
+        weight: Option<Input<'_, Self>>,
+        bias: Option<Input<'_, Self>>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        op.composite(self, src, weight, bias, dst)
+    }
+
+    /// `dst = src.index_select(dim, index)`: `index` is a 1-D i64 tensor and
+    /// `dst` is `src`'s shape with `dim` of the index's length. Every index
+    /// is checked first (negative ones count from the end): one out of
+    /// range is an error and nothing is written (PyTorch's CPU kernel reads
+    /// out of bounds for some of them). The default is a [`Backend::gather`]
+    /// with the index broadcast ([`IndexSelect::composite`]).
+    ///
+    /// # Errors
+    /// An index out of range, or shapes and dtypes other than those.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// let table = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[3, 2])?;
+    /// let ids = RawTensor::from_vec(vec![2i64, 0], &[2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// Cpu.index_select(table.view().input(), 0, ids.view().input(), dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[5.0, 6.0, 1.0, 2.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn index_select(
+        &self,
+        src: Input<'_, Self>,
+        dim: usize,
+        index: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        IndexSelect { dim }.composite(self, src, index, dst)
+    }
+}

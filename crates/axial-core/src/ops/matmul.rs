@@ -1,0 +1,334 @@
+//! Matrix products: `matmul` (a primitive: the CPU's `cpu/matmul.rs` through
+//! the `gemm` crate, CUDA's cuBLAS), `addmm` (fused: the bias is the
+//! product's starting value on the CPU and CUDA; the default adds it after)
+//! and `linear` (written with those by the core).
+
+use super::compose::in_place;
+use super::{Derivative, Lowering, Op, OpInfo};
+use crate::layout::broadcast_shapes;
+use crate::plan::MatmulPlan;
+use crate::tensor::alloc_output;
+use crate::{Backend, BinaryOp, DType, Device, Error, Input, Layout, Output, Result, TensorRef};
+
+/// `torch.matmul(a, b)`: dot for 1-D·1-D, matrix products over the last two
+/// dims with the batch dims broadcast; a 1-D operand gets a unit dim that
+/// is dropped from the result.
+///
+/// # Example
+/// ```
+/// use axial_core::{DType, ops::Matmul};
+/// let s = Matmul::shapes(&[5, 2, 3], &[3], [DType::F32; 2])?;
+/// assert_eq!((s.lhs, s.rhs, s.out, s.result), (vec![5, 2, 3], vec![5, 3, 1], vec![5, 2, 1], vec![5, 2]));
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Matmul;
+
+/// The shapes of a product as the tensor layer runs it: both operands
+/// expanded to `[batch..., m, k]` and `[batch..., k, n]`, the output
+/// `[batch..., m, n]`, and the result's shape (the output without the
+/// unit dims of 1-D operands).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatmulShapes {
+    /// The left operand's shape, expanded.
+    pub lhs: Vec<usize>,
+    /// The right operand's shape, expanded.
+    pub rhs: Vec<usize>,
+    /// The output the device writes.
+    pub out: Vec<usize>,
+    /// The result's shape.
+    pub result: Vec<usize>,
+}
+
+impl Op for Matmul {
+    fn info(&self) -> OpInfo {
+        OpInfo {
+            name: "matmul",
+            lowering: Lowering::Primitive,
+            derivative: Derivative::Missing,
+        }
+    }
+}
+
+/// PyTorch's error for operands of two dtypes.
+fn dtypes_differ(op: &'static str, a: DType, b: DType) -> Error {
+    Error::invalid(
+        op,
+        format!(
+            "expected m1 and m2 to have the same dtype, but got: {} != {}",
+            a.name(),
+            b.name()
+        ),
+    )
+}
+
+/// The dtype of a product of operands of dtypes `a` and `b`.
+fn product_dtype(op: &'static str, a: DType, b: DType) -> Result<DType> {
+    if a != b {
+        return Err(dtypes_differ(op, a, b));
+    }
+    if !a.is_float() {
+        return Err(Error::Unsupported {
+            op: "matmul",
+            dtype: a,
+        });
+    }
+    Ok(a)
+}
+
+impl Matmul {
+    /// The shapes of `a @ b` for operands of shapes `a` and `b` and the
+    /// dtypes given.
+    ///
+    /// # Errors
+    /// A 0-dim operand, dtypes that differ or are not float, contracted
+    /// sizes that differ ([`Error::Contraction`]), or batch dims that do not
+    /// broadcast.
+    ///
+    /// ```
+    /// # use axial_core::{DType, ops::Matmul};
+    /// let e = Matmul::shapes(&[2, 3], &[4, 5], [DType::F32; 2]).unwrap_err();
+    /// assert_eq!(e.to_string(), "matmul: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    /// ```
+    pub fn shapes(a: &[usize], b: &[usize], [da, db]: [DType; 2]) -> Result<MatmulShapes> {
+        let op = Matmul.name();
+        if a.is_empty() || b.is_empty() {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "both arguments to matmul need to be at least 1D, but they are {}D and {}D",
+                    a.len(),
+                    b.len()
+                ),
+            ));
+        }
+        product_dtype(op, da, db)?;
+        let lhs: Vec<usize> = if a.len() == 1 {
+            [&[1], a].concat()
+        } else {
+            a.to_vec()
+        };
+        let rhs: Vec<usize> = if b.len() == 1 {
+            [b, &[1]].concat()
+        } else {
+            b.to_vec()
+        };
+        let (ra, rb) = (lhs.len(), rhs.len());
+        let (m, k) = (lhs[ra - 2], lhs[ra - 1]);
+        let (k2, n) = (rhs[rb - 2], rhs[rb - 1]);
+        if k != k2 {
+            return Err(Error::Contraction {
+                op,
+                m,
+                k,
+                k2,
+                n,
+                vectors: a.len() == 1 && b.len() == 1,
+            });
+        }
+        let batch = broadcast_shapes(&lhs[..ra - 2], &rhs[..rb - 2])?;
+        let full = |x: usize, y: usize| batch.iter().copied().chain([x, y]).collect::<Vec<_>>();
+        let mut result = batch.to_vec();
+        if a.len() > 1 {
+            result.push(m);
+        }
+        if b.len() > 1 {
+            result.push(n);
+        }
+        Ok(MatmulShapes {
+            lhs: full(m, k),
+            rhs: full(k, n),
+            out: full(m, n),
+            result,
+        })
+    }
+
+    /// Checks the operands a device is handed (one float dtype
+    /// throughout, `[..., m, k] @ [..., k, n] -> [..., m, n]` with the
+    /// batch dims equal) and plans the product.
+    ///
+    /// # Errors
+    /// Dtypes that differ or are not float, or shapes that do not chain.
+    ///
+    /// ```
+    /// use axial_core::{DType, Layout, Output, RawTensor, Storage, ops::Matmul};
+    /// let a = RawTensor::from_vec(vec![1.0f32; 6], &[2, 3])?;
+    /// let b = RawTensor::from_vec(vec![1.0f64; 6], &[3, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// let err = Matmul::plan(&a.view().input(), &b.view().input(), &dst).unwrap_err();
+    /// assert!(err.to_string().ends_with("but got: float32 != float64"));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn plan<D: Device>(
+        lhs: &Input<'_, D>,
+        rhs: &Input<'_, D>,
+        dst: &Output<'_, D>,
+    ) -> Result<MatmulPlan> {
+        let op = Matmul.name();
+        for (dtype, other) in [(lhs.dtype, rhs.dtype), (lhs.dtype, dst.dtype)] {
+            if dtype != other {
+                return Err(dtypes_differ(op, dtype, other));
+            }
+        }
+        let plan = MatmulPlan::new(&lhs.layout, &rhs.layout, &dst.layout)?;
+        product_dtype(op, dst.dtype, dst.dtype)?;
+        Ok(plan)
+    }
+}
+
+/// `torch.addmm(bias, a, b)`, batched: `bias + a @ b`, `bias` broadcast to
+/// the result's shape.
+///
+/// # Example
+/// ```
+/// use axial_core::ops::{Addmm, Lowering, Op};
+/// assert_eq!(Addmm.info().lowering, Lowering::Fused);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Addmm;
+
+impl Op for Addmm {
+    fn info(&self) -> OpInfo {
+        OpInfo {
+            name: "addmm",
+            lowering: Lowering::Fused,
+            derivative: Derivative::Missing,
+        }
+    }
+}
+
+impl Addmm {
+    /// Checks the operands a device is handed: a bias of the output's
+    /// shape (stride 0 where it repeats) and dtype, and the product's
+    /// operands as [`Matmul::plan`]; plans the product.
+    ///
+    /// # Errors
+    /// Any of those.
+    ///
+    /// ```
+    /// use axial_core::{DType, Layout, Output, RawTensor, Storage, ops::Addmm};
+    /// let a = RawTensor::from_vec(vec![1.0f32; 4], &[2, 2])?;
+    /// let b = RawTensor::from_vec(vec![1.0f32; 3], &[3])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// let x = a.view().input();
+    /// assert!(Addmm::plan(&b.view().input(), &x, &a.view().input(), &dst).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn plan<D: Device>(
+        bias: &Input<'_, D>,
+        lhs: &Input<'_, D>,
+        rhs: &Input<'_, D>,
+        dst: &Output<'_, D>,
+    ) -> Result<MatmulPlan> {
+        if bias.dtype != dst.dtype || bias.layout.shape() != dst.layout.shape() {
+            return Err(Error::invalid(
+                Addmm.name(),
+                format!(
+                    "a bias of shape {:?} ({}) for a result of shape {:?} ({})",
+                    bias.layout.shape(),
+                    bias.dtype.name(),
+                    dst.layout.shape(),
+                    dst.dtype.name()
+                ),
+            ));
+        }
+        Matmul::plan(lhs, rhs, dst)
+    }
+
+    /// The op written with primitives, for a device without a kernel of
+    /// its own: the product, then the bias added (a second pass over the
+    /// output).
+    ///
+    /// # Errors
+    /// As [`Addmm::plan`], or a device failure.
+    pub fn composite<D: Backend>(
+        &self,
+        device: &D,
+        bias: Input<'_, D>,
+        lhs: Input<'_, D>,
+        rhs: Input<'_, D>,
+        dst: Output<'_, D>,
+    ) -> Result<()> {
+        Addmm::plan(&bias, &lhs, &rhs, &dst)?;
+        let mut product = alloc_output(device, Layout::contiguous(dst.layout.shape()), dst.dtype)?;
+        device.matmul(lhs, rhs, product.output())?;
+        let storage = bias.storage.unwrap_or(&*dst.storage);
+        let bias = TensorRef::new(storage, bias.layout, bias.dtype)?;
+        in_place(device, BinaryOp::Add, &mut product, &bias)?;
+        device.copy(product.view().input(), dst)
+    }
+}
+
+/// `torch.nn.functional.linear(x, weight, bias)`: `x` of shape `[..., In]`,
+/// `weight` `[Out, In]` (read transposed where it lies), `bias` `[Out]`;
+/// an [`Addmm`] (a [`Matmul`] without a bias) of `x`'s rows.
+///
+/// # Example
+/// ```
+/// use axial_core::{DType, ops::Linear};
+/// assert_eq!(Linear::rows(&[2, 5, 3], &[4, 3], Some(&[4]), [DType::F32; 3])?, (10, 3, 4));
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Linear;
+
+impl Op for Linear {
+    fn info(&self) -> OpInfo {
+        OpInfo {
+            name: "linear",
+            lowering: Lowering::Composite,
+            derivative: Derivative::Missing,
+        }
+    }
+}
+
+impl Linear {
+    /// `(rows, in, out)` of `x` (shape `x`) by a weight and a bias of the
+    /// shapes given, the dtypes of `[x, weight, bias]`.
+    ///
+    /// # Errors
+    /// Sizes that do not chain ([`Error::Contraction`]), a bias of another
+    /// length, or dtypes that differ or are not float.
+    pub fn rows(
+        x: &[usize],
+        weight: &[usize],
+        bias: Option<&[usize]>,
+        [dx, dw, db]: [DType; 3],
+    ) -> Result<(usize, usize, usize)> {
+        let op = Linear.name();
+        if weight.len() != 2 || x.is_empty() {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "expected an input of at least 1 dim and a 2-D weight, got shapes {x:?} and {weight:?}"
+                ),
+            ));
+        }
+        let (out_f, in_f) = (weight[0], weight[1]);
+        let k = x[x.len() - 1];
+        let rows: usize = x[..x.len() - 1].iter().product();
+        if k != in_f {
+            return Err(Error::Contraction {
+                op,
+                m: rows,
+                k,
+                k2: in_f,
+                n: out_f,
+                vectors: false,
+            });
+        }
+        product_dtype(op, dx, dw)?;
+        if let Some(b) = bias {
+            product_dtype(op, dx, db)?;
+            if b != [out_f] {
+                return Err(Error::invalid(
+                    op,
+                    format!("expected a bias of shape [{out_f}], got {b:?}"),
+                ));
+            }
+        }
+        Ok((rows, k, out_f))
+    }
+}

@@ -1,0 +1,333 @@
+//! Reductions over dims ([`ReduceOp`]) and along one dim ([`ArgReduceOp`]):
+//! the output dtypes, the dims a tensor accepts, the shapes of the result,
+//! and the checks every device makes of its operands. The CUDA kernels are
+//! `reduce_<name>_<dtype>` (and `_finish`, which combines the partial
+//! results of a reduction split across blocks).
+
+use super::{Derivative, Lowering, Op, OpInfo};
+use crate::layout::{repeated_dim, wrap_dim};
+use crate::plan::ReducePlan;
+use crate::{DType, Device, Error, Input, Output, Result};
+
+/// Reductions over one or several dims.
+///
+/// # Example
+/// ```
+/// use axial_core::{RawTensor, ReduceOp};
+/// let x = RawTensor::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], &[2, 2])?;
+/// let var = x.view().reduce(ReduceOp::Var { correction: 1.0 }, &[1], false)?;
+/// assert_eq!(var.to_vec::<f64>()?, vec![0.5, 0.5]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ReduceOp {
+    /// Sum (integers and bool give i64).
+    Sum,
+    /// Product (integers and bool give i64).
+    Prod,
+    /// Mean (floats only).
+    Mean,
+    /// Largest value (`amax`; NaN propagates).
+    Max,
+    /// Smallest value (`amin`; NaN propagates).
+    Min,
+    /// True when every element is non-zero (bool; u8 stays u8).
+    All,
+    /// True when some element is non-zero (bool; u8 stays u8).
+    Any,
+    /// Variance with `correction` (1 is Bessel's; floats only).
+    Var {
+        /// Subtracted from the count in the divisor.
+        correction: f64,
+    },
+    /// Standard deviation with `correction` (floats only).
+    Std {
+        /// Subtracted from the count in the divisor.
+        correction: f64,
+    },
+}
+
+impl ReduceOp {
+    /// PyTorch's name of the op.
+    ///
+    /// ```
+    /// # use axial_core::ReduceOp;
+    /// assert_eq!(ReduceOp::Max.name(), "amax");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceOp::Sum => "sum",
+            ReduceOp::Prod => "prod",
+            ReduceOp::Mean => "mean",
+            ReduceOp::Max => "amax",
+            ReduceOp::Min => "amin",
+            ReduceOp::All => "all",
+            ReduceOp::Any => "any",
+            ReduceOp::Var { .. } => "var",
+            ReduceOp::Std { .. } => "std",
+        }
+    }
+
+    /// The dtype of the result, or PyTorch's error.
+    ///
+    /// ```
+    /// # use axial_core::{DType, ReduceOp};
+    /// assert_eq!(ReduceOp::Sum.output_dtype(DType::I32)?, DType::I64);
+    /// assert_eq!(ReduceOp::All.output_dtype(DType::U8)?, DType::U8);
+    /// assert_eq!(
+    ///     ReduceOp::Mean.output_dtype(DType::I64).unwrap_err().to_string(),
+    ///     "mean: could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"
+    /// );
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn output_dtype(self, dtype: DType) -> Result<DType> {
+        match self {
+            ReduceOp::Sum | ReduceOp::Prod => Ok(dtype.sum_dtype()),
+            ReduceOp::Max | ReduceOp::Min => Ok(dtype),
+            ReduceOp::All | ReduceOp::Any if dtype == DType::U8 => Ok(DType::U8),
+            ReduceOp::All | ReduceOp::Any => Ok(DType::Bool),
+            ReduceOp::Mean | ReduceOp::Var { .. } | ReduceOp::Std { .. } if !dtype.is_float() => {
+                Err(Error::Invalid {
+                    op: self.name(),
+                    message: format!(
+                        "could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+                        dtype.scalar_type_name()
+                    ),
+                })
+            }
+            _ => Ok(dtype),
+        }
+    }
+
+    /// True when an empty reduction has no value (max, min): PyTorch errors.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, ReduceOp};
+    /// assert!(ReduceOp::Max.needs_elements() && !ReduceOp::Sum.needs_elements());
+    /// let empty = RawTensor::zeros(&[0], DType::F32)?;
+    /// assert_eq!(empty.view().reduce(ReduceOp::Sum, &[0], false)?.to_vec::<f32>()?, vec![0.0]);
+    /// assert!(empty.view().reduce(ReduceOp::Max, &[0], false).is_err());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn needs_elements(self) -> bool {
+        matches!(self, ReduceOp::Max | ReduceOp::Min)
+    }
+}
+
+/// Index reductions; the result is i64.
+///
+/// # Example
+/// ```
+/// use axial_core::{ArgReduceOp, RawTensor};
+/// let x = RawTensor::from_vec(vec![2i32, 7, 7, 1], &[4])?;
+/// let i = x.view().arg_reduce(ArgReduceOp::ArgMax, Some(0), false)?;
+/// assert_eq!(i.to_vec::<i64>()?, vec![1]); // the first of the ties
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArgReduceOp {
+    /// Index of the largest value (first on ties; NaN wins).
+    ArgMax,
+    /// Index of the smallest value (first on ties; NaN wins).
+    ArgMin,
+}
+
+impl ArgReduceOp {
+    /// PyTorch's name of the op.
+    ///
+    /// ```
+    /// # use axial_core::ArgReduceOp;
+    /// assert_eq!(ArgReduceOp::ArgMin.name(), "argmin");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ArgReduceOp::ArgMax => "argmax",
+            ArgReduceOp::ArgMin => "argmin",
+        }
+    }
+}
+
+impl ReduceOp {
+    /// Checks a reduction's operands as every device must before it
+    /// reduces (the output's dtype, the dims, the output's shape, the
+    /// strides, an empty max/min), and plans the walk.
+    ///
+    /// # Errors
+    /// Any of those checks.
+    ///
+    /// ```
+    /// use axial_core::{DType, Layout, Output, RawTensor, ReduceOp, Storage};
+    /// let x = RawTensor::from_vec(vec![1i32, 2, 3, 4], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0i32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 1]), dtype: DType::I32 };
+    /// let err = ReduceOp::Sum.checked_plan(&x.view().input(), &[1], &dst).unwrap_err();
+    /// assert_eq!(err.to_string(), "sum: expected dtype torch.int64, got torch.int32"); // sums of i32 are i64
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn checked_plan<D: Device>(
+        self,
+        src: &Input<'_, D>,
+        dims: &[usize],
+        dst: &Output<'_, D>,
+    ) -> Result<ReducePlan> {
+        let name = self.name();
+        let out_dtype = self.output_dtype(src.dtype)?;
+        if dst.dtype != out_dtype {
+            return Err(Error::DTypeMismatch {
+                op: name,
+                expected: out_dtype,
+                got: dst.dtype,
+            });
+        }
+        let plan = ReducePlan::checked(name, &src.layout, dims, &dst.layout)?;
+        if self.needs_elements() {
+            plan.check_nonempty(name, src.layout.shape(), dims)?;
+        }
+        Ok(plan)
+    }
+}
+
+impl ArgReduceOp {
+    /// Checks an arg reduction's operands as every device must (an i64
+    /// output, the dim, the output's shape, a non-empty dim) and plans the
+    /// walk. A 0-dim source accepts dim 0 and has nothing to reduce.
+    ///
+    /// # Errors
+    /// Any of those checks.
+    ///
+    /// ```
+    /// use axial_core::{ArgReduceOp, DType, Layout, Output, RawTensor, Storage};
+    /// let x = RawTensor::from_vec(vec![3.0f32, 1.0, 2.0], &[3])?;
+    /// let mut s = Storage::from_slice(&[0i64; 1]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1]), dtype: DType::I64 };
+    /// let plan = ArgReduceOp::ArgMin.checked_plan(&x.view().input(), 0, &dst)?;
+    /// assert_eq!(plan.reduced.numel(), 3);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn checked_plan<D: Device>(
+        self,
+        src: &Input<'_, D>,
+        dim: usize,
+        dst: &Output<'_, D>,
+    ) -> Result<ReducePlan> {
+        let name = self.name();
+        if dst.dtype != DType::I64 {
+            return Err(Error::DTypeMismatch {
+                op: name,
+                expected: DType::I64,
+                got: dst.dtype,
+            });
+        }
+        let dims: &[usize] = if src.layout.rank() == 0 && dim == 0 {
+            &[]
+        } else {
+            &[dim]
+        };
+        let plan = ReducePlan::checked(name, &src.layout, dims, &dst.layout)?;
+        plan.check_nonempty(name, src.layout.shape(), dims)?;
+        Ok(plan)
+    }
+}
+
+/// PyTorch's words for a reduction of an empty tensor without a dim.
+const NO_DIM: &str = "Expected reduction dim to be specified for input.numel() == 0.";
+
+impl ArgReduceOp {
+    /// Refuses what PyTorch's `argmax`/`argmin` refuse before any dim: a
+    /// bool tensor, and an empty one without a dim.
+    pub(crate) fn check(self, dtype: DType, numel: usize, dim: Option<isize>) -> Result<()> {
+        if dtype == DType::Bool {
+            return Err(Error::invalid(self.name(), "does not support bool input"));
+        }
+        self.check_any(numel, dim)
+    }
+
+    /// [`ArgReduceOp::check`] for every dtype (`max(dim)` takes bool).
+    pub(crate) fn check_any(self, numel: usize, dim: Option<isize>) -> Result<()> {
+        if numel == 0 && dim.is_none() {
+            return Err(Error::invalid(self.name(), NO_DIM));
+        }
+        Ok(())
+    }
+}
+
+/// Wraps `dims` for a tensor of `rank`; an empty list means every dim. A
+/// 0-dim tensor accepts dim 0 and -1 and has no dim to reduce. As PyTorch's
+/// `resize_reduction`, every dim is wrapped before any repeat is looked for.
+pub(crate) fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<Vec<usize>> {
+    if dims.is_empty() {
+        return Ok((0..rank).collect());
+    }
+    let mut out: Vec<usize> = (dims.iter())
+        .map(|&d| wrap_dim(d, rank))
+        .collect::<Result<_>>()?;
+    for (i, &w) in out.iter().enumerate() {
+        if out[..i].contains(&w) {
+            return Err(repeated_dim(op, w));
+        }
+    }
+    if rank == 0 {
+        out.clear();
+    }
+    Ok(out)
+}
+
+/// The shape with `dims` set to 1 (kept) or removed.
+pub(crate) fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Vec<usize> {
+    shape
+        .iter()
+        .enumerate()
+        .filter_map(|(d, &n)| match (dims.contains(&d), keepdim) {
+            (false, _) => Some(n),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect()
+}
+
+/// PyTorch's `zero_numel_check_dims` for `amax`/`amin` of an empty tensor:
+/// a dim list is required, and each dim, in order, must be in range and of
+/// non-zero size (named as it was given).
+pub(crate) fn check_dims_nonempty(op: &'static str, shape: &[usize], dims: &[isize]) -> Result<()> {
+    if dims.is_empty() {
+        return Err(Error::invalid(
+            op,
+            format!("{NO_DIM} Specify the reduction dim with the 'dim' argument."),
+        ));
+    }
+    for &d in dims {
+        if shape[wrap_dim(d, shape.len())?] == 0 {
+            return Err(empty_dim(op, d));
+        }
+    }
+    Ok(())
+}
+
+/// The error for reducing a dim of size 0 with an op that has no identity.
+pub(crate) fn empty_dim(op: &'static str, dim: isize) -> Error {
+    Error::invalid(
+        op,
+        format!("Expected reduction dim {dim} to have non-zero size."),
+    )
+}
+
+impl Op for ReduceOp {
+    fn info(&self) -> OpInfo {
+        OpInfo {
+            name: ReduceOp::name(*self),
+            lowering: Lowering::Primitive,
+            derivative: Derivative::Missing,
+        }
+    }
+}
+
+impl Op for ArgReduceOp {
+    fn info(&self) -> OpInfo {
+        OpInfo {
+            name: ArgReduceOp::name(*self),
+            lowering: Lowering::Primitive,
+            derivative: Derivative::Missing,
+        }
+    }
+}
