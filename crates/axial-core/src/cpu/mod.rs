@@ -17,6 +17,7 @@ mod math;
 mod matmul;
 mod norm;
 mod reduce;
+mod scatter;
 mod select;
 pub(crate) mod simd;
 mod softmax;
