@@ -46,7 +46,7 @@ fn ids(values: Vec<i64>, shape: &[usize]) -> Var<'static> {
 }
 
 #[track_caller]
-fn check(f: impl Fn(&[Var<'static>]) -> Result<Var<'static>>, inputs: &[F64]) {
+fn check(f: impl for<'a> Fn(&'a [Var<'static>]) -> Result<Var<'a>>, inputs: &[F64]) {
     if let Err(e) = gradcheck(f, inputs) {
         panic!("{e}");
     }

@@ -13,7 +13,10 @@ use axial_core::autograd::{CrossEntropy, LeafId, Reduction, Var};
 use axial_core::{ArgReduceOp, BinaryOp, Bool, DType, RawTensor, ReduceOp, Scalar, UnaryOp};
 use serde_json::Value;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/torch_autograd.json");
+const DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/torch_autograd.json"
+);
 
 type R<T> = std::result::Result<T, String>;
 
@@ -60,7 +63,9 @@ fn tensor(v: &Value, dtype: DType) -> R<RawTensor> {
 fn index(v: &Value) -> R<Var<'static>> {
     let shape = usizes(&v["shape"]);
     let values: Vec<i64> = isizes(&v["values"]).into_iter().map(|x| x as i64).collect();
-    Ok(Var::constant(RawTensor::from_vec(values, &shape).map_err(err)?))
+    Ok(Var::constant(
+        RawTensor::from_vec(values, &shape).map_err(err)?,
+    ))
 }
 
 /// A bool constant from `{"shape", "values"}`.
@@ -69,7 +74,9 @@ fn mask(v: &Value) -> R<Var<'static>> {
     let values: Vec<Bool> = (v["values"].as_array().expect("a list").iter())
         .map(|b| Bool::from(b.as_bool().expect("a bool")))
         .collect();
-    Ok(Var::constant(RawTensor::from_vec(values, &shape).map_err(err)?))
+    Ok(Var::constant(
+        RawTensor::from_vec(values, &shape).map_err(err)?,
+    ))
 }
 
 fn unary_op(name: &str) -> UnaryOp {
@@ -173,7 +180,10 @@ fn step(s: &Value, ts: &mut Vec<Var<'static>>) -> R<()> {
                 _ => ArgReduceOp::ArgMax,
             };
             let keepdim = s["keepdim"].as_bool() == Some(true);
-            ts[x("x")].max_min_dim(op, int(&s["dim"]), keepdim).map_err(err)?.0
+            ts[x("x")]
+                .max_min_dim(op, int(&s["dim"]), keepdim)
+                .map_err(err)?
+                .0
         }
         "matmul" => new(ts[x("a")].matmul(&ts[x("b")]))?,
         "linear" => {
@@ -269,12 +279,14 @@ fn step(s: &Value, ts: &mut Vec<Var<'static>>) -> R<()> {
             }
         }
         "mse_loss" => new(ts[x("x")].mse_loss(&ts[x("target")], reduction(&s["reduction"])))?,
-        "bce_logits" => new(
-            ts[x("x")].binary_cross_entropy_with_logits(&ts[x("target")], reduction(&s["reduction"])),
-        )?,
+        "bce_logits" => new(ts[x("x")]
+            .binary_cross_entropy_with_logits(&ts[x("target")], reduction(&s["reduction"])))?,
         "add_" | "mul_" | "masked_fill_" => {
             let i = x("x");
-            let mut t = std::mem::replace(&mut ts[i], Var::constant(RawTensor::zeros(&[], DType::F32).map_err(err)?));
+            let mut t = std::mem::replace(
+                &mut ts[i],
+                Var::constant(RawTensor::zeros(&[], DType::F32).map_err(err)?),
+            );
             let r = match op {
                 "add_" => t.binary_(BinaryOp::Add, &ts[x("y")]),
                 "mul_" => t.binary_scalar_(BinaryOp::Mul, Scalar::Float(float(&s["s"]))),
@@ -293,7 +305,11 @@ fn step(s: &Value, ts: &mut Vec<Var<'static>>) -> R<()> {
 /// largest magnitude of `want`, or of 1 when that is smaller.
 fn close(what: &str, got: &[f64], want: &[f64], rtol: f64) -> R<()> {
     if got.len() != want.len() {
-        return Err(format!("{what}: {} elements, PyTorch has {}", got.len(), want.len()));
+        return Err(format!(
+            "{what}: {} elements, PyTorch has {}",
+            got.len(),
+            want.len()
+        ));
     }
     let scale = want.iter().fold(1f64, |m, v| m.max(v.abs()));
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
@@ -326,7 +342,12 @@ fn replay(g: &Value) -> R<()> {
     let out = ts.remove(g["out"].as_u64().expect("out") as usize);
     let value = out.value().to_contiguous().map_err(err)?;
     let value = value.view().to_dtype(DType::F64).map_err(err)?;
-    close("output", &value.to_vec::<f64>().map_err(err)?, &floats(&g["value"]), rtol)?;
+    close(
+        "output",
+        &value.to_vec::<f64>().map_err(err)?,
+        &floats(&g["value"]),
+        rtol,
+    )?;
     let seed = RawTensor::from_vec(floats(&g["seed"]), out.shape()).map_err(err)?;
     let seed = seed.view().to_dtype(dtype).map_err(err)?;
     let result = out.backward_with(seed);
@@ -338,15 +359,26 @@ fn replay(g: &Value) -> R<()> {
         };
     }
     let grads = result.map_err(err)?;
-    for (i, (id, want)) in ids.iter().zip(g["grads"].as_array().expect("grads")).enumerate() {
+    for (i, (id, want)) in ids
+        .iter()
+        .zip(g["grads"].as_array().expect("grads"))
+        .enumerate()
+    {
         match (grads.get(*id), want) {
             (None, Value::Null) => {}
-            (Some(_), Value::Null) => return Err(format!("leaf {i}: a gradient, PyTorch has none")),
+            (Some(_), Value::Null) => {
+                return Err(format!("leaf {i}: a gradient, PyTorch has none"));
+            }
             (None, _) => return Err(format!("leaf {i}: no gradient, PyTorch has one")),
             (Some(got), want) => {
                 let got = got.to_contiguous().map_err(err)?;
                 let got = got.view().to_dtype(DType::F64).map_err(err)?;
-                close(&format!("leaf {i}"), &got.to_vec::<f64>().map_err(err)?, &floats(want), rtol)?;
+                close(
+                    &format!("leaf {i}"),
+                    &got.to_vec::<f64>().map_err(err)?,
+                    &floats(want),
+                    rtol,
+                )?;
             }
         }
     }

@@ -62,6 +62,7 @@
 #[doc(hidden)]
 pub mod __private;
 mod access;
+pub mod autograd;
 mod create;
 #[cfg(feature = "cuda")]
 mod cuda;

@@ -84,6 +84,67 @@ impl Default for Tolerance {
     }
 }
 
+/// What [`gradcheck_by`] checks: a function of f64 tensors, evaluated
+/// forward, and its Jacobian's rows computed by a backward pass.
+pub trait Jacobian {
+    /// The output's elements for these inputs (in row-major order).
+    ///
+    /// # Errors
+    /// An error of the function.
+    fn forward(&self, inputs: &[RawTensor<Cpu>]) -> Result<(Vec<usize>, Vec<f64>)>;
+
+    /// The gradient of each input, for the output's gradient `seed` (`None`
+    /// for an input the output does not depend on).
+    ///
+    /// # Errors
+    /// An error of the function or of its backward pass.
+    fn backward(
+        &self,
+        inputs: &[RawTensor<Cpu>],
+        seed: RawTensor<Cpu>,
+    ) -> Result<Vec<Option<Vec<f64>>>>;
+}
+
+/// A function of tracked tensors as a [`Jacobian`].
+struct Traced<F>(F);
+
+impl<F> Jacobian for Traced<F>
+where
+    F: for<'a> Fn(&'a [Var<'static>]) -> Result<Var<'a>>,
+{
+    fn forward(&self, inputs: &[RawTensor<Cpu>]) -> Result<(Vec<usize>, Vec<f64>)> {
+        let vars = leaves(inputs)?;
+        let y = (self.0)(&vars)?;
+        let values = y.value().to_contiguous()?.to_vec::<f64>()?;
+        Ok((y.shape().to_vec(), values))
+    }
+
+    fn backward(
+        &self,
+        inputs: &[RawTensor<Cpu>],
+        seed: RawTensor<Cpu>,
+    ) -> Result<Vec<Option<Vec<f64>>>> {
+        let vars = leaves(inputs)?;
+        let ids: Vec<_> = vars.iter().map(Var::leaf_id).collect();
+        let grads = (self.0)(&vars)?.backward_with(seed)?;
+        ids.iter()
+            .map(|id| {
+                id.and_then(|id| grads.get(id))
+                    .map(|g| g.to_contiguous()?.to_vec::<f64>())
+                    .transpose()
+            })
+            .collect()
+    }
+}
+
+/// Each input as a new leaf.
+fn leaves(inputs: &[RawTensor<Cpu>]) -> Result<Vec<Var<'static>>> {
+    inputs
+        .iter()
+        .map(|v| Var::leaf(v.view().to_owned()?))
+        .collect()
+}
+
 /// Checks the gradients `f` computes against central finite differences
 /// of `f` itself, for every output element and every element of every
 /// input (each input a leaf), with PyTorch's default tolerances.
@@ -102,7 +163,7 @@ impl Default for Tolerance {
 /// ```
 pub fn gradcheck<F>(f: F, inputs: &[F64]) -> Result<()>
 where
-    F: Fn(&[Var<'static>]) -> Result<Var<'static>>,
+    F: for<'a> Fn(&'a [Var<'static>]) -> Result<Var<'a>>,
 {
     gradcheck_with(f, inputs, Tolerance::default())
 }
@@ -120,45 +181,52 @@ where
 /// ```
 pub fn gradcheck_with<F>(f: F, inputs: &[F64], tol: Tolerance) -> Result<()>
 where
-    F: Fn(&[Var<'static>]) -> Result<Var<'static>>,
+    F: for<'a> Fn(&'a [Var<'static>]) -> Result<Var<'a>>,
 {
-    let leaves = |values: &[RawTensor<Cpu>]| -> Result<Vec<Var<'static>>> {
-        values
-            .iter()
-            .map(|v| Var::leaf(v.view().to_owned()?))
-            .collect()
-    };
+    gradcheck_by(&Traced(f), inputs, tol)
+}
+
+/// The check of [`gradcheck`] for any [`Jacobian`]: the analytical
+/// Jacobian, a row per output element from a backward pass, against the
+/// numerical one, a column per input element from central differences.
+///
+/// # Errors
+/// As [`gradcheck`].
+///
+/// ```
+/// use axial_core::autograd::{F64, Jacobian, Tolerance, gradcheck_by};
+/// use axial_core::{Cpu, RawTensor, Result};
+/// /// 3x, and a gradient that says 3.
+/// struct Triple;
+/// impl Jacobian for Triple {
+///     fn forward(&self, x: &[RawTensor<Cpu>]) -> Result<(Vec<usize>, Vec<f64>)> {
+///         Ok((vec![1], vec![3.0 * x[0].to_vec::<f64>()?[0]]))
+///     }
+///     fn backward(&self, _: &[RawTensor<Cpu>], seed: RawTensor<Cpu>) -> Result<Vec<Option<Vec<f64>>>> {
+///         Ok(vec![Some(vec![3.0 * seed.to_vec::<f64>()?[0]])])
+///     }
+/// }
+/// gradcheck_by(&Triple, &[F64::new(vec![0.5], &[1])?], Tolerance::default())?;
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+pub fn gradcheck_by(f: &impl Jacobian, inputs: &[F64], tol: Tolerance) -> Result<()> {
     let base: Vec<RawTensor<Cpu>> = inputs
         .iter()
         .map(|x| x.0.view().to_owned())
         .collect::<Result<_>>()?;
-    let evaluate = |values: &[RawTensor<Cpu>]| -> Result<Vec<f64>> {
-        f(&leaves(values)?)?
-            .value()
-            .to_contiguous()?
-            .to_vec::<f64>()
-    };
-    let y0 = f(&leaves(&base)?)?;
-    let out_shape = y0.shape().to_vec();
-    let n_out = y0.layout().numel();
-    drop(y0);
+    let (out_shape, y0) = f.forward(&base)?;
+    let n_out = y0.len();
     // The analytical Jacobian, a row per output element.
     let mut analytical = Vec::with_capacity(n_out);
     for k in 0..n_out {
-        let vars = leaves(&base)?;
-        let ids: Vec<_> = vars.iter().map(|v| v.leaf_id()).collect();
-        let y = f(&vars)?;
         let mut seed = vec![0.0; n_out];
         seed[k] = 1.0;
-        let grads = y.backward_with(RawTensor::from_vec(seed, &out_shape)?)?;
-        let mut row = Vec::with_capacity(inputs.len());
-        for (id, x) in ids.iter().zip(&base) {
-            let g = match id.and_then(|id| grads.get(id)) {
-                Some(g) => g.to_contiguous()?.to_vec::<f64>()?,
-                None => vec![0.0; x.layout().numel()],
-            };
-            row.push(g);
-        }
+        let grads = f.backward(&base, RawTensor::from_vec(seed, &out_shape)?)?;
+        let row: Vec<Vec<f64>> = grads
+            .into_iter()
+            .zip(&base)
+            .map(|(g, x)| g.unwrap_or_else(|| vec![0.0; x.layout().numel()]))
+            .collect();
         analytical.push(row);
     }
     // The numerical Jacobian, a column per input element.
@@ -173,7 +241,7 @@ where
                     .map(|b| b.view().to_owned())
                     .collect::<Result<_>>()?;
                 moved[i] = RawTensor::from_vec(values, x.shape())?;
-                evaluate(&moved)
+                Ok(f.forward(&moved)?.1)
             };
             let (plus, minus) = (at(tol.eps)?, at(-tol.eps)?);
             for k in 0..n_out {

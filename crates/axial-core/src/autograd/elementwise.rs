@@ -220,6 +220,72 @@ impl<'g, D: Backend> Var<'g, D> {
         Ok(out)
     }
 
+    /// `op(self, other)` (or `op(other, self)` when `other_first`) with an
+    /// operand that needs no gradient and that the op does not keep (`add`,
+    /// `sub`), so the result does not borrow it.
+    ///
+    /// # Errors
+    /// As [`TensorRef::binary`]; an op that would keep `other`.
+    ///
+    /// ```
+    /// # use axial_core::{autograd::Var, BinaryOp, RawTensor};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f64, 2.0], &[2])?)?;
+    /// let id = x.leaf_id().unwrap();
+    /// let y = {
+    ///     let c = RawTensor::from_vec(vec![10.0f64], &[1])?; // gone before y is used
+    ///     x.binary_untracked(BinaryOp::Sub, &c.view(), true)? // 10 - x
+    /// };
+    /// assert_eq!(y.value().to_vec::<f64>()?, vec![9.0, 8.0]);
+    /// assert_eq!(y.sum(&[], false)?.backward()?.get(id).unwrap().to_vec::<f64>()?, vec![-1.0, -1.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn binary_untracked(
+        &self,
+        op: BinaryOp,
+        other: &TensorRef<'_, D>,
+        other_first: bool,
+    ) -> Result<Var<'g, D>> {
+        // This tensor's position among the operands.
+        let me = usize::from(other_first);
+        let mut needs = [false; 2];
+        needs[me] = true;
+        let saves = saves(op.name(), op.derivative())?;
+        if saves.keeps(1 - me, &needs) || saves.keeps_output(&needs) {
+            return Err(Error::invalid(
+                op.name(),
+                "the op keeps its operands: pass the tensor as a constant `Var`",
+            ));
+        }
+        let x = self.value();
+        let value = match other_first {
+            true => other.binary(op, &x)?,
+            false => x.binary(op, other)?,
+        };
+        let mut out = Var::fresh(value);
+        if !Var::tracks(&[self]) {
+            return Ok(out);
+        }
+        let mut kept = [None, None, None];
+        if saves.keeps(me, &needs) {
+            kept[me] = Some(self.save());
+        }
+        let mut operands = [
+            (other.shape().to_vec(), other.dtype()),
+            (other.shape().to_vec(), other.dtype()),
+        ];
+        operands[me] = (self.shape().to_vec(), self.dtype);
+        let inner = binary_backward(op, kept, operands);
+        out.attach(
+            node_name(op.name()),
+            &[self],
+            Box::new(move |g, _| {
+                let grads = inner(g, &needs)?;
+                Ok(vec![grads.into_iter().nth(me).flatten()])
+            }),
+        );
+        Ok(out)
+    }
+
     /// `self + other`, broadcast.
     ///
     /// # Errors
@@ -720,6 +786,54 @@ impl<'g, D: Backend> Var<'g, D> {
             ];
             let backward = binary_backward(op, [a, b, y], operands);
             self.rebase(node_name(op.name()), &[other], backward);
+        }
+        Ok(())
+    }
+
+    /// `self = op(self, other)` in place with an operand that needs no
+    /// gradient and that the op does not keep (`add_`, `sub_`), so this
+    /// tensor does not borrow it.
+    ///
+    /// # Errors
+    /// As [`Var::binary_`]; an op that would keep `other`.
+    ///
+    /// ```
+    /// # use axial_core::{autograd::Var, BinaryOp, RawTensor};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f64, 2.0], &[2])?)?;
+    /// let id = x.leaf_id().unwrap();
+    /// let mut h = x.mul(&x)?;
+    /// {
+    ///     let bias = RawTensor::from_vec(vec![0.5f64], &[1])?;
+    ///     h.binary_untracked_(BinaryOp::Add, &bias.view())?;
+    /// }
+    /// assert_eq!(h.value().to_vec::<f64>()?, vec![1.5, 4.5]);
+    /// assert_eq!(h.sum(&[], false)?.backward()?.get(id).unwrap().to_vec::<f64>()?, vec![2.0, 4.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn binary_untracked_(&mut self, op: BinaryOp, other: &TensorRef<'_, D>) -> Result<()> {
+        let tracks = Var::tracks(&[self]);
+        let saves = saves(op.name(), op.derivative())?;
+        if tracks && (saves.keeps(0, &[true, false]) || saves.keeps(1, &[true, false])) {
+            return Err(Error::invalid(
+                op.name(),
+                "the op keeps its operands: pass the tensor as a constant `Var`",
+            ));
+        }
+        self.write_in_place(op.name(), |mut dst| dst.binary_(op, other))?;
+        if tracks {
+            let operands = [
+                (self.shape().to_vec(), self.dtype),
+                (other.shape().to_vec(), other.dtype()),
+            ];
+            let inner = binary_backward(op, [None, None, None], operands);
+            self.rebase(
+                node_name(op.name()),
+                &[],
+                Box::new(move |g, _| {
+                    let grads = inner(g, &[true, false])?;
+                    Ok(vec![grads.into_iter().next().flatten()])
+                }),
+            );
         }
         Ok(())
     }

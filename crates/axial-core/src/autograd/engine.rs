@@ -42,7 +42,7 @@ pub(crate) fn run<D: Backend>(root: Rc<Node<'_, D>>, grad: Grad<D>) -> Result<Gr
     while let Some((node, g)) = ready.pop() {
         let backward = match &node.kind {
             NodeKind::Leaf(id) => {
-                out.insert(*id, g);
+                out.add(*id, g)?;
                 continue;
             }
             NodeKind::Op(backward) => backward,

@@ -155,12 +155,20 @@ impl<D: Device> Default for Gradients<D> {
     }
 }
 
-impl<D: Device> Gradients<D> {
-    /// Adds `g` to the gradient of `leaf`.
-    pub(crate) fn insert(&mut self, leaf: LeafId, g: Grad<D>) {
-        self.grads.insert(leaf, g);
+impl<D: Backend> Gradients<D> {
+    /// Adds `g` to the gradient of `leaf` (two leaves of one name, a
+    /// tensor tracked twice, add up).
+    pub(crate) fn add(&mut self, leaf: LeafId, g: Grad<D>) -> Result<()> {
+        let sum = match self.grads.remove(&leaf) {
+            Some(acc) => acc.accumulate(&g)?,
+            None => g,
+        };
+        self.grads.insert(leaf, sum);
+        Ok(())
     }
+}
 
+impl<D: Device> Gradients<D> {
     /// The gradient of `leaf`, if the output depends on it.
     ///
     /// ```

@@ -84,7 +84,7 @@ mod reduce;
 mod var;
 mod views;
 
-pub use check::{F64, Tolerance, gradcheck, gradcheck_with};
+pub use check::{F64, Jacobian, Tolerance, gradcheck, gradcheck_by, gradcheck_with};
 pub use grad::{Grad, Gradients};
 pub use mode::{is_grad_enabled, no_grad};
 pub use nn::{CrossEntropy, Reduction};

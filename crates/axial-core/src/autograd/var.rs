@@ -28,7 +28,34 @@ impl LeafId {
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         static NEXT: AtomicU64 = AtomicU64::new(1);
-        LeafId(NEXT.fetch_add(1, Ordering::Relaxed))
+        LeafId(NEXT.fetch_add(1, Ordering::Relaxed) & !Self::PLACED)
+    }
+
+    /// Set in the names [`LeafId::of_place`] gives, never in
+    /// [`LeafId::new`]'s.
+    const PLACED: u64 = 1 << 63;
+
+    /// The name of a leaf read in place from `storage` through `layout`:
+    /// the same for every leaf made of those elements while they live (the
+    /// graph borrows them, so no other tensor takes their place meanwhile),
+    /// so a tensor's gradient can be looked up by the tensor itself.
+    ///
+    /// ```
+    /// use axial_core::autograd::LeafId;
+    /// use axial_core::{DType, RawTensor};
+    /// let w = RawTensor::zeros(&[2, 3], DType::F32)?;
+    /// let v = w.view();
+    /// assert_eq!(LeafId::of_place(v.storage(), v.layout()), LeafId::of_place(v.storage(), v.layout()));
+    /// let t = v.t()?;
+    /// assert_ne!(LeafId::of_place(t.storage(), t.layout()), LeafId::of_place(v.storage(), v.layout()));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn of_place<D: Device>(storage: &Storage<D>, layout: &Layout) -> LeafId {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        storage.data_ptr().hash(&mut h);
+        layout.hash(&mut h);
+        LeafId(h.finish() | Self::PLACED)
     }
 }
 
@@ -345,6 +372,31 @@ impl<'g, D: Device> Var<'g, D> {
     /// ```
     pub fn value(&self) -> TensorRef<'_, D> {
         TensorRef::new_unchecked(self.data.storage(), self.layout.clone(), self.dtype)
+    }
+
+    /// Another handle of this tensor: the same elements, version and
+    /// history (PyTorch's alias of a tensor, `x.view_as(x)`). A write
+    /// through one handle is refused while the other lives.
+    ///
+    /// ```
+    /// # use axial_core::{autograd::Var, BinaryOp, RawTensor, Scalar};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f32], &[1])?)?;
+    /// let mut h = x.exp()?.binary_scalar(BinaryOp::Mul, Scalar::Float(2.0))?;
+    /// let alias = h.share();
+    /// assert_eq!(alias.grad_fn().as_deref(), Some("MulBackward0"));
+    /// assert!(h.binary_scalar_(BinaryOp::Add, Scalar::Float(1.0)).is_err());
+    /// drop(alias);
+    /// assert!(h.binary_scalar_(BinaryOp::Add, Scalar::Float(1.0)).is_ok());
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn share(&self) -> Var<'g, D> {
+        Var {
+            data: self.data.clone(),
+            layout: self.layout.clone(),
+            dtype: self.dtype,
+            family: Rc::clone(&self.family),
+            node: self.node.clone(),
+        }
     }
 
     /// The same elements without history (PyTorch's `detach()`): a tensor

@@ -9,8 +9,6 @@
 //! is spread over the storage positions the output reads, then read back
 //! through the input's layout, divided by how often the input reads each.
 
-use std::rc::Rc;
-
 use super::elementwise::fit;
 use super::grad::Grad;
 use super::var::Var;
@@ -526,13 +524,7 @@ impl<'g, D: Backend> Var<'g, D> {
     /// ```
     pub fn contiguous(&self) -> Result<Var<'g, D>> {
         if self.layout.is_contiguous() {
-            return Ok(Var {
-                data: self.data.clone(),
-                layout: self.layout.clone(),
-                dtype: self.dtype,
-                family: Rc::clone(&self.family),
-                node: self.node.clone(),
-            });
+            return Ok(self.share());
         }
         let mut out = Var::fresh(self.value().to_contiguous()?);
         if Var::tracks(&[self]) {

@@ -7,6 +7,8 @@ mod axis;
 mod reshape;
 mod strided;
 
+pub(crate) use reshape::target_sizes;
+
 use axial_core::{Layout, Result};
 
 /// Unwraps a result, panicking with the error's message at the caller: the
