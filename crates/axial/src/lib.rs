@@ -63,6 +63,7 @@
 pub mod __private;
 mod access;
 pub mod autograd;
+pub mod optim;
 mod create;
 #[cfg(feature = "cuda")]
 mod cuda;
