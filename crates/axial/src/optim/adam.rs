@@ -212,6 +212,94 @@ impl<D: Backend> Adam<D> {
         Some((&s.exp_avg, &s.exp_avg_sq, s.max_exp_avg_sq.as_ref()))
     }
 
+    /// How many parameter positions the optimizer has seen (the length of
+    /// the list given to its last step; PyTorch's `param_groups[0]["params"]`).
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert_eq!(Adam::<axial::Cpu>::new(AdamConfig::default())?.positions(), 0);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn positions(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Sets the state of the parameter at `index` (a loaded state dict's
+    /// `state[index]`): its step count and running averages, which must
+    /// agree in shape and dtype, with AMSGrad's maximum exactly when the
+    /// optimizer uses AMSGrad. Positions up to `index` without a state are
+    /// kept empty.
+    ///
+    /// # Errors
+    /// The tensors differ in shape or dtype, or are not floating-point, or
+    /// AMSGrad's maximum is missing or superfluous.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// use axial_core::{DType, RawTensor};
+    /// let mut opt = Adam::<axial::Cpu>::new(AdamConfig::default())?;
+    /// let z = || RawTensor::zeros(&[2], DType::F32);
+    /// opt.set_state(1, 3, z()?, z()?, None)?;
+    /// assert_eq!((opt.positions(), opt.steps(1)), (2, 3));
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn set_state(
+        &mut self,
+        index: usize,
+        steps: u64,
+        exp_avg: RawTensor<D>,
+        exp_avg_sq: RawTensor<D>,
+        max_exp_avg_sq: Option<RawTensor<D>>,
+    ) -> Result<()> {
+        let op = if self.decoupled { "AdamW" } else { "Adam" };
+        check_float(op, index, exp_avg.dtype())?;
+        check_fits(op, index, &exp_avg, &exp_avg_sq.view())?;
+        if let Some(max) = &max_exp_avg_sq {
+            check_fits(op, index, &exp_avg, &max.view())?;
+        }
+        if max_exp_avg_sq.is_some() != self.config.amsgrad {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "the state of parameter {index} {} max_exp_avg_sq, but amsgrad is {}",
+                    if max_exp_avg_sq.is_some() {
+                        "has"
+                    } else {
+                        "has no"
+                    },
+                    self.config.amsgrad
+                ),
+            ));
+        }
+        if self.states.len() <= index {
+            self.states.resize_with(index + 1, || None);
+        }
+        self.states[index] = Some(State {
+            step: steps as f64,
+            exp_avg,
+            exp_avg_sq,
+            max_exp_avg_sq,
+        });
+        Ok(())
+    }
+
+    /// Says how many positions the optimizer has (PyTorch's
+    /// `param_groups[0]["params"]` of a loaded state dict), for a state
+    /// dict whose last parameters have no state yet.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// let mut opt = Adam::<axial::Cpu>::new(AdamConfig::default())?;
+    /// opt.set_positions(3);
+    /// assert_eq!(opt.positions(), 3);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn set_positions(&mut self, n: usize) {
+        if self.states.len() < n {
+            self.states.resize_with(n, || None);
+        }
+    }
+
     fn state(&self, index: usize) -> Option<&State<D>> {
         self.states.get(index)?.as_ref()
     }
