@@ -9,16 +9,38 @@ use super::var::{Kept, Var};
 use crate::access::owned;
 use crate::tensor::Tensor;
 
-/// A typed function of one f64 tensor as the core's [`Jacobian`].
-struct Typed<F, S>(F, std::marker::PhantomData<fn() -> S>);
+/// The dtype [`gradcheck`] checks in: f64 only.
+///
+/// ```
+/// use axial::autograd::GradcheckDtype;
+/// fn checked<T: GradcheckDtype>() {}
+/// checked::<f64>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "gradcheck needs an f64 tensor, not `{Self}`: the finite differences of lower precisions are too coarse to check a gradient",
+    label = "a tensor of `{Self}`",
+    note = "check in f64: `x.cast::<f64>()`"
+)]
+pub trait GradcheckDtype: crate::Float + sealed::Sealed {}
 
-impl<'x, F, S, S2, W> Jacobian for Typed<F, S>
+impl GradcheckDtype for f64 {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f64 {}
+}
+
+/// A typed function of one f64 tensor as the core's [`Jacobian`].
+struct Typed<F, T, S>(F, std::marker::PhantomData<fn() -> (T, S)>);
+
+impl<'x, F, T, S, S2, W> Jacobian for Typed<F, T, S>
 where
+    T: GradcheckDtype,
     S: Shape,
-    F: Fn(Var<'static, f64, S, Cpu, Kept>) -> Var<'x, f64, S2, Cpu, W>,
+    F: Fn(Var<'static, T, S, Cpu, Kept>) -> Var<'x, T, S2, Cpu, W>,
 {
     fn forward(&self, inputs: &[RawTensor<Cpu>]) -> Result<(Vec<usize>, Vec<f64>)> {
-        let x: Tensor<f64, S> = owned(inputs[0].view().to_owned()?);
+        let x: Tensor<T, S> = owned(inputs[0].view().to_owned()?);
         let y = (self.0)(Var::leaf(x));
         let values = y.raw().to_contiguous()?.to_vec::<f64>()?;
         Ok((y.layout().shape().to_vec(), values))
@@ -29,7 +51,7 @@ where
         inputs: &[RawTensor<Cpu>],
         seed: RawTensor<Cpu>,
     ) -> Result<Vec<Option<Vec<f64>>>> {
-        let x: Tensor<f64, S> = owned(inputs[0].view().to_owned()?);
+        let x: Tensor<T, S> = owned(inputs[0].view().to_owned()?);
         let v = Var::leaf(x);
         let id = v.leaf_id();
         let y = (self.0)(v).core()?.into_owned_var();
@@ -58,10 +80,11 @@ where
 /// gradcheck(|v| v.softmax::<Cols>().log().mean::<Rows>(), &x)?;
 /// # Ok::<(), axial::Error>(())
 /// ```
-pub fn gradcheck<'x, S, S2, W, F>(f: F, x: &Tensor<f64, S>) -> Result<()>
+pub fn gradcheck<'x, T, S, S2, W, F>(f: F, x: &Tensor<T, S>) -> Result<()>
 where
+    T: GradcheckDtype,
     S: Shape,
-    F: Fn(Var<'static, f64, S, Cpu, Kept>) -> Var<'x, f64, S2, Cpu, W>,
+    F: Fn(Var<'static, T, S, Cpu, Kept>) -> Var<'x, T, S2, Cpu, W>,
 {
     let input = F64::from_raw(x.raw().to_owned()?)?;
     gradcheck_by(

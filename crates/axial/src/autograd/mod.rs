@@ -81,7 +81,7 @@ mod var;
 mod views;
 
 pub use axial_core::autograd::{CrossEntropy, LeafId, Reduction, is_grad_enabled, no_grad};
-pub use check::gradcheck;
+pub use check::{GradcheckDtype, gradcheck};
 pub use grads::{Gradients, Param};
 pub use layers::{LinearWeight, MatmulRhs};
 pub use losses::Target;

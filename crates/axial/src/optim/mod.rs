@@ -21,7 +21,7 @@
 //! let mut w = Param::new(Tensor::<f32, shape![Out: 1, In: 2]>::from_array([[1.0, -1.0]]));
 //! let mut b = Param::new(Tensor::<f32, shape![Out: 1]>::zeros());
 //! let x = Tensor::<f32, shape![In: 2]>::from_array([2.0, 1.0]);
-//! let mut opt = Adam::adamw(AdamConfig { lr: 0.1, ..AdamConfig::adamw() });
+//! let mut opt = Adam::adamw(AdamConfig { lr: 0.1, ..AdamConfig::adamw() })?;
 //! for _ in 0..50 {
 //!     let mut grads = x.linear_tracked(&w.var(), Some(&b.var())).square().sum_all().backward();
 //!     grads.accumulate(&mut w);
@@ -29,7 +29,7 @@
 //!     opt.step(&mut [&mut w, &mut b])?;
 //!     zero_grad(&mut [&mut w, &mut b]);
 //! }
-//! let y = x.linear(w.value(), Some(b.value())).sum_all().item();
+//! let y = x.linear(w.value(), Some(b.value().as_view())).sum_all().item();
 //! assert!(y.abs() < 0.1, "{y}");
 //! # Ok::<(), axial::Error>(())
 //! ```
