@@ -63,7 +63,6 @@
 pub mod __private;
 mod access;
 pub mod autograd;
-pub mod optim;
 mod create;
 #[cfg(feature = "cuda")]
 mod cuda;
@@ -75,6 +74,7 @@ pub mod guide;
 mod meta;
 mod nested_array;
 mod ops;
+pub mod optim;
 pub mod prelude;
 mod quantized;
 mod ragged;
