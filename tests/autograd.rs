@@ -1,8 +1,13 @@
 //! The typed gradients: every gradient of its leaf's type, equal to the
 //! untyped core's for the same computation, checked against finite
 //! differences in f64; an encoder block's training step (attention with a
-//! padding mask, layer norms, GELU) whose every parameter gets a gradient;
-//! the in-place rule's run-time backstop.
+//! padding mask, layer norms, GELU) whose every parameter gets a gradient
+//! and whose loss goes down; `no_grad`.
+
+#![allow(
+    clippy::type_complexity,
+    reason = "shape![..] types of parameters read as one name each"
+)]
 
 use axial::autograd::{CrossEntropy, Kept, Param, Var, gradcheck, no_grad};
 use axial::prelude::*;

@@ -51,6 +51,7 @@ fn assert_close(got: &[f64], want: &[f64], tol: f64, what: &str) {
 }
 
 /// The three parameters of every case.
+#[allow(clippy::type_complexity)]
 struct Params<T: Float> {
     a: Param<T, shape![3, 4]>,
     b: Param<T, shape![5]>,
@@ -72,6 +73,7 @@ impl<T: Float> Params<T> {
         }
     }
 
+    #[allow(clippy::type_complexity)]
     fn list(&mut self) -> [&mut dyn Parameter<Cpu>; 3] {
         [&mut self.a, &mut self.b, &mut self.c]
     }

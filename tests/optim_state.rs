@@ -32,6 +32,7 @@ fn floats(v: &Value) -> Vec<f32> {
         .collect()
 }
 
+#[allow(clippy::type_complexity)]
 struct Params {
     a: Param<f32, shape![2, 3]>,
     b: Param<f32, shape![4]>,
@@ -45,6 +46,7 @@ impl Params {
         }
     }
 
+    #[allow(clippy::type_complexity)]
     fn list(&mut self) -> [&mut dyn Parameter<Cpu>; 2] {
         [&mut self.a, &mut self.b]
     }

@@ -14,6 +14,7 @@ use axial::prelude::*;
 axes!(Points);
 
 /// The line's two parameters.
+#[allow(clippy::type_complexity)]
 struct Line {
     w: Param<f32, shape![]>,
     b: Param<f32, shape![]>,

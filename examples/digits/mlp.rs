@@ -87,6 +87,7 @@ where
 }
 
 /// Linear(64, 64), ReLU, Linear(64, 10).
+#[allow(clippy::type_complexity)]
 pub(crate) struct Mlp {
     hidden_w: Param<f32, shape![Hidden: 64, Pixels: 64]>,
     hidden_b: Param<f32, shape![Hidden: 64]>,
@@ -114,6 +115,7 @@ impl Mlp {
     }
 
     /// The parameters, in PyTorch's order.
+    #[allow(clippy::type_complexity)]
     pub(crate) fn parameters(&mut self) -> [&mut dyn Parameter<Cpu>; 4] {
         [
             &mut self.hidden_w,

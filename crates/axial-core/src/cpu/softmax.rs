@@ -67,18 +67,22 @@ pub(crate) fn softmax(op: Softmax, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>
     match dst.dtype {
         DType::F32 => {
             let (s, d) = firsts::<f32>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run(s, d) };
         }
         DType::F16 => {
             let (s, d) = firsts::<half::f16>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run(s, d) };
         }
         DType::BF16 => {
             let (s, d) = firsts::<half::bf16>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run(s, d) };
         }
         DType::F64 => {
             let (s, d) = firsts::<f64>(name, &src, &mut dst)?;
+            // SAFETY: as said above the match.
             unsafe { slices.run_f64(s, d) };
         }
         dtype => return Err(Error::Unsupported { op: name, dtype }),

@@ -209,17 +209,6 @@ impl LayerNorm {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dtypes_other_than_float_are_refused() {
-        let e = LayerNorm::rows(&[2], &[2], [None, None], DType::I32).unwrap_err();
-        assert_eq!(e.to_string(), "\"layer_norm\" not implemented for 'Int'");
-    }
-}
-
 /// The gradients of `layer_norm` over the last `k` dims: of the input, the
 /// weight and the bias (PyTorch's `native_layer_norm_backward`), f16 and
 /// bf16 computed in f32. The statistics are computed again from the input
@@ -283,5 +272,16 @@ impl<D: Backend> LayerNormGrad<'_, D> {
             false => None,
         };
         Ok([gx, gw, gb])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dtypes_other_than_float_are_refused() {
+        let e = LayerNorm::rows(&[2], &[2], [None, None], DType::I32).unwrap_err();
+        assert_eq!(e.to_string(), "\"layer_norm\" not implemented for 'Int'");
     }
 }

@@ -556,7 +556,7 @@ impl<'g, T: Float, S: Shape, D: Backend, W> Var<'g, T, S, D, W> {
     /// assert_eq!(y.sum_all().backward().of(&bv).unwrap().to_vec(), vec![0.0, 1.0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    #[expect(
+    #[allow(
         clippy::type_complexity,
         reason = "the output shape is spelled out for the docs"
     )]
@@ -600,7 +600,7 @@ where
     /// assert_eq!(grads.of(&tv).unwrap().to_vec(), vec![1.0, 0.0, 2.0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    #[expect(
+    #[allow(
         clippy::type_complexity,
         reason = "the output shape is spelled out for the docs"
     )]
@@ -628,7 +628,7 @@ where
     /// let ids = Tensor::<i64, shape![Token: 2]>::from_array([1, 0]);
     /// assert_eq!(table.track().embedding(&ids).value().to_vec(), vec![7.0, 5.0]);
     /// ```
-    #[expect(
+    #[allow(
         clippy::type_complexity,
         reason = "the output shape is spelled out for the docs"
     )]
@@ -770,7 +770,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(grads.of(&wv).unwrap().to_vec(), vec![4.0, 6.0]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    #[expect(
+    #[allow(
         clippy::type_complexity,
         reason = "the output shape is spelled out for the docs"
     )]
@@ -799,7 +799,7 @@ impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// let x = Tensor::<f64, shape![In: 2]>::from_array([1.0, 2.0]);
     /// assert_eq!(x.linear_tracked(&w.track(), None).value().to_vec(), vec![3.0]);
     /// ```
-    #[expect(
+    #[allow(
         clippy::type_complexity,
         reason = "the output shape is spelled out for the docs"
     )]

@@ -127,8 +127,11 @@ pub struct Var<'g, T, S, D: Device = Cpu, W = Writable> {
     /// This tensor's layout over the base's storage (the base's, or a view
     /// of it).
     pub(crate) layout: Layout,
-    marker: PhantomData<fn() -> (T, S, W)>,
+    marker: Marker<T, S, W>,
 }
+
+/// What a [`Var`]'s type says beyond its elements: dtype, shape, access.
+type Marker<T, S, W> = PhantomData<fn() -> (T, S, W)>;
 
 impl<'g, T, S, D: Device, W> Var<'g, T, S, D, W> {
     /// A typed handle of a core tracked tensor (its type proven by the caller).

@@ -195,6 +195,7 @@ impl<'g, T: Element, S: Shape, D: Backend, W> Var<'g, T, S, D, W> {
     /// assert_eq!(y.value().sizes().as_slice(), &[2, 3]);
     /// # Ok::<(), axial::Error>(())
     /// ```
+    #[allow(clippy::type_complexity)]
     pub fn try_split<A, Sub: Shape + NoSymbols>(
         self,
     ) -> Result<Var<'g, T, <S as Split<A, Sub>>::Output, D, W>>
@@ -377,6 +378,7 @@ impl<'g, T: Element, S: Shape, D: Backend, W> Var<'g, T, S, D, W> {
     /// assert_eq!(y.value().names().as_slice(), &[Some("Inner")]);
     /// # Ok::<(), axial::Error>(())
     /// ```
+    #[allow(clippy::type_complexity)]
     pub fn try_merge<L, New>(self) -> Result<Var<'g, T, Merged<S, L, New>, D, W>>
     where
         S: Merge<L, New>,

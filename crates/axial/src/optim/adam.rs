@@ -204,6 +204,7 @@ impl<D: Backend> Adam<D> {
     /// assert!(Adam::<axial::Cpu>::new(AdamConfig::default())?.moments(0).is_none());
     /// # Ok::<(), axial::Error>(())
     /// ```
+    #[allow(clippy::type_complexity)]
     pub fn moments(
         &self,
         index: usize,
