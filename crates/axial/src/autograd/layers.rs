@@ -308,7 +308,7 @@ macro_rules! keeping_layers {
 }
 
 keeping_layers! {
-    [<'g, T: Float, S: Shape, D: Backend> Var<'g, T, S, D, Writable>] [] "av * 1.0";
+    [<'g, T: Float, S: Shape, D: Backend> Var<'g, T, S, D, Writable>] [] "&av * 1.0";
     [<'g, T: Float, S: Shape, D: Backend> Var<'g, T, S, D, Kept>] [&] "av.as_kept()";
 }
 

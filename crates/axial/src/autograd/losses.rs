@@ -310,7 +310,8 @@ macro_rules! keeping_losses {
             /// let a = Tensor::<f64, shape![1]>::zeros();
             /// let av = a.track();
             #[doc = concat!("let x = ", $x, ";")]
-            /// let loss = x.binary_cross_entropy_with_logits(&Tensor::<f64, shape![1]>::zeros());
+            /// let t = Tensor::<f64, shape![1]>::zeros();
+            /// let loss = x.binary_cross_entropy_with_logits(&t);
             /// assert!((loss.value().item() - 2f64.ln()).abs() < 1e-12);
             /// ```
             #[track_caller]
@@ -326,6 +327,6 @@ macro_rules! keeping_losses {
 }
 
 keeping_losses! {
-    [<'g, T: Float, S: Shape, D: Backend> Var<'g, T, S, D, Writable>] [] "av * 1.0";
+    [<'g, T: Float, S: Shape, D: Backend> Var<'g, T, S, D, Writable>] [] "&av * 1.0";
     [<'g, T: Float, S: Shape, D: Backend> Var<'g, T, S, D, Kept>] [&] "av.as_kept()";
 }
