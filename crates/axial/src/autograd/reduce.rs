@@ -57,6 +57,7 @@ macro_rules! reduction {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             #[doc = concat!("let x = Tensor::<f64, shape![Rows: 2, Cols: 2]>::from_array(", stringify!($input), ");")]
+            #[doc = concat!($("# let ", stringify!($arg), " = 1.0;"),*)]
             #[doc = concat!("let total = ", $example_input, ".", stringify!($try_name), "::<names![Rows, Cols]>(", stringify!($($arg),*), ")?;")]
             #[doc = concat!("assert!((total.value().item() - ", stringify!($total), ").abs() < 1e-12);")]
             /// # Ok::<(), axial::Error>(())
@@ -78,6 +79,7 @@ macro_rules! reduction {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             #[doc = concat!("let x = Tensor::<f64, shape![Rows: 2, Cols: 2]>::from_array(", stringify!($input), ");")]
+            #[doc = concat!($("# let ", stringify!($arg), " = 1.0;"),*)]
             #[doc = concat!("let by_rows = ", $example_input, ".", stringify!($name), "::<Cols>(", stringify!($($arg),*), ");")]
             /// assert_eq!(by_rows.value().names().as_slice(), &[Some("Rows")]);
             /// ```
@@ -99,6 +101,7 @@ macro_rules! reduction {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             #[doc = concat!("let x = Tensor::<f64, shape![Rows: 2, Cols: 2]>::from_array(", stringify!($input), ");")]
+            #[doc = concat!($("# let ", stringify!($arg), " = 1.0;"),*)]
             #[doc = concat!("let k = ", $example_input, ".", stringify!($try_keep), "::<Cols>(", stringify!($($arg),*), ")?;")]
             /// assert_eq!(k.value().sizes().as_slice(), &[2, 1]);
             /// # Ok::<(), axial::Error>(())
@@ -120,6 +123,7 @@ macro_rules! reduction {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             #[doc = concat!("let x = Tensor::<f64, shape![Rows: 2, Cols: 2]>::from_array(", stringify!($input), ");")]
+            #[doc = concat!($("# let ", stringify!($arg), " = 1.0;"),*)]
             #[doc = concat!("assert_eq!(", $example_input, ".", stringify!($keep), "::<Rows>(", stringify!($($arg),*), ").value().sizes().as_slice(), &[1, 2]);")]
             /// ```
             #[track_caller]
@@ -140,6 +144,7 @@ macro_rules! reduction {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             #[doc = concat!("let x = Tensor::<f64, shape![Rows: 2, Cols: 2]>::from_array(", stringify!($input), ");")]
+            #[doc = concat!($("# let ", stringify!($arg), " = 1.0;"),*)]
             #[doc = concat!("let total = ", $example_input, ".", stringify!($try_all), "(", stringify!($($arg),*), ")?;")]
             #[doc = concat!("assert!((total.value().item() - ", stringify!($total), ").abs() < 1e-12);")]
             /// # Ok::<(), axial::Error>(())
@@ -158,6 +163,7 @@ macro_rules! reduction {
             /// use axial::prelude::*;
             /// axes!(Rows, Cols);
             #[doc = concat!("let x = Tensor::<f64, shape![Rows: 2, Cols: 2]>::from_array(", stringify!($input), ");")]
+            #[doc = concat!($("# let ", stringify!($arg), " = 1.0;"),*)]
             #[doc = concat!("let total = ", $example_input, ".", stringify!($all), "(", stringify!($($arg),*), ");")]
             #[doc = concat!("assert!((total.value().item() - ", stringify!($total), ").abs() < 1e-12);")]
             /// ```

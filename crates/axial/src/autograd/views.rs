@@ -14,7 +14,7 @@ use axial_shape::{
 };
 
 use super::var::{Kept, Var};
-use crate::repr::{Broadcast, View};
+use crate::repr::View;
 use crate::tensor::{TensorBase, TensorView};
 use crate::views::{or_panic, target_sizes};
 
@@ -106,7 +106,7 @@ impl<'g, T: Element, S, D: Backend, W> Var<'g, T, S, D, W> {
     /// ```
     pub fn try_map_broadcast<S2>(
         self,
-        f: impl for<'a> FnOnce(TensorView<'a, T, S, D>) -> TensorBase<T, S2, D, Broadcast<View<'a, D>>>,
+        f: impl for<'a> FnOnce(TensorView<'a, T, S, D>) -> TensorView<'a, T, S2, D>,
     ) -> Result<Var<'g, T, S2, D, Kept>> {
         let layout = self.same_storage(&f(self.elements()))?;
         Ok(self.relaid(layout))
@@ -127,7 +127,7 @@ impl<'g, T: Element, S, D: Backend, W> Var<'g, T, S, D, W> {
     #[track_caller]
     pub fn map_broadcast<S2>(
         self,
-        f: impl for<'a> FnOnce(TensorView<'a, T, S, D>) -> TensorBase<T, S2, D, Broadcast<View<'a, D>>>,
+        f: impl for<'a> FnOnce(TensorView<'a, T, S, D>) -> TensorView<'a, T, S2, D>,
     ) -> Var<'g, T, S2, D, Kept> {
         or_panic(self.try_map_broadcast(f))
     }
