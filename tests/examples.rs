@@ -408,6 +408,33 @@ fn generalized_sparse_quantized_and_ragged() {
 }
 
 #[test]
+fn training_fits_a_line() {
+    let text = output("s17_training");
+    assert_lines(
+        &text,
+        &[
+            // The first gradients, by hand: mean(-2·y·x) and mean(-2·y) at w = b = 0.
+            "step 0: dL/dw = -17, dL/db = -8 (mean of 2(wx + b - y)·x and of 2(wx + b - y))",
+            "after `y = h.log()` it does not (log keeps its input): ui-tests/fail/autograd_write_kept_input.rs",
+        ],
+    );
+    let losses: Vec<f64> = text
+        .lines()
+        .filter_map(|l| l.split_once(": loss ").map(|(_, v)| v.parse().unwrap()))
+        .collect();
+    assert_eq!(losses.len(), 3);
+    assert!(
+        losses.windows(2).all(|w| w[1] < w[0]) && losses[2] < 0.05,
+        "{losses:?}"
+    );
+    assert!(
+        root()
+            .join("ui-tests/fail/autograd_write_kept_input.rs")
+            .exists()
+    );
+}
+
+#[test]
 fn the_sqrt_exercise_points_at_its_compile_error() {
     let path = chapter::s12_exercises::SQRT_OF_INTEGERS;
     assert!(output("s12_exercises").contains(path));

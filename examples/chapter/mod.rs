@@ -50,6 +50,7 @@ sections! {
     s14_serialization: "Serialization",
     s15_numpy: "NumPy interop",
     s16_generalized: "Generalized tensors",
+    s17_training: "Training",
 }
 
 /// The width of a section heading.

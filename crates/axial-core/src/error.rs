@@ -199,6 +199,22 @@ pub enum Error {
         /// The device's own message.
         message: String,
     },
+    /// A tensor the backward pass needs was written in place after the
+    /// graph kept it (PyTorch's version-counter error, at `backward`).
+    #[error(
+        "one of the variables needed for gradient computation has been modified by an inplace operation: [{tensor}]{} is at version {version}; expected version {expected} instead.",
+        producer.map(|p| format!(", which is output 0 of {p},")).unwrap_or_default()
+    )]
+    ModifiedInPlace {
+        /// The tensor, as PyTorch prints it (`torch.FloatTensor [3]`).
+        tensor: String,
+        /// The op whose output it is now, if any.
+        producer: Option<&'static str>,
+        /// Its version now.
+        version: u64,
+        /// Its version when the graph kept it.
+        expected: u64,
+    },
     /// An einops pattern that does not parse, does not suit its operation, or
     /// does not fit the tensor and the sizes, wrapped as einops wraps it.
     #[error("{0}")]

@@ -17,6 +17,7 @@
 //! # Ok::<(), axial_core::Error>(())
 //! ```
 
+pub mod autograd;
 pub mod backend;
 pub mod cpu;
 pub mod device;

@@ -42,6 +42,7 @@ pub mod hdf5;
 mod imported;
 pub mod npy;
 pub mod npz;
+pub mod optim;
 pub mod safetensors;
 mod source;
 mod stored;

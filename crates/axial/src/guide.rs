@@ -258,3 +258,5 @@
 //! ones, slice lengths) runs in typenum behind `Sz`; sizes past
 //! [`SZ_MAX`](crate::shape::SZ_MAX) (8191) are typenum numbers themselves
 //! and print as such.
+
+pub mod training;

@@ -62,6 +62,7 @@
 #[doc(hidden)]
 pub mod __private;
 mod access;
+pub mod autograd;
 mod create;
 #[cfg(feature = "cuda")]
 mod cuda;
@@ -75,6 +76,7 @@ pub mod loss;
 mod meta;
 mod nested_array;
 mod ops;
+pub mod optim;
 pub mod prelude;
 mod quantized;
 mod ragged;

@@ -15,7 +15,7 @@ mod operands;
 pub(crate) use operands::check_aligned;
 pub use operands::{Arg, Input, Output};
 
-use crate::ops::{Addmm, IndexSelect, LayerNorm, Softmax};
+use crate::ops::{Addmm, IndexSelect, LayerNorm, ScatterAdd, Softmax};
 use crate::{ArgReduceOp, BinaryOp, CmpOp, Device, ReduceOp, Result, Scalar, UnaryOp};
 
 /// The kernels of a device: the primitives every device writes, and the
@@ -380,5 +380,35 @@ pub trait Backend: Device {
         dst: Output<'_, Self>,
     ) -> Result<()> {
         IndexSelect { dim }.composite(self, src, index, dst)
+    }
+
+    /// `dst[..., index[p], ...] += src[p]` along `op.dim` for every position
+    /// `p` of `index` (PyTorch's `scatter_add_`): `index` (i64) has `src`'s
+    /// shape and is no larger than `dst` off the dim. Every index is checked
+    /// first. What the gradients of `gather`, `index_select` and overlapping
+    /// views are made of. The default compares the index with each position
+    /// and multiplies ([`ScatterAdd::composite`]).
+    ///
+    /// # Errors
+    /// An index out of range, or shapes and dtypes other than those.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::ScatterAdd};
+    /// let src = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3])?;
+    /// let idx = RawTensor::from_vec(vec![1i64, 0, 1], &[3])?;
+    /// let mut s = Storage::from_slice(&[10.0f32, 20.0]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::F32 };
+    /// Cpu.scatter_add(ScatterAdd { dim: 0 }, dst, idx.view().input(), src.view().input())?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[12.0, 24.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn scatter_add(
+        &self,
+        op: ScatterAdd,
+        dst: Output<'_, Self>,
+        index: Input<'_, Self>,
+        src: Input<'_, Self>,
+    ) -> Result<()> {
+        op.composite(self, dst, index, src)
     }
 }

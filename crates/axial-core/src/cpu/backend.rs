@@ -2,10 +2,10 @@
 //! every fused op with a kernel of its own.
 
 use super::{
-    Cpu, arg_reduce, binary, compare, copy, cumsum, fill, gather, matmul, norm, reduce, select,
-    softmax, unary,
+    Cpu, arg_reduce, binary, compare, copy, cumsum, fill, gather, matmul, norm, reduce, scatter,
+    select, softmax, unary,
 };
-use crate::ops::{LayerNorm, Softmax};
+use crate::ops::{LayerNorm, ScatterAdd, Softmax};
 use crate::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
@@ -129,5 +129,15 @@ impl Backend for Cpu {
 
     fn cumsum(&self, src: Input<'_, Self>, dim: usize, dst: Output<'_, Self>) -> Result<()> {
         cumsum::cumsum(src, dim, dst)
+    }
+
+    fn scatter_add(
+        &self,
+        op: ScatterAdd,
+        dst: Output<'_, Self>,
+        index: Input<'_, Self>,
+        src: Input<'_, Self>,
+    ) -> Result<()> {
+        scatter::scatter_add(op, dst, index, src)
     }
 }

@@ -19,6 +19,7 @@ mod math;
 mod matmul;
 mod norm;
 mod reduce;
+mod scatter;
 mod select;
 pub(crate) mod simd;
 pub(crate) mod softmax;

@@ -12,8 +12,11 @@
 //! the logical ops, `binary_int_<dtype>` with the op's number for
 //! integers ([`BinaryOp::code`]).
 
-use super::{Derivative, Lowering, Op, OpInfo};
-use crate::{DType, Error, Result};
+use super::grad::{add, add_scalar, bin, cmp, cmp_scalar, div, mul, neg, scale, un, zero_where};
+use super::unary::{no_derivative, unsaved};
+use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
+use crate::{Backend, CmpOp, DType, Device, Error, RawTensor, Result, TensorRef, UnaryOp};
 
 /// Subtraction of bools, in PyTorch's words.
 const SUB_BOOL: &str = "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.";
@@ -26,28 +29,28 @@ macro_rules! binary_table {
             /// `a + b`.
             Add = "add" (any) {
                 int: (I::wrapping_add), bool: (as LogicalOr), float: (|a, b| a + b),
-                rhs: -, cost: cheap, derivative: -,
+                rhs: -, cost: cheap, derivative: (NOTHING: c => add_backward(c)),
             }
             /// `a - b`.
             Sub = "sub" (any) {
                 int: (I::wrapping_sub), bool: (refused SUB_BOOL), float: (|a, b| a - b),
-                rhs: -, cost: cheap, derivative: -,
+                rhs: -, cost: cheap, derivative: (NOTHING: c => sub_backward(c)),
             }
             /// `a * b`.
             Mul = "mul" (any) {
                 int: (I::wrapping_mul), bool: (as LogicalAnd), float: (|a, b| a * b),
-                rhs: -, cost: cheap, derivative: -,
+                rhs: -, cost: cheap, derivative: (EACH_OTHER: c => mul_backward(c)),
             }
             /// `a / b`, true division (integers give f32).
             Div = "div" (math) {
                 int: -, bool: -, float: (|a, b| a / b),
-                rhs: -, cost: cheap, derivative: -,
+                rhs: -, cost: cheap, derivative: (DIVISION: c => div_backward(c)),
             }
             /// `a % b`, with the sign of the divisor (Python's).
             Rem = "remainder" (any) {
                 int: (crate::cpu::math::int_remainder::<I>), bool: (unsupported "remainder_cpu"),
                 float: (crate::cpu::math::remainder),
-                rhs: (NonZero), cost: costly, derivative: -,
+                rhs: (NonZero), cost: costly, derivative: (BOTH: c => rem_backward(c)),
             }
             /// `a // b`, rounding toward −∞.
             FloorDiv = "floor_divide" (any) {
@@ -59,22 +62,22 @@ macro_rules! binary_table {
             Pow = "pow" (any) {
                 int: (crate::cpu::math::int_pow::<I>), bool: (unsupported "pow"),
                 float: (crate::cpu::math::Float::powf),
-                rhs: (NonNegative), cost: costly, derivative: -,
+                rhs: (NonNegative), cost: costly, derivative: (POWER: c => pow_backward(c)),
             }
             /// Larger of the two (NaN propagates).
             Maximum = "maximum" (any) {
                 int: (|a: I, b: I| a.max(b)), bool: (as LogicalOr), float: (crate::cpu::math::maximum),
-                rhs: -, cost: cheap, derivative: -,
+                rhs: -, cost: cheap, derivative: (BOTH: c => extremum_backward(c, CmpOp::Lt)),
             }
             /// Smaller of the two (NaN propagates).
             Minimum = "minimum" (any) {
                 int: (|a: I, b: I| a.min(b)), bool: (as LogicalAnd), float: (crate::cpu::math::minimum),
-                rhs: -, cost: cheap, derivative: -,
+                rhs: -, cost: cheap, derivative: (BOTH: c => extremum_backward(c, CmpOp::Gt)),
             }
             /// `atan2(a, b)`.
             Atan2 = "atan2" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::atan2),
-                rhs: -, cost: costly, derivative: -,
+                rhs: -, cost: costly, derivative: (BOTH: c => atan2_backward(c)),
             }
             /// `a && b` (output bool).
             LogicalAnd = "logical_and" (logical) {
@@ -194,9 +197,214 @@ impl Op for BinaryOp {
         OpInfo {
             name: BinaryOp::name(*self),
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: self.derivative(),
         }
     }
+}
+
+/// Keeps neither operand (`add`, `sub`).
+const NOTHING: Saves = Saves {
+    inputs: &[Keep::Never, Keep::Never],
+    output: false,
+};
+/// Keeps each operand when the other needs a gradient (`mul`).
+const EACH_OTHER: Saves = Saves {
+    inputs: &[Keep::IfGradOf(1), Keep::IfGradOf(0)],
+    output: false,
+};
+/// Keeps the denominator, and the numerator when the denominator needs a
+/// gradient (`div`).
+const DIVISION: Saves = Saves {
+    inputs: &[Keep::IfGradOf(1), Keep::Always],
+    output: false,
+};
+/// Keeps both operands (`maximum`, `atan2`, `remainder`).
+const BOTH: Saves = Saves {
+    inputs: &[Keep::Always, Keep::Always],
+    output: false,
+};
+/// Keeps both operands and the output (`pow`).
+const POWER: Saves = Saves {
+    inputs: &[Keep::Always, Keep::Always],
+    output: true,
+};
+
+/// What a binary op's derivative reads: the gradient `g` of its output
+/// (of the broadcast shape), the operands and output it kept, and which
+/// operands need a gradient.
+pub(crate) struct BinaryGrad<'a, D: Device> {
+    /// The op.
+    pub(crate) op: BinaryOp,
+    /// The gradient of the output.
+    pub(crate) g: Grad<D>,
+    /// The left operand, when kept.
+    pub(crate) a: Option<TensorRef<'a, D>>,
+    /// The right operand, when kept.
+    pub(crate) b: Option<TensorRef<'a, D>>,
+    /// The output, when kept.
+    pub(crate) y: Option<TensorRef<'a, D>>,
+    /// Which operands need a gradient.
+    pub(crate) needs: [bool; 2],
+}
+
+/// The operands' gradients, of the output's (broadcast) shape.
+pub(crate) type Pair<D> = [Option<Grad<D>>; 2];
+
+impl<'a, D: Device> BinaryGrad<'a, D> {
+    fn a(&self) -> Result<&TensorRef<'a, D>> {
+        self.a
+            .as_ref()
+            .ok_or_else(|| unsaved(self.op.name(), "left operand"))
+    }
+
+    fn b(&self) -> Result<&TensorRef<'a, D>> {
+        self.b
+            .as_ref()
+            .ok_or_else(|| unsaved(self.op.name(), "right operand"))
+    }
+
+    fn y(&self) -> Result<&TensorRef<'a, D>> {
+        self.y
+            .as_ref()
+            .ok_or_else(|| unsaved(self.op.name(), "output"))
+    }
+
+    /// `f()` for the operand `i` that needs a gradient.
+    fn each(&self, i: usize, f: impl FnOnce() -> Result<RawTensor<D>>) -> Result<Option<Grad<D>>> {
+        self.needs[i].then(|| f().map(Grad::new)).transpose()
+    }
+}
+
+/// Each row's derivative: what it keeps ([`BinaryOp::derivative`]) and
+/// its formula.
+macro_rules! binary_derivatives {
+    ($(
+        $(#[$doc:meta])*
+        $op:ident = $name:literal ($class:ident) {
+            int: $int:tt, bool: $bool:tt, float: $float:tt,
+            rhs: $rhs:tt, cost: $cost:ident, derivative: $derivative:tt,
+        }
+    )*) => {
+        impl BinaryOp {
+            /// The op's derivative: what its backward pass keeps, or none.
+            ///
+            /// ```
+            /// use axial_core::ops::{Derivative, Keep};
+            /// use axial_core::BinaryOp;
+            /// let Derivative::Written(div) = BinaryOp::Div.derivative() else { unreachable!() };
+            /// assert_eq!(div.inputs, &[Keep::IfGradOf(1), Keep::Always]); // the denominator
+            /// assert_eq!(BinaryOp::LogicalAnd.derivative(), Derivative::None);
+            /// ```
+            pub fn derivative(self) -> Derivative {
+                match self {
+                    $(BinaryOp::$op => binary_derivatives!(@saves $derivative),)*
+                }
+            }
+
+            /// The operands' gradients (of the output's shape) from `ctx`.
+            pub(crate) fn backward<D: Backend>(self, ctx: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+                match self {
+                    $(BinaryOp::$op => binary_derivatives!(@formula ctx $derivative),)*
+                }
+            }
+        }
+    };
+    (@saves -) => { Derivative::None };
+    (@saves ($saves:ident: $c:ident => $f:expr)) => { Derivative::Written($saves) };
+    (@formula $ctx:ident -) => { Err(no_derivative($ctx.op.name())) };
+    (@formula $ctx:ident ($saves:ident: $c:ident => $f:expr)) => {{
+        let $c = $ctx;
+        $f
+    }};
+}
+binary_table!(binary_derivatives);
+
+fn add_backward<D: Backend>(c: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+    Ok([0, 1].map(|i| c.needs[i].then(|| c.g.clone())))
+}
+
+fn sub_backward<D: Backend>(c: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+    Ok([c.needs[0].then(|| c.g.clone()), c.each(1, || neg(&c.g))?])
+}
+
+fn mul_backward<D: Backend>(c: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+    Ok([
+        c.each(0, || mul(&c.g, c.b()?))?,
+        c.each(1, || mul(&c.g, c.a()?))?,
+    ])
+}
+
+/// `g/b` and `−g·(a/b)/b`, as PyTorch.
+fn div_backward<D: Backend>(c: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+    Ok([
+        c.each(0, || div(&c.g, c.b()?))?,
+        c.each(1, || {
+            let (a, b) = (c.a()?, c.b()?);
+            neg(&mul(&c.g, &div(&div(a, b)?, b)?)?)
+        })?,
+    ])
+}
+
+/// `g` and `−g·⌊a/b⌋`.
+fn rem_backward<D: Backend>(c: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+    Ok([
+        c.needs[0].then(|| c.g.clone()),
+        c.each(1, || {
+            let q = bin(BinaryOp::FloorDiv, c.a()?, c.b()?)?;
+            neg(&mul(&c.g, &q)?)
+        })?,
+    ])
+}
+
+/// `g·b·a^(b−1)` (zero where `b = 0`) and `g·y·ln a` (zero where `a = 0`
+/// and `b ≥ 0`), as PyTorch's `pow_backward_self` and `_exponent`.
+fn pow_backward<D: Backend>(c: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+    Ok([
+        c.each(0, || {
+            let (a, b) = (c.a()?, c.b()?);
+            let d = mul(b, &bin(BinaryOp::Pow, a, &add_scalar(b, -1.0)?)?)?;
+            zero_where(&cmp_scalar(CmpOp::Eq, b, 0.0)?, &mul(&c.g, &d)?)
+        })?,
+        c.each(1, || {
+            let (a, b) = (c.a()?, c.b()?);
+            let d = mul(c.y()?, &un(UnaryOp::Log, a)?)?;
+            let zero_base = cmp_scalar(CmpOp::Eq, a, 0.0)?;
+            let cond = bin(
+                BinaryOp::LogicalAnd,
+                &zero_base,
+                &cmp_scalar(CmpOp::Ge, b, 0.0)?,
+            )?;
+            zero_where(&cond, &mul(&c.g, &d)?)
+        })?,
+    ])
+}
+
+/// `maximum` (`loses = Lt`) and `minimum` (`loses = Gt`): the gradient to
+/// the operand chosen, halved between equal operands (PyTorch's rule).
+fn extremum_backward<D: Backend>(c: &BinaryGrad<'_, D>, loses: CmpOp) -> Result<Pair<D>> {
+    let (a, b) = (c.a()?, c.b()?);
+    let tie = cmp(CmpOp::Eq, a, b)?;
+    let half = scale(&c.g, 0.5)?;
+    let split = tie.view().where_(&half.view(), &c.g.view())?;
+    let wins = if loses == CmpOp::Lt {
+        CmpOp::Gt
+    } else {
+        CmpOp::Lt
+    };
+    Ok([
+        c.each(0, || zero_where(&cmp(loses, a, b)?, &split))?,
+        c.each(1, || zero_where(&cmp(wins, a, b)?, &split))?,
+    ])
+}
+
+/// `g·b/(a² + b²)` and `−g·a/(a² + b²)`.
+fn atan2_backward<D: Backend>(c: &BinaryGrad<'_, D>) -> Result<Pair<D>> {
+    let (a, b) = (c.a()?, c.b()?);
+    let d = add(&mul(a, a)?, &mul(b, b)?)?;
+    Ok([
+        c.each(0, || mul(&c.g, &div(b, &d)?))?,
+        c.each(1, || neg(&mul(&c.g, &div(a, &d)?)?))?,
+    ])
 }
 
 impl BinaryOp {

@@ -97,7 +97,7 @@ impl Op for CmpOp {
         OpInfo {
             name: CmpOp::name(*self),
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::None,
         }
     }
 }

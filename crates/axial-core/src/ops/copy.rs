@@ -3,7 +3,7 @@
 //! (the CPU's `cpu/copy.rs`; CUDA's `copy_b<bytes>`, `transpose_b<bytes>`
 //! and `cast_<from>_<to>`), `fill_` writes one value (`fill_b<bytes>`).
 
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::{Derivative, Lowering, Op, OpInfo, Saves};
 use crate::DType;
 
 /// `x.to(dtype)`, and `dst.copy_(src)` into a tensor of `dtype`: a copy,
@@ -25,7 +25,7 @@ impl Op for Cast {
         OpInfo {
             name: "to",
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves::NOTHING),
         }
     }
 }
@@ -51,7 +51,7 @@ impl Op for Fill {
         OpInfo {
             name: "fill_",
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves::NOTHING),
         }
     }
 }

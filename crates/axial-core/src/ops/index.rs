@@ -7,7 +7,9 @@
 //! an index broadcast along the other dims, and so does its default,
 //! [`IndexSelect::composite`].
 
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::scatter::{index_added, scattered};
+use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
 use crate::device::transfer;
 use crate::layout::wrap_dim;
 use crate::{Backend, Cpu, DType, Device, Error, Input, Layout, Output, Result, TensorRef};
@@ -80,7 +82,10 @@ impl Op for IndexSelect {
         OpInfo {
             name: "index_select",
             lowering: Lowering::Fused,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::Never, Keep::Always],
+                output: false,
+            }),
         }
     }
 }
@@ -202,7 +207,10 @@ impl Op for Embedding {
         OpInfo {
             name: "embedding",
             lowering: Lowering::Composite,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::Never, Keep::Always],
+                output: false,
+            }),
         }
     }
 }
@@ -244,7 +252,10 @@ impl Op for Gather {
         OpInfo {
             name: "gather",
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::Always, Keep::Always],
+                output: false,
+            }),
         }
     }
 }
@@ -310,5 +321,52 @@ impl Gather {
             ));
         }
         check_index_dtype(op, index.dtype)
+    }
+}
+
+impl IndexSelect {
+    /// The input's gradient: the output's added into zeros at the indices
+    /// along the dim (PyTorch's `index_select_backward`, an `index_add`).
+    pub(crate) fn backward<D: Backend>(
+        &self,
+        shape: &[usize],
+        index: &TensorRef<'_, D>,
+        g: &Grad<D>,
+    ) -> Result<Grad<D>> {
+        Ok(Grad::new(index_added(shape, self.dim, index, &g.view())?))
+    }
+}
+
+impl Embedding {
+    /// The table's gradient: each id's row of the output's gradient added
+    /// into zeros at that id (PyTorch's `embedding_backward`).
+    pub(crate) fn backward<D: Backend>(
+        table: &[usize],
+        ids: &TensorRef<'_, D>,
+        g: &Grad<D>,
+    ) -> Result<Grad<D>> {
+        let width = table.get(1).copied().unwrap_or(1);
+        let count = ids.numel();
+        let g2 = g.clone().reshaped(&[count, width])?;
+        let flat = ids.reshape(&[count as isize])?;
+        Ok(Grad::new(index_added(
+            table,
+            0,
+            &flat.as_ref(),
+            &g2.view(),
+        )?))
+    }
+}
+
+impl Gather {
+    /// The input's gradient: the output's scattered into zeros at the
+    /// index (PyTorch's `gather_backward`).
+    pub(crate) fn backward<D: Backend>(
+        &self,
+        shape: &[usize],
+        index: &TensorRef<'_, D>,
+        g: &Grad<D>,
+    ) -> Result<Grad<D>> {
+        Ok(Grad::new(scattered(shape, self.dim, index, &g.view())?))
     }
 }

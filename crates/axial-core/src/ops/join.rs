@@ -2,7 +2,7 @@
 //! (each input into its slice of the result) by the core: no device has a
 //! kernel of its own.
 
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::{Derivative, Lowering, Op, OpInfo, Saves};
 use crate::layout::wrap_dim;
 use crate::{DType, Error, Result};
 
@@ -26,7 +26,7 @@ impl Op for Cat {
         OpInfo {
             name: "cat",
             lowering: Lowering::Composite,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves::MANY),
         }
     }
 }
@@ -111,7 +111,7 @@ impl Op for Stack {
         OpInfo {
             name: "stack",
             lowering: Lowering::Composite,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves::MANY),
         }
     }
 }

@@ -4,7 +4,9 @@
 //! and `linear` (written with those by the core).
 
 use super::compose::in_place;
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::grad::sum_to;
+use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
 use crate::layout::broadcast_shapes;
 use crate::plan::MatmulPlan;
 use crate::tensor::alloc_output;
@@ -45,7 +47,10 @@ impl Op for Matmul {
         OpInfo {
             name: "matmul",
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::IfGradOf(1), Keep::IfGradOf(0)],
+                output: false,
+            }),
         }
     }
 }
@@ -193,7 +198,10 @@ impl Op for Addmm {
         OpInfo {
             name: "addmm",
             lowering: Lowering::Fused,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::Never, Keep::IfGradOf(2), Keep::IfGradOf(1)],
+                output: false,
+            }),
         }
     }
 }
@@ -279,7 +287,10 @@ impl Op for Linear {
         OpInfo {
             name: "linear",
             lowering: Lowering::Composite,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::IfGradOf(1), Keep::IfGradOf(0), Keep::Never],
+                output: false,
+            }),
         }
     }
 }
@@ -330,5 +341,104 @@ impl Linear {
             }
         }
         Ok((rows, k, out_f))
+    }
+}
+
+/// The last two dims swapped (a view).
+fn transposed<'a, D: Device>(t: &TensorRef<'a, D>) -> Result<TensorRef<'a, D>> {
+    t.transpose(-2, -1)
+}
+
+/// A kept operand of a product, reshaped to its 2-D (or batched) `shape`.
+fn as_matrix<'a, D: Backend>(
+    t: Option<&TensorRef<'a, D>>,
+    which: &str,
+    shape: &[usize],
+) -> Result<crate::MaybeOwned<'a, D>> {
+    let t = t.ok_or_else(|| super::unary::unsaved("matmul", which))?;
+    let sizes: Vec<isize> = shape.iter().map(|&n| n as isize).collect();
+    t.reshape(&sizes)
+}
+
+impl Matmul {
+    /// The operands' gradients of `torch.matmul(a, b)` given the output's
+    /// `g`: `g·bᵀ` and `aᵀ·g` over the operands made 2-D, each summed over
+    /// the batch dims it was broadcast along and shaped as its operand.
+    /// `a` is kept when `b` needs a gradient and the other way round.
+    pub(crate) fn backward<D: Backend>(
+        a: Option<&TensorRef<'_, D>>,
+        b: Option<&TensorRef<'_, D>>,
+        shapes: [&[usize]; 2],
+        g: &Grad<D>,
+        needs: [bool; 2],
+    ) -> Result<[Option<Grad<D>>; 2]> {
+        let [sa, sb] = shapes;
+        let a2: Vec<usize> = if sa.len() == 1 {
+            vec![1, sa[0]]
+        } else {
+            sa.to_vec()
+        };
+        let b2: Vec<usize> = if sb.len() == 1 {
+            vec![sb[0], 1]
+        } else {
+            sb.to_vec()
+        };
+        let dtype = g.dtype();
+        let out = Matmul::shapes(sa, sb, [dtype; 2])?.out;
+        let g2 = g.clone().reshaped(&out)?;
+        let ga = if needs[0] {
+            let b = as_matrix(b, "right operand", &b2)?;
+            let ga = g2.view().matmul(&transposed(&b.as_ref())?)?;
+            Some(sum_to(Grad::new(ga), &a2)?.reshaped(sa)?)
+        } else {
+            None
+        };
+        let gb = if needs[1] {
+            let a = as_matrix(a, "left operand", &a2)?;
+            let gb = transposed(&a.as_ref())?.matmul(&g2.view())?;
+            Some(sum_to(Grad::new(gb), &b2)?.reshaped(sb)?)
+        } else {
+            None
+        };
+        Ok([ga, gb])
+    }
+}
+
+impl Linear {
+    /// The gradients of `x·Wᵀ + b` (`W` is `[out, in]`): `g·W`, `gᵀ·x` over
+    /// the rows, and `g` summed over the rows. `x` is kept when `W` needs a
+    /// gradient and the other way round; the bias never is.
+    pub(crate) fn backward<D: Backend>(
+        x: Option<&TensorRef<'_, D>>,
+        w: Option<&TensorRef<'_, D>>,
+        x_shape: &[usize],
+        g: &Grad<D>,
+        needs: [bool; 3],
+    ) -> Result<[Option<Grad<D>>; 3]> {
+        let out_f = *g.shape().last().unwrap_or(&1);
+        let in_f = *x_shape.last().unwrap_or(&1);
+        let rows: usize = x_shape[..x_shape.len().saturating_sub(1)].iter().product();
+        let g2 = g.clone().reshaped(&[rows, out_f])?;
+        let gx = if needs[0] {
+            let w = w.ok_or_else(|| super::unary::unsaved("linear", "weight"))?;
+            let gx = g2.view().matmul(w)?;
+            Some(Grad::new(gx).reshaped(x_shape)?)
+        } else {
+            None
+        };
+        let gw = if needs[1] {
+            let x = x.ok_or_else(|| super::unary::unsaved("linear", "input"))?;
+            let x2 = x.reshape(&[rows as isize, in_f as isize])?;
+            Some(Grad::new(transposed(&g2.view())?.matmul(&x2.as_ref())?))
+        } else {
+            None
+        };
+        let gb = if needs[2] {
+            let summed = g2.view().reduce(crate::ReduceOp::Sum, &[0], false)?;
+            Some(Grad::new(summed))
+        } else {
+            None
+        };
+        Ok([gx, gw, gb])
     }
 }

@@ -28,6 +28,7 @@ pub(crate) mod compare;
 pub(crate) mod compose;
 pub(crate) mod copy;
 pub mod cuda;
+pub(crate) mod grad;
 pub(crate) mod index;
 pub(crate) mod join;
 pub(crate) mod matmul;
@@ -35,6 +36,7 @@ pub(crate) mod norm;
 pub(crate) mod reduce;
 pub(crate) mod scalar;
 pub(crate) mod scan;
+pub(crate) mod scatter;
 pub(crate) mod select;
 pub(crate) mod softmax;
 pub(crate) mod unary;
@@ -46,9 +48,10 @@ pub use index::{Embedding, Gather, IndexSelect, check_index_dtype, checked_index
 pub use join::{Cat, Stack};
 pub use matmul::{Addmm, Linear, Matmul, MatmulShapes};
 pub use norm::LayerNorm;
-pub use reduce::{ArgReduceOp, ReduceOp};
+pub use reduce::{ArgReduceOp, LogSumExp, ReduceOp};
 pub use scalar::checked_scalar;
 pub use scan::Cumsum;
+pub use scatter::ScatterAdd;
 pub use select::{MaskedFill, Triangle, Where};
 pub use softmax::{Softmax, SoftmaxShape};
 pub use unary::{PowScalarKind, Resolved, UnaryOp};
@@ -57,21 +60,132 @@ pub(crate) use binary::binary_table;
 pub(crate) use compare::compare_table;
 pub(crate) use unary::unary_table;
 
-/// An op's derivative: the gradient of its inputs from the gradient of its
-/// output, written with forward ops. Each op has this slot beside its
-/// forward rule; the gradients fill it.
+/// An op's derivative: whether the op has one, and what its backward pass
+/// keeps. The formula itself is the op's `backward`, written with forward
+/// ops beside its forward rule in the op's file, so that every device that
+/// runs the forward ops runs the gradients too.
+///
+/// What an op keeps is PyTorch's choice for that op (its
+/// `grad_fn._saved_*`, checked against torch), because it decides which
+/// tensors the graph holds until the backward pass: an in-place write into
+/// one of them is PyTorch's "modified by an inplace operation" error, which
+/// the typed `Var` of the `axial` crate turns into a borrow error.
 ///
 /// # Example
 /// ```
-/// use axial_core::ops::{Derivative, Op};
-/// use axial_core::UnaryOp;
-/// assert_eq!(UnaryOp::Exp.info().derivative, Derivative::Missing);
+/// use axial_core::ops::{Derivative, Keep, Op, Saves};
+/// use axial_core::{BinaryOp, UnaryOp};
+/// // `exp` keeps its output, `log` its input: `x.add_(1)` after `y = x.exp()` is fine.
+/// assert_eq!(UnaryOp::Exp.info().derivative, Derivative::Written(Saves::OUTPUT));
+/// assert_eq!(UnaryOp::Log.info().derivative, Derivative::Written(Saves::INPUT));
+/// // A product keeps each operand when the other needs a gradient.
+/// let Derivative::Written(mul) = BinaryOp::Mul.info().derivative else { unreachable!() };
+/// assert_eq!(mul.inputs, &[Keep::IfGradOf(1), Keep::IfGradOf(0)]);
+/// // No derivative: a tracked tensor cannot go through the op.
+/// assert_eq!(BinaryOp::FloorDiv.info().derivative, Derivative::None);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Derivative {
-    /// Not written yet: a tracked tensor cannot go through the op.
-    Missing,
+    /// The op has no derivative (its result is discrete: comparisons,
+    /// logical ops, indices, `floor_divide`), as in PyTorch: a tracked
+    /// tensor cannot go through it.
+    None,
+    /// The op's `backward` computes its inputs' gradients, keeping what
+    /// [`Saves`] lists.
+    Written(Saves),
+}
+
+/// What an op keeps for its backward pass: each tensor operand (in the
+/// order of the op's arguments) and its output.
+///
+/// # Example
+/// ```
+/// use axial_core::ops::{Keep, Saves};
+/// assert_eq!(Saves::INPUT.inputs, &[Keep::Always]);
+/// assert!(Saves::OUTPUT.output && !Saves::NOTHING.output);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Saves {
+    /// Whether each operand is kept.
+    pub inputs: &'static [Keep],
+    /// Whether the output is kept.
+    pub output: bool,
+}
+
+impl Saves {
+    /// A one-operand op that keeps nothing (`neg`, `sum`, a view).
+    pub const NOTHING: Saves = Saves {
+        inputs: &[Keep::Never],
+        output: false,
+    };
+    /// A one-operand op that keeps its input (`log`, `gelu`, `var`).
+    pub const INPUT: Saves = Saves {
+        inputs: &[Keep::Always],
+        output: false,
+    };
+    /// A one-operand op that keeps its output (`exp`, `sigmoid`, `softmax`).
+    pub const OUTPUT: Saves = Saves {
+        inputs: &[Keep::Never],
+        output: true,
+    };
+    /// A one-operand op that keeps both (`amax`, `logsumexp`, `std`).
+    pub const BOTH: Saves = Saves {
+        inputs: &[Keep::Always],
+        output: true,
+    };
+    /// An op of any number of operands that keeps none of them (`cat`,
+    /// `stack`): an operand past the end of `inputs` is never kept.
+    pub const MANY: Saves = Saves {
+        inputs: &[],
+        output: false,
+    };
+
+    /// Whether operand `i` is kept, given which operands need a gradient.
+    ///
+    /// ```
+    /// use axial_core::ops::Saves;
+    /// assert!(Saves::INPUT.keeps(0, &[true]) && !Saves::MANY.keeps(3, &[true; 4]));
+    /// ```
+    pub fn keeps(&self, i: usize, needs: &[bool]) -> bool {
+        self.inputs.get(i).is_some_and(|k| k.kept(needs))
+    }
+
+    /// Whether the output is kept, given which operands need a gradient.
+    pub fn keeps_output(&self, needs: &[bool]) -> bool {
+        self.output && needs.iter().any(|&n| n)
+    }
+}
+
+/// Whether an op keeps one of its operands for the backward pass.
+///
+/// # Example
+/// ```
+/// use axial_core::ops::Keep;
+/// // `x * w`: `x` is kept only when `w` needs a gradient.
+/// assert!(Keep::IfGradOf(1).kept(&[true, false]) == false);
+/// assert!(Keep::IfGradOf(0).kept(&[true, false]));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Never kept.
+    Never,
+    /// Always kept (when any operand needs a gradient).
+    Always,
+    /// Kept when the operand at this position needs a gradient (a product
+    /// keeps each factor for the other's gradient).
+    IfGradOf(usize),
+}
+
+impl Keep {
+    /// Whether the operand is kept, given which operands need a gradient.
+    pub fn kept(self, needs: &[bool]) -> bool {
+        match self {
+            Keep::Never => false,
+            Keep::Always => needs.iter().any(|&n| n),
+            Keep::IfGradOf(i) => needs.get(i).copied().unwrap_or(false),
+        }
+    }
 }
 
 /// How devices run an op.

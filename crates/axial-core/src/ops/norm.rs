@@ -5,9 +5,12 @@
 //! mean, biased variance, then `(x − mean)/√(var + eps) · weight + bias`.
 
 use super::compose::{elementwise, in_place, own, reduced, unary, wide};
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::grad::{add_scalar, mean_keep, mul, sub, sum_keep, un};
+use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
 use crate::{
-    Arg, Backend, BinaryOp, DType, Error, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
+    Arg, Backend, BinaryOp, DType, Error, Input, Output, RawTensor, ReduceOp, Result, Scalar,
+    TensorRef, UnaryOp,
 };
 
 /// `layer_norm(x, normalized_shape, weight, bias, eps)` of rows: a device
@@ -29,7 +32,10 @@ impl Op for LayerNorm {
         OpInfo {
             name: "layer_norm",
             lowering: Lowering::Fused,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::Always; 3],
+                output: false,
+            }),
         }
     }
 }
@@ -200,6 +206,72 @@ impl LayerNorm {
             }
         }
         device.copy(y.view().input(), dst)
+    }
+}
+
+/// The gradients of `layer_norm` over the last `k` dims: of the input, the
+/// weight and the bias (PyTorch's `native_layer_norm_backward`), f16 and
+/// bf16 computed in f32. The statistics are computed again from the input
+/// the op kept.
+pub(crate) struct LayerNormGrad<'a, D: crate::Device> {
+    /// The op.
+    pub(crate) op: LayerNorm,
+    /// The input.
+    pub(crate) x: TensorRef<'a, D>,
+    /// The weight, when the op has one.
+    pub(crate) weight: Option<TensorRef<'a, D>>,
+    /// How many trailing dims are normalised.
+    pub(crate) k: usize,
+    /// Which of input, weight and bias need a gradient.
+    pub(crate) needs: [bool; 3],
+}
+
+impl<D: Backend> LayerNormGrad<'_, D> {
+    /// The three gradients (`None` where not needed).
+    pub(crate) fn backward(&self, g: &Grad<D>) -> Result<[Option<Grad<D>>; 3]> {
+        let dtype = self.x.dtype();
+        let w = wide(dtype);
+        let x = self.x.to_dtype(w)?;
+        let g = g.view().to_dtype(w)?;
+        let rank = x.shape().len();
+        let norm_dims: Vec<usize> = (rank - self.k..rank).collect();
+        let lead: Vec<usize> = (0..rank - self.k).collect();
+        let mean = mean_keep(&x, &norm_dims)?;
+        let centred = sub(&x, &mean)?;
+        let var = mean_keep(&mul(&centred, &centred)?, &norm_dims)?;
+        let rstd = un(UnaryOp::Rsqrt, &add_scalar(&var, self.op.eps)?)?;
+        let xhat = mul(&centred, &rstd)?;
+        let back =
+            |t: RawTensor<D>| -> Result<Grad<D>> { Ok(Grad::new(t.view().to_dtype(dtype)?)) };
+        let param_grad = |t: RawTensor<D>| -> Result<Grad<D>> {
+            let shape = t.shape()[rank - self.k..].to_vec();
+            let summed = if lead.is_empty() {
+                t
+            } else {
+                sum_keep(&t, &lead)?
+            };
+            back(summed)?.reshaped(&shape)
+        };
+        let gx = if self.needs[0] {
+            let gxhat = match &self.weight {
+                Some(wt) => mul(&g, &wt.to_dtype(w)?)?,
+                None => g.view().to_contiguous()?,
+            };
+            let a = mean_keep(&gxhat, &norm_dims)?;
+            let b = mul(&xhat, &mean_keep(&mul(&gxhat, &xhat)?, &norm_dims)?)?;
+            Some(back(mul(&rstd, &sub(&sub(&gxhat, &a)?, &b)?)?)?)
+        } else {
+            None
+        };
+        let gw = match self.needs[1] {
+            true => Some(param_grad(mul(&g, &xhat)?)?),
+            false => None,
+        };
+        let gb = match self.needs[2] {
+            true => Some(param_grad(g.view().to_contiguous()?)?),
+            false => None,
+        };
+        Ok([gx, gw, gb])
     }
 }
 

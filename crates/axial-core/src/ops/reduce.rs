@@ -4,10 +4,19 @@
 //! `reduce_<name>_<dtype>` (and `_finish`, which combines the partial
 //! results of a reduction split across blocks).
 
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::grad::{
+    AsView, cmp, cmp_scalar, div, kept_shape, mean_keep, mul, reduced_count, scale, sub, sum_keep,
+    to_dtype, un, unreduce, zero_where,
+};
+use super::scatter::scattered;
+use super::unary::{no_derivative, unsaved};
+use super::{Derivative, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
 use crate::layout::{repeated_dim, wrap_dim};
 use crate::plan::ReducePlan;
-use crate::{DType, Device, Error, Input, Output, Result};
+use crate::{
+    Backend, CmpOp, DType, Device, Error, Input, MaybeOwned, Output, Result, TensorRef, UnaryOp,
+};
 
 /// Reductions over one or several dims.
 ///
@@ -317,7 +326,7 @@ impl Op for ReduceOp {
         OpInfo {
             name: ReduceOp::name(*self),
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: self.derivative(),
         }
     }
 }
@@ -327,7 +336,184 @@ impl Op for ArgReduceOp {
         OpInfo {
             name: ArgReduceOp::name(*self),
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::None,
         }
     }
+}
+
+impl ReduceOp {
+    /// The op's derivative: what its backward pass keeps, or none.
+    ///
+    /// ```
+    /// use axial_core::ops::{Derivative, Saves};
+    /// use axial_core::ReduceOp;
+    /// assert_eq!(ReduceOp::Sum.derivative(), Derivative::Written(Saves::NOTHING));
+    /// assert_eq!(ReduceOp::Max.derivative(), Derivative::Written(Saves::BOTH)); // amax
+    /// assert_eq!(ReduceOp::Var { correction: 1.0 }.derivative(), Derivative::Written(Saves::INPUT));
+    /// assert_eq!(ReduceOp::Any.derivative(), Derivative::None);
+    /// ```
+    pub fn derivative(self) -> Derivative {
+        match self {
+            ReduceOp::Sum | ReduceOp::Mean => Derivative::Written(Saves::NOTHING),
+            ReduceOp::Var { .. } => Derivative::Written(Saves::INPUT),
+            ReduceOp::Std { .. } | ReduceOp::Max | ReduceOp::Min => {
+                Derivative::Written(Saves::BOTH)
+            }
+            ReduceOp::Prod | ReduceOp::All | ReduceOp::Any => Derivative::None,
+        }
+    }
+
+    /// The input's gradient from `c`, written with forward ops.
+    pub(crate) fn backward<D: Backend>(self, c: &ReduceGrad<'_, D>) -> Result<Grad<D>> {
+        let count = reduced_count(&c.shape, &c.dims);
+        let spread = |g: &Grad<D>| unreduce(g, &c.dims, c.keepdim, &c.shape);
+        match self {
+            ReduceOp::Sum => spread(&c.g),
+            ReduceOp::Mean => spread(&Grad::new(scale(&c.g, 1.0 / count as f64)?)),
+            ReduceOp::Var { correction } => var_backward(c, &c.kept_grad()?, correction, count),
+            ReduceOp::Std { correction } => {
+                let y = c.kept_output()?;
+                let half = div(&c.kept_grad()?, &scale(&y, 2.0)?)?;
+                let g = zero_where(&cmp_scalar(CmpOp::Eq, &y, 0.0)?, &half)?;
+                var_backward(c, &Grad::new(g), correction, count)
+            }
+            ReduceOp::Max | ReduceOp::Min => {
+                let x = c.x()?;
+                let y = c.kept_output()?;
+                let chosen = to_dtype(&cmp(CmpOp::Eq, x, &y)?, x.dtype())?;
+                let ties = sum_keep(&chosen, &c.dims)?;
+                let g = spread(&c.g)?;
+                let share = div(&g, &ties)?;
+                Ok(Grad::new(mul(&share, &chosen)?))
+            }
+            ReduceOp::Prod | ReduceOp::All | ReduceOp::Any => Err(no_derivative(self.name())),
+        }
+    }
+}
+
+/// `2/(N − correction) · g · (x − mean)` (PyTorch's `var_backward`), `g`
+/// with the reduced dims kept as size 1.
+fn var_backward<D: Backend>(
+    c: &ReduceGrad<'_, D>,
+    g: &Grad<D>,
+    correction: f64,
+    count: usize,
+) -> Result<Grad<D>> {
+    let x = c.x()?;
+    let centred = sub(x, &mean_keep(x, &c.dims)?)?;
+    let g = unreduce(g, &c.dims, true, &c.shape)?;
+    let factor = 2.0 / (count as f64 - correction);
+    Ok(Grad::new(mul(&g, &scale(&centred, factor)?)?))
+}
+
+/// What a reduction's derivative reads: the gradient of its output, the
+/// input and output it kept, the dims it reduced (every dim when empty)
+/// and the input's shape.
+pub(crate) struct ReduceGrad<'a, D: Device> {
+    /// The op's name, for errors.
+    pub(crate) name: &'static str,
+    /// The gradient of the output.
+    pub(crate) g: Grad<D>,
+    /// The input, when kept.
+    pub(crate) x: Option<TensorRef<'a, D>>,
+    /// The output, when kept.
+    pub(crate) y: Option<TensorRef<'a, D>>,
+    /// The dims reduced (wrapped; empty: every dim).
+    pub(crate) dims: Vec<usize>,
+    /// Whether the output kept them as size 1.
+    pub(crate) keepdim: bool,
+    /// The input's shape.
+    pub(crate) shape: Vec<usize>,
+}
+
+impl<'a, D: Backend> ReduceGrad<'a, D> {
+    fn x(&self) -> Result<&TensorRef<'a, D>> {
+        self.x.as_ref().ok_or_else(|| unsaved(self.name, "input"))
+    }
+
+    /// The output's gradient with the reduced dims as size 1.
+    fn kept_grad(&self) -> Result<Grad<D>> {
+        self.g
+            .clone()
+            .reshaped(&kept_shape(&self.shape, &self.dims))
+    }
+
+    /// The output with the reduced dims as size 1.
+    fn kept_output(&self) -> Result<MaybeOwned<'a, D>> {
+        let y = self
+            .y
+            .as_ref()
+            .ok_or_else(|| unsaved(self.name, "output"))?;
+        let kept: Vec<isize> = kept_shape(&self.shape, &self.dims)
+            .iter()
+            .map(|&n| n as isize)
+            .collect();
+        y.reshape(&kept)
+    }
+}
+
+impl<D: Backend> AsView<D> for MaybeOwned<'_, D> {
+    fn as_view(&self) -> TensorRef<'_, D> {
+        self.as_ref()
+    }
+}
+
+/// `log Σ exp(x)` over dims (PyTorch's `logsumexp`): `m + log Σ exp(x −
+/// m)` with `m` the largest element (0 where it is infinite), so that
+/// large elements do not overflow. Written with other ops.
+///
+/// # Example
+/// ```
+/// use axial_core::ops::{LogSumExp, Op};
+/// assert_eq!(LogSumExp.name(), "logsumexp");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LogSumExp;
+
+impl Op for LogSumExp {
+    fn info(&self) -> OpInfo {
+        OpInfo {
+            name: "logsumexp",
+            lowering: Lowering::Composite,
+            derivative: Derivative::Written(Saves::BOTH),
+        }
+    }
+}
+
+impl LogSumExp {
+    /// The input's gradient: `g · exp(x − y)` (PyTorch's
+    /// `logsumexp_backward`).
+    pub(crate) fn backward<D: Backend>(self, c: &ReduceGrad<'_, D>) -> Result<Grad<D>> {
+        let x = c.x()?;
+        let y = c.kept_output()?;
+        let g = unreduce(&c.g, &c.dims, c.keepdim, &c.shape)?;
+        let w = un(UnaryOp::Exp, &sub(x, &y)?)?;
+        Ok(Grad::new(mul(&g, &w)?))
+    }
+}
+
+/// The gradient of `max(dim)` and `min(dim)` (values with indices): the
+/// output's gradient at the indices chosen, zero elsewhere (PyTorch's
+/// `value_selecting_reduction_backward`; the indices are kept, the input
+/// is not).
+pub(crate) fn selection_backward<D: Backend>(
+    g: &Grad<D>,
+    indices: &TensorRef<'_, D>,
+    dim: usize,
+    shape: &[usize],
+) -> Result<Grad<D>> {
+    let kept: Vec<isize> = kept_shape(shape, &[dim])
+        .iter()
+        .map(|&n| n as isize)
+        .collect();
+    let (g, indices) = (g.view().reshape(&kept)?, indices.reshape(&kept)?);
+    if shape.is_empty() {
+        return Ok(Grad::new(g.as_ref().to_contiguous()?));
+    }
+    Ok(Grad::new(scattered(
+        shape,
+        dim,
+        &indices.as_ref(),
+        &g.as_ref(),
+    )?))
 }

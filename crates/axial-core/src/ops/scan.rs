@@ -2,10 +2,12 @@
 //! `cpu/cumsum.rs`; CUDA's `cumsum_rows_<dtype>`, a thread per row, and
 //! `cumsum_block_<dtype>`, a block per long row).
 
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::grad::{add, sub, sum_keep};
+use super::{Derivative, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
 use crate::layout::wrap_dim;
 use crate::plan::check_no_negative_strides;
-use crate::{DType, Device, Error, Input, Output, Result};
+use crate::{Backend, DType, Device, Error, Input, Output, Result};
 
 /// `torch.cumsum(x, dim)`.
 ///
@@ -25,7 +27,7 @@ impl Op for Cumsum {
         OpInfo {
             name: "cumsum",
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves::NOTHING),
         }
     }
 }
@@ -94,5 +96,16 @@ impl Cumsum {
         dst.layout.check_writable()?;
         dst.check(op, dst.dtype)?;
         src.check_elementwise(op, dst.dtype, dst)
+    }
+}
+
+impl Cumsum {
+    /// The input's gradient: the output's summed from the end, `Σ g −
+    /// cumsum(g) + g` along the dim.
+    pub(crate) fn backward<D: Backend>(&self, g: &Grad<D>) -> Result<Grad<D>> {
+        let dim = self.dim as isize;
+        let running = g.view().cumsum(dim)?;
+        let total = sum_keep(g, &[self.dim])?;
+        Ok(Grad::new(add(&sub(&total, &running)?, g)?))
     }
 }

@@ -2,9 +2,11 @@
 //! `cpu/select.rs`, CUDA's `where_b<bytes>` by element size), and the ops
 //! written with it, `masked_fill` and the triangles `tril` and `triu`.
 
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::grad::{keep_where, zero_where};
+use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
 use crate::layout::broadcast_shapes;
-use crate::{DType, Error, Result};
+use crate::{Backend, DType, Error, Result, TensorRef};
 
 /// `torch.where(cond, a, b)`: `a` where the bool `cond` is true, else `b`,
 /// all three broadcast, `a` and `b` promoted to one dtype.
@@ -24,7 +26,10 @@ impl Op for Where {
         OpInfo {
             name: "where",
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::Always, Keep::Never, Keep::Never],
+                output: false,
+            }),
         }
     }
 }
@@ -74,7 +79,10 @@ impl Op for MaskedFill {
         OpInfo {
             name: "masked_fill",
             lowering: Lowering::Composite,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves {
+                inputs: &[Keep::Never, Keep::Always],
+                output: false,
+            }),
         }
     }
 }
@@ -129,7 +137,7 @@ impl Op for Triangle {
         OpInfo {
             name: if self.upper { "triu" } else { "tril" },
             lowering: Lowering::Composite,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves::NOTHING),
         }
     }
 }
@@ -148,5 +156,44 @@ impl Triangle {
             ));
         }
         Ok(())
+    }
+}
+
+impl Where {
+    /// The gradients of `a` and `b` in `where(cond, a, b)`: the output's
+    /// where `cond` chose each, zero elsewhere (of the output's shape).
+    pub(crate) fn backward<D: Backend>(
+        cond: &TensorRef<'_, D>,
+        g: &Grad<D>,
+        needs: [bool; 2],
+    ) -> Result<[Option<Grad<D>>; 2]> {
+        Ok([
+            needs[0]
+                .then(|| keep_where(cond, g).map(Grad::new))
+                .transpose()?,
+            needs[1]
+                .then(|| zero_where(cond, g).map(Grad::new))
+                .transpose()?,
+        ])
+    }
+}
+
+impl MaskedFill {
+    /// The input's gradient: the output's, zero where the mask filled.
+    pub(crate) fn backward<D: Backend>(mask: &TensorRef<'_, D>, g: &Grad<D>) -> Result<Grad<D>> {
+        Ok(Grad::new(zero_where(mask, g)?))
+    }
+}
+
+impl Triangle {
+    /// The input's gradient: the output's, cut to the same triangle.
+    pub(crate) fn backward<D: Backend>(&self, g: &Grad<D>) -> Result<Grad<D>> {
+        let v = g.view();
+        let t = if self.upper {
+            v.triu(self.diagonal)
+        } else {
+            v.tril(self.diagonal)
+        };
+        Ok(Grad::new(t?))
     }
 }

@@ -6,9 +6,13 @@
 //! subtract the log of the sum).
 
 use super::compose::{elementwise, in_place, own, reduced, unary, wide};
-use super::{Derivative, Lowering, Op, OpInfo};
+use super::grad::{mul, sub, sum_keep, un};
+use super::{Derivative, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
 use crate::layout::wrap_dim;
-use crate::{Backend, BinaryOp, DType, Error, Input, Output, ReduceOp, Result, UnaryOp};
+use crate::{
+    Backend, BinaryOp, DType, Error, Input, Output, RawTensor, ReduceOp, Result, TensorRef, UnaryOp,
+};
 
 /// `softmax(x, dim)`, or `log_softmax` when `log` is set.
 ///
@@ -48,7 +52,7 @@ impl Op for Softmax {
         OpInfo {
             name: if self.log { "log_softmax" } else { "softmax" },
             lowering: Lowering::Fused,
-            derivative: Derivative::Missing,
+            derivative: Derivative::Written(Saves::OUTPUT),
         }
     }
 }
@@ -170,5 +174,25 @@ impl Softmax {
             elementwise(device, BinaryOp::Div, &e, &sum.view())?
         };
         device.copy(result.view().input(), dst)
+    }
+}
+
+impl Softmax {
+    /// The input's gradient from the output `y` (kept) and its gradient
+    /// `g`: `y·(g − Σ g·y)` for softmax, `g − exp(y)·Σ g` for log_softmax,
+    /// the sums along the dim (PyTorch's `_softmax_backward_data`).
+    pub(crate) fn backward<D: Backend>(
+        &self,
+        y: &TensorRef<'_, D>,
+        g: &Grad<D>,
+    ) -> Result<RawTensor<D>> {
+        let dims = [self.dim];
+        if self.log {
+            let e = un(UnaryOp::Exp, y)?;
+            sub(g, &mul(&e, &sum_keep(g, &dims)?)?)
+        } else {
+            let gy = mul(g, y)?;
+            mul(y, &sub(g, &sum_keep(&gy, &dims)?)?)
+        }
     }
 }

@@ -18,9 +18,17 @@
 //! arguments, `logical_not` gives bool for every dtype; their kernels are
 //! written beside the table's in each consumer.
 
+use super::grad::{
+    add, add_scalar, bin, cmp_scalar, div, keep_where, mul, neg, rsub_scalar, scale, un,
+    zero_where, zeros_like,
+};
 use super::scalar::{checked_scalar, limits};
-use super::{Derivative, Lowering, Op, OpInfo};
-use crate::{DType, Element, Error, Result, Scalar, with_dtype};
+use super::{Derivative, Lowering, Op, OpInfo, Saves};
+use crate::autograd::Grad;
+use crate::{
+    Backend, BinaryOp, CmpOp, DType, Device, Element, Error, RawTensor, Result, Scalar, TensorRef,
+    with_dtype,
+};
 
 /// Negation of a bool, in PyTorch's words.
 const NEG_BOOL: &str = "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.";
@@ -33,133 +41,133 @@ macro_rules! unary_table {
             /// `-x`.
             Neg = "neg" (any) {
                 int: (I::wrapping_neg), bool: (refused NEG_BOOL), float: (|x| -x),
-                simd: -, cost: cheap, cuda: "neg", derivative: -,
+                simd: -, cost: cheap, cuda: "neg", derivative: (nothing: c => neg(&c.g)),
             }
             /// `|x|`.
             Abs = "abs" (any) {
                 int: (I::wrapping_abs), bool: (unsupported "abs_cpu"),
                 float: (crate::cpu::math::Float::abs),
-                simd: -, cost: cheap, cuda: "abs", derivative: -,
+                simd: -, cost: cheap, cuda: "abs", derivative: (input: c => mul(&c.g, &un(UnaryOp::Sign, c.x()?)?)),
             }
             /// `√x`.
             Sqrt = "sqrt" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::sqrt),
-                simd: -, cost: cheap, cuda: "sqrt", derivative: -,
+                simd: -, cost: cheap, cuda: "sqrt", derivative: (output: c => div(&c.g, &scale(c.y()?, 2.0)?)),
             }
             /// `1/√x`.
             Rsqrt = "rsqrt" (math) {
                 int: -, bool: -, float: (crate::cpu::math::rsqrt),
-                simd: (crate::cpu::vmath::RsqrtOp), cost: cheap, cuda: "rsqrt", derivative: -,
+                simd: (crate::cpu::vmath::RsqrtOp), cost: cheap, cuda: "rsqrt", derivative: (output: c => mul(&c.g, &scale(&mul(&mul(c.y()?, c.y()?)?, c.y()?)?, -0.5)?)),
             }
             /// `eˣ`.
             Exp = "exp" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::exp),
-                simd: (crate::cpu::vmath::explog::ExpOp), cost: costly, cuda: "exp", derivative: -,
+                simd: (crate::cpu::vmath::explog::ExpOp), cost: costly, cuda: "exp", derivative: (output: c => mul(&c.g, c.y()?)),
             }
             /// `ln x`.
             Log = "log" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::ln),
-                simd: (crate::cpu::vmath::explog::LogOp), cost: costly, cuda: "log", derivative: -,
+                simd: (crate::cpu::vmath::explog::LogOp), cost: costly, cuda: "log", derivative: (input: c => div(&c.g, c.x()?)),
             }
             /// `ln(1+x)`.
             Log1p = "log1p" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::ln_1p),
-                simd: -, cost: costly, cuda: "log1p", derivative: -,
+                simd: -, cost: costly, cuda: "log1p", derivative: (input: c => div(&c.g, &add_scalar(c.x()?, 1.0)?)),
             }
             /// `eˣ-1`.
             Expm1 = "expm1" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::exp_m1),
-                simd: -, cost: costly, cuda: "expm1", derivative: -,
+                simd: -, cost: costly, cuda: "expm1", derivative: (output: c => mul(&c.g, &add_scalar(c.y()?, 1.0)?)),
             }
             /// `sin x`.
             Sin = "sin" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::sin),
-                simd: (crate::cpu::vmath::trig::SinOp), cost: costly, cuda: "sin", derivative: -,
+                simd: (crate::cpu::vmath::trig::SinOp), cost: costly, cuda: "sin", derivative: (input: c => mul(&c.g, &un(UnaryOp::Cos, c.x()?)?)),
             }
             /// `cos x`.
             Cos = "cos" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::cos),
-                simd: (crate::cpu::vmath::trig::CosOp), cost: costly, cuda: "cos", derivative: -,
+                simd: (crate::cpu::vmath::trig::CosOp), cost: costly, cuda: "cos", derivative: (input: c => mul(&c.g, &neg(&un(UnaryOp::Sin, c.x()?)?)?)),
             }
             /// `tan x`.
             Tan = "tan" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::tan),
-                simd: -, cost: costly, cuda: "tan", derivative: -,
+                simd: -, cost: costly, cuda: "tan", derivative: (output: c => mul(&c.g, &add_scalar(&mul(c.y()?, c.y()?)?, 1.0)?)),
             }
             /// `tanh x`.
             Tanh = "tanh" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::tanh),
-                simd: (crate::cpu::vmath::logistic::TanhOp), cost: costly, cuda: "tanh", derivative: -,
+                simd: (crate::cpu::vmath::logistic::TanhOp), cost: costly, cuda: "tanh", derivative: (output: c => mul(&c.g, &rsub_scalar(1.0, &mul(c.y()?, c.y()?)?)?)),
             }
             /// `1/(1+e⁻ˣ)`.
             Sigmoid = "sigmoid" (math) {
                 int: -, bool: -, float: (crate::cpu::math::sigmoid),
-                simd: (crate::cpu::vmath::logistic::SigmoidOp), cost: costly, cuda: "sigmoid", derivative: -,
+                simd: (crate::cpu::vmath::logistic::SigmoidOp), cost: costly, cuda: "sigmoid", derivative: (output: c => mul(&c.g, &mul(c.y()?, &rsub_scalar(1.0, c.y()?)?)?)),
             }
             /// `max(x, 0)`.
             Relu = "relu" (any) {
                 int: (|x: I| if x < I::ZERO { I::ZERO } else { x }),
                 bool: (refused "Boolean inputs not supported for relu"),
                 float: (crate::cpu::math::relu),
-                simd: -, cost: cheap, cuda: "relu", derivative: -,
+                simd: -, cost: cheap, cuda: "relu", derivative: (output: c => zero_where(&cmp_scalar(CmpOp::Le, c.y()?, 0.0)?, &c.g)),
             }
             /// `x·Φ(x)` (the exact, erf-based GELU, PyTorch's default).
             Gelu = "gelu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::gelu),
-                simd: (crate::cpu::vmath::erf::GeluOp), cost: costly, cuda: "gelu", derivative: -,
+                simd: (crate::cpu::vmath::erf::GeluOp), cost: costly, cuda: "gelu", derivative: (input: c => gelu_backward(c)),
             }
             /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`: PyTorch's
             /// `gelu(approximate='tanh')`.
             GeluTanh = "gelu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::gelu_tanh),
-                simd: (crate::cpu::vmath::logistic::GeluTanhOp), cost: costly, cuda: "gelu_tanh", derivative: -,
+                simd: (crate::cpu::vmath::logistic::GeluTanhOp), cost: costly, cuda: "gelu_tanh", derivative: (input: c => gelu_tanh_backward(c)),
             }
             /// `x·sigmoid(x)`.
             Silu = "silu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::silu),
-                simd: (crate::cpu::vmath::logistic::SiluOp), cost: costly, cuda: "silu", derivative: -,
+                simd: (crate::cpu::vmath::logistic::SiluOp), cost: costly, cuda: "silu", derivative: (input: c => silu_backward(c)),
             }
             /// The error function.
             Erf = "erf" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::erf),
-                simd: (crate::cpu::vmath::erf::ErfOp), cost: costly, cuda: "erf", derivative: -,
+                simd: (crate::cpu::vmath::erf::ErfOp), cost: costly, cuda: "erf", derivative: (input: c => erf_backward(c)),
             }
             /// Round toward −∞.
             Floor = "floor" (rounding) {
                 int: -, bool: (unsupported "floor_vml_cpu"), float: (crate::cpu::math::Float::floor),
-                simd: -, cost: cheap, cuda: "floor", derivative: -,
+                simd: -, cost: cheap, cuda: "floor", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// Round toward +∞.
             Ceil = "ceil" (rounding) {
                 int: -, bool: (unsupported "ceil_vml_cpu"), float: (crate::cpu::math::Float::ceil),
-                simd: -, cost: cheap, cuda: "ceil", derivative: -,
+                simd: -, cost: cheap, cuda: "ceil", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// Round half to even.
             Round = "round" (rounding) {
                 int: -, bool: (unsupported "round_vml_cpu"),
                 float: (crate::cpu::math::Float::round_ties_even),
-                simd: -, cost: cheap, cuda: "round", derivative: -,
+                simd: -, cost: cheap, cuda: "round", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// Round toward 0.
             Trunc = "trunc" (rounding) {
                 int: -, bool: (unsupported "trunc_vml_cpu"), float: (crate::cpu::math::Float::trunc),
-                simd: -, cost: cheap, cuda: "trunc", derivative: -,
+                simd: -, cost: cheap, cuda: "trunc", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// −1, 0 or 1 (NaN gives 0, as in PyTorch's CPU kernel).
             Sign = "sign" (any) {
                 int: (crate::cpu::math::int_sign::<I>), bool: (identity),
                 float: (crate::cpu::math::sign),
-                simd: -, cost: cheap, cuda: "sign", derivative: -,
+                simd: -, cost: cheap, cuda: "sign", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// `1/x`.
             Reciprocal = "reciprocal" (math) {
                 int: -, bool: -, float: (crate::cpu::math::reciprocal),
-                simd: -, cost: cheap, cuda: "reciprocal", derivative: -,
+                simd: -, cost: cheap, cuda: "reciprocal", derivative: (output: c => mul(&c.g, &neg(&mul(c.y()?, c.y()?)?)?)),
             }
             /// `x²`.
             Square = "square" (any) {
                 int: (|x: I| x.wrapping_mul(x)), bool: (to_i64), float: (|x| x * x),
-                simd: -, cost: cheap, cuda: "square", derivative: -,
+                simd: -, cost: cheap, cuda: "square", derivative: (input: c => mul(&c.g, &scale(c.x()?, 2.0)?)),
             }
             /// `ln(1 + eˣ)`, and `x` itself above 20: PyTorch's `softplus` with
             /// its defaults (`beta` 1, `threshold` 20).
@@ -171,11 +179,11 @@ macro_rules! unary_table {
                     if x > threshold { x } else { x.exp().ln_1p() }
                 }),
                 simd: (crate::cpu::vmath::explog::SoftplusOp), cost: costly, cuda: "softplus",
-                derivative: -,
+                derivative: (input: c => mul(&c.g, &un(UnaryOp::Sigmoid, c.x()?)?)),
             }
             /// `xᵖ` for a scalar exponent.
             PowScalar with (f64) = "pow" (pow) {
-                int: -, bool: -, float: -, simd: -, cost: costly, cuda: "pow", derivative: -,
+                int: -, bool: -, float: -, simd: -, cost: costly, cuda: "pow", derivative: (input: c => pow_backward(c)),
             }
             /// `min(max(x, min), max)`; either bound may be absent.
             Clamp with {
@@ -184,7 +192,7 @@ macro_rules! unary_table {
                 /// Upper bound.
                 max: Option<f64>,
             } = "clamp" (clamp) {
-                int: -, bool: -, float: -, simd: -, cost: cheap, cuda: "clamp", derivative: -,
+                int: -, bool: -, float: -, simd: -, cost: cheap, cuda: "clamp", derivative: (input: c => clamp_backward(c)),
             }
             /// `!x` (output bool).
             LogicalNot = "logical_not" (logical_not) {
@@ -306,9 +314,173 @@ impl Op for UnaryOp {
         OpInfo {
             name: UnaryOp::name(*self),
             lowering: Lowering::Primitive,
-            derivative: Derivative::Missing,
+            derivative: self.derivative(),
         }
     }
+}
+
+/// What a unary op's derivative reads: the gradient `g` of its output,
+/// and the input `x` or the output `y` it kept (its [`Saves`]).
+pub(crate) struct UnaryGrad<'a, D: Device> {
+    /// The op.
+    pub(crate) op: UnaryOp,
+    /// The gradient of the output.
+    pub(crate) g: Grad<D>,
+    /// The input, when kept.
+    pub(crate) x: Option<TensorRef<'a, D>>,
+    /// The output, when kept.
+    pub(crate) y: Option<TensorRef<'a, D>>,
+}
+
+impl<'a, D: Device> UnaryGrad<'a, D> {
+    /// The input.
+    fn x(&self) -> Result<&TensorRef<'a, D>> {
+        self.x
+            .as_ref()
+            .ok_or_else(|| unsaved(self.op.name(), "input"))
+    }
+
+    /// The output.
+    fn y(&self) -> Result<&TensorRef<'a, D>> {
+        self.y
+            .as_ref()
+            .ok_or_else(|| unsaved(self.op.name(), "output"))
+    }
+}
+
+/// A formula asked for a tensor its op does not keep (a bug of the table).
+pub(crate) fn unsaved(op: &'static str, what: &str) -> Error {
+    Error::invalid(
+        op,
+        format!("the backward pass needs the {what}, which the op does not keep"),
+    )
+}
+
+/// PyTorch's error for an op without a derivative.
+pub(crate) fn no_derivative(op: &'static str) -> Error {
+    Error::invalid(op, format!("derivative for aten::{op} is not implemented"))
+}
+
+/// Each row's derivative: what it keeps ([`UnaryOp::derivative`]) and its
+/// formula ([`UnaryOp::backward`]).
+macro_rules! unary_derivatives {
+    ($(
+        $(#[$doc:meta])*
+        $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
+            int: $int:tt, bool: $bool:tt, float: $float:tt, simd: $simd:tt,
+            cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
+        }
+    )*) => {
+        impl UnaryOp {
+            /// The op's derivative: what its backward pass keeps, or none.
+            ///
+            /// ```
+            /// use axial_core::ops::{Derivative, Saves};
+            /// use axial_core::UnaryOp;
+            /// assert_eq!(UnaryOp::Sigmoid.derivative(), Derivative::Written(Saves::OUTPUT));
+            /// assert_eq!(UnaryOp::Gelu.derivative(), Derivative::Written(Saves::INPUT));
+            /// assert_eq!(UnaryOp::LogicalNot.derivative(), Derivative::None);
+            /// ```
+            pub fn derivative(self) -> Derivative {
+                match self {
+                    $(UnaryOp::$op { .. } => unary_derivatives!(@saves $derivative),)*
+                }
+            }
+
+            /// The gradient of the op's input from `c`, written with forward ops.
+            pub(crate) fn backward<D: Backend>(self, ctx: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+                match self {
+                    $(UnaryOp::$op { .. } => unary_derivatives!(@formula ctx $derivative),)*
+                }
+            }
+        }
+    };
+    (@saves -) => { Derivative::None };
+    (@saves (nothing: $c:ident => $f:expr)) => { Derivative::Written(Saves::NOTHING) };
+    (@saves (input: $c:ident => $f:expr)) => { Derivative::Written(Saves::INPUT) };
+    (@saves (output: $c:ident => $f:expr)) => { Derivative::Written(Saves::OUTPUT) };
+    (@formula $ctx:ident -) => { Err(no_derivative($ctx.op.name())) };
+    (@formula $ctx:ident ($keep:ident: $c:ident => $f:expr)) => {{
+        let $c = $ctx;
+        $f
+    }};
+}
+unary_table!(unary_derivatives);
+
+/// `Φ(x) + x·φ(x)`: the exact GELU's derivative.
+fn gelu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    let x = c.x()?;
+    let cdf = scale(
+        &add_scalar(
+            &un(UnaryOp::Erf, &scale(x, std::f64::consts::FRAC_1_SQRT_2)?)?,
+            1.0,
+        )?,
+        0.5,
+    )?;
+    let pdf = scale(
+        &un(UnaryOp::Exp, &scale(&mul(x, x)?, -0.5)?)?,
+        0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2,
+    )?;
+    mul(&c.g, &add(&cdf, &mul(x, &pdf)?)?)
+}
+
+/// The tanh GELU's derivative, as PyTorch's `gelu_backward` writes it.
+fn gelu_tanh_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    const KAPPA: f64 = 0.044715;
+    let beta = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
+    let x = c.x()?;
+    let x_sq = mul(x, x)?;
+    let inner = scale(&add(x, &scale(&mul(&x_sq, x)?, KAPPA)?)?, beta)?;
+    let t = un(UnaryOp::Tanh, &inner)?;
+    let left_derivative = scale(&add_scalar(&t, 1.0)?, 0.5)?;
+    let sech_sq = rsub_scalar(1.0, &mul(&t, &t)?)?;
+    let slope = scale(&add_scalar(&scale(&x_sq, 3.0 * KAPPA)?, 1.0)?, beta)?;
+    let right_derivative = mul(&scale(x, 0.5)?, &mul(&sech_sq, &slope)?)?;
+    mul(&c.g, &add(&left_derivative, &right_derivative)?)
+}
+
+/// `s·(1 + x·(1 − s))` with `s = sigmoid(x)`: SiLU's derivative.
+fn silu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    let x = c.x()?;
+    let s = un(UnaryOp::Sigmoid, x)?;
+    let inner = add_scalar(&mul(x, &rsub_scalar(1.0, &s)?)?, 1.0)?;
+    mul(&c.g, &mul(&s, &inner)?)
+}
+
+/// `2/√π · e^(−x²)`: erf's derivative.
+fn erf_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    let x = c.x()?;
+    let e = un(UnaryOp::Exp, &neg(&mul(x, x)?)?)?;
+    mul(&c.g, &scale(&e, std::f64::consts::FRAC_2_SQRT_PI)?)
+}
+
+/// `p·x^(p−1)`, zero for `p = 0` (PyTorch's `pow_backward`).
+fn pow_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    let UnaryOp::PowScalar(p) = c.op else {
+        return Err(unsaved(c.op.name(), "exponent"));
+    };
+    if p == 0.0 {
+        return zeros_like(&c.g);
+    }
+    let x = c.x()?;
+    mul(&c.g, &scale(&un(UnaryOp::PowScalar(p - 1.0), x)?, p)?)
+}
+
+/// The gradient where `min < x < max`, zero elsewhere (at the bounds, and
+/// at NaN), as PyTorch's `clamp_backward` (checked against torch 2.15).
+fn clamp_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    let UnaryOp::Clamp { min, max } = c.op else {
+        return Err(unsaved(c.op.name(), "bounds"));
+    };
+    let x = c.x()?;
+    let above = min.map(|m| cmp_scalar(CmpOp::Gt, x, m)).transpose()?;
+    let below = max.map(|m| cmp_scalar(CmpOp::Lt, x, m)).transpose()?;
+    let inside = match (above, below) {
+        (Some(a), Some(b)) => bin(BinaryOp::LogicalAnd, &a, &b)?,
+        (Some(m), None) | (None, Some(m)) => m,
+        (None, None) => return c.g.view().to_contiguous(),
+    };
+    keep_where(&inside, &c.g)
 }
 
 impl UnaryOp {

@@ -175,4 +175,55 @@ impl<D: Backend> TensorRef<'_, D> {
         let values = self.reduce(reduce, &[dim], keepdim)?;
         Ok((values, indices))
     }
+
+    /// `log Σ exp(x)` over `dims` (empty: every dim), PyTorch's
+    /// `logsumexp`: the largest element of each slice (0 where it is
+    /// infinite) is taken out before the exponentials and added back, so
+    /// that nothing overflows. An empty slice gives `-inf`.
+    ///
+    /// # Errors
+    /// A dim out of range or repeated, or a non-float tensor.
+    ///
+    /// ```
+    /// # use axial_core::RawTensor;
+    /// let x = RawTensor::from_vec(vec![1000.0f32, 1000.0, 0.0, f32::NEG_INFINITY], &[2, 2])?;
+    /// let y = x.view().logsumexp(&[1], false)?;
+    /// assert_eq!(y.to_vec::<f32>()?, vec![1000.0 + 2f32.ln(), 0.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn logsumexp(&self, dims: &[isize], keepdim: bool) -> Result<RawTensor<D>> {
+        if !self.dtype.is_float() {
+            return Err(crate::Error::invalid(
+                "logsumexp",
+                format!(
+                    "expected a floating point tensor, got {}",
+                    self.dtype.name()
+                ),
+            ));
+        }
+        let wrapped = reduced_dims("logsumexp", dims, self.dim())?;
+        let kept: Vec<usize> = reduced_shape(self.shape(), &wrapped, true);
+        let device = self.storage.device();
+        let top = if self.numel() == 0 {
+            RawTensor::zeros_on(device, &kept, self.dtype)?
+        } else {
+            let m = self.reduce(ReduceOp::Max, dims, true)?;
+            let infinite = m
+                .view()
+                .unary(crate::UnaryOp::Abs)?
+                .view()
+                .compare_scalar(crate::CmpOp::Eq, crate::Scalar::Float(f64::INFINITY))?;
+            m.view()
+                .masked_fill(&infinite.view(), crate::Scalar::Float(0.0))?
+        };
+        let shifted = self.binary(crate::BinaryOp::Sub, &top.view())?;
+        let e = shifted.view().unary(crate::UnaryOp::Exp)?;
+        let s = e.view().reduce(ReduceOp::Sum, dims, true)?;
+        let l = s.view().unary(crate::UnaryOp::Log)?;
+        let mut out = l.view().binary(crate::BinaryOp::Add, &top.view())?;
+        if !keepdim {
+            out.layout = Layout::contiguous(&reduced_shape(self.shape(), &wrapped, false));
+        }
+        Ok(out)
+    }
 }

@@ -8,6 +8,8 @@ mod reshape;
 mod sized;
 mod strided;
 
+pub(crate) use reshape::target_sizes;
+
 use axial_core::{Layout, Result};
 
 /// Unwraps a result, panicking with the error's message at the caller: the

@@ -12,7 +12,7 @@ use crate::repr::Data;
 use crate::tensor::TensorBase;
 
 /// The sizes of `S` for the core: static ones, and -1 (infer, or keep) for `Dyn`.
-fn target_sizes<S: Shape + NoSymbols>() -> GenericArray<isize, S::Rank> {
+pub(crate) fn target_sizes<S: Shape + NoSymbols>() -> GenericArray<isize, S::Rank> {
     let mut sizes = GenericArray::<Option<usize>, S::Rank>::default();
     S::write_static_sizes(&mut sizes);
     sizes.iter().map(|s| s.map_or(-1, |n| n as isize)).collect()

@@ -1,0 +1,236 @@
+//! The forward ops the derivatives are written with: each a new tensor on
+//! the operands' device, computed by the device's primitives, so that every
+//! device that runs the forward ops runs the backward pass too. The
+//! formulas themselves sit beside each op's forward rule (`backward` in
+//! each family's file); the tape that calls them is [`crate::autograd`].
+
+use crate::autograd::Grad;
+use crate::{
+    Backend, BinaryOp, CmpOp, DType, Device, Error, RawTensor, ReduceOp, Result, Scalar, TensorRef,
+    UnaryOp,
+};
+
+/// Anything a formula reads as a tensor: an owned tensor, a view, a
+/// gradient.
+pub(crate) trait AsView<D: Device> {
+    /// The elements as a view.
+    fn as_view(&self) -> TensorRef<'_, D>;
+}
+
+impl<D: Device> AsView<D> for RawTensor<D> {
+    fn as_view(&self) -> TensorRef<'_, D> {
+        self.view()
+    }
+}
+
+impl<D: Device> AsView<D> for TensorRef<'_, D> {
+    fn as_view(&self) -> TensorRef<'_, D> {
+        self.clone()
+    }
+}
+
+impl<D: Device> AsView<D> for Grad<D> {
+    fn as_view(&self) -> TensorRef<'_, D> {
+        self.view()
+    }
+}
+
+/// `op(a, b)`, broadcast.
+pub(crate) fn bin<D: Backend>(
+    op: BinaryOp,
+    a: &impl AsView<D>,
+    b: &impl AsView<D>,
+) -> Result<RawTensor<D>> {
+    a.as_view().binary(op, &b.as_view())
+}
+
+/// `a * b`, broadcast.
+pub(crate) fn mul<D: Backend>(a: &impl AsView<D>, b: &impl AsView<D>) -> Result<RawTensor<D>> {
+    bin(BinaryOp::Mul, a, b)
+}
+
+/// `a / b`, broadcast.
+pub(crate) fn div<D: Backend>(a: &impl AsView<D>, b: &impl AsView<D>) -> Result<RawTensor<D>> {
+    bin(BinaryOp::Div, a, b)
+}
+
+/// `a + b`, broadcast.
+pub(crate) fn add<D: Backend>(a: &impl AsView<D>, b: &impl AsView<D>) -> Result<RawTensor<D>> {
+    bin(BinaryOp::Add, a, b)
+}
+
+/// `a - b`, broadcast.
+pub(crate) fn sub<D: Backend>(a: &impl AsView<D>, b: &impl AsView<D>) -> Result<RawTensor<D>> {
+    bin(BinaryOp::Sub, a, b)
+}
+
+/// `a * s`.
+pub(crate) fn scale<D: Backend>(a: &impl AsView<D>, s: f64) -> Result<RawTensor<D>> {
+    a.as_view().binary_scalar(BinaryOp::Mul, Scalar::Float(s))
+}
+
+/// `a + s`.
+pub(crate) fn add_scalar<D: Backend>(a: &impl AsView<D>, s: f64) -> Result<RawTensor<D>> {
+    a.as_view().binary_scalar(BinaryOp::Add, Scalar::Float(s))
+}
+
+/// `s - a`.
+pub(crate) fn rsub_scalar<D: Backend>(s: f64, a: &impl AsView<D>) -> Result<RawTensor<D>> {
+    a.as_view().scalar_binary(BinaryOp::Sub, Scalar::Float(s))
+}
+
+/// `op(a)`.
+pub(crate) fn un<D: Backend>(op: UnaryOp, a: &impl AsView<D>) -> Result<RawTensor<D>> {
+    a.as_view().unary(op)
+}
+
+/// `-a`.
+pub(crate) fn neg<D: Backend>(a: &impl AsView<D>) -> Result<RawTensor<D>> {
+    un(UnaryOp::Neg, a)
+}
+
+/// `a op b`, a bool tensor.
+pub(crate) fn cmp<D: Backend>(
+    op: CmpOp,
+    a: &impl AsView<D>,
+    b: &impl AsView<D>,
+) -> Result<RawTensor<D>> {
+    a.as_view().compare(op, &b.as_view())
+}
+
+/// `a op s`, a bool tensor.
+pub(crate) fn cmp_scalar<D: Backend>(
+    op: CmpOp,
+    a: &impl AsView<D>,
+    s: f64,
+) -> Result<RawTensor<D>> {
+    a.as_view().compare_scalar(op, Scalar::Float(s))
+}
+
+/// `a` with zeros where the bool `mask` (broadcast to `a`) is true.
+pub(crate) fn zero_where<D: Backend>(
+    mask: &impl AsView<D>,
+    a: &impl AsView<D>,
+) -> Result<RawTensor<D>> {
+    a.as_view().masked_fill(&mask.as_view(), Scalar::Float(0.0))
+}
+
+/// `a` where the bool `cond` is true, zero elsewhere, broadcast to both.
+pub(crate) fn keep_where<D: Backend>(
+    cond: &impl AsView<D>,
+    a: &impl AsView<D>,
+) -> Result<RawTensor<D>> {
+    let a = a.as_view();
+    let zero = RawTensor::full_on(a.storage().device(), &[], Scalar::Float(0.0), a.dtype())?;
+    cond.as_view().where_(&a, &zero.view())
+}
+
+/// A bool tensor as numbers of `dtype` (1 and 0).
+pub(crate) fn to_dtype<D: Backend>(a: &impl AsView<D>, dtype: DType) -> Result<RawTensor<D>> {
+    a.as_view().to_dtype(dtype)
+}
+
+/// Zeros of `shape` and `dtype` on `a`'s device.
+pub(crate) fn zeros_on<D: Backend>(
+    a: &impl AsView<D>,
+    shape: &[usize],
+    dtype: DType,
+) -> Result<RawTensor<D>> {
+    RawTensor::zeros_on(a.as_view().storage().device(), shape, dtype)
+}
+
+/// Zeros of `a`'s shape and dtype.
+pub(crate) fn zeros_like<D: Backend>(a: &impl AsView<D>) -> Result<RawTensor<D>> {
+    let v = a.as_view();
+    zeros_on(a, v.shape(), v.dtype())
+}
+
+/// The sum over `dims`, kept as size 1.
+pub(crate) fn sum_keep<D: Backend>(a: &impl AsView<D>, dims: &[usize]) -> Result<RawTensor<D>> {
+    let dims: Vec<isize> = dims.iter().map(|&d| d as isize).collect();
+    a.as_view().reduce(ReduceOp::Sum, &dims, true)
+}
+
+/// The mean over `dims`, kept as size 1.
+pub(crate) fn mean_keep<D: Backend>(a: &impl AsView<D>, dims: &[usize]) -> Result<RawTensor<D>> {
+    let dims: Vec<isize> = dims.iter().map(|&d| d as isize).collect();
+    a.as_view().reduce(ReduceOp::Mean, &dims, true)
+}
+
+/// The dims a gradient of `from` shape sums over to reach `to`, the shape
+/// it was broadcast from (PyTorch's `sum_to`): the leading dims `to` lacks,
+/// and those `to` has of size 1 where `from`'s are not.
+///
+/// # Errors
+/// `to` does not broadcast to `from`.
+pub(crate) fn broadcast_dims(from: &[usize], to: &[usize]) -> Result<Vec<usize>> {
+    let lead = from.len().checked_sub(to.len()).ok_or_else(|| {
+        Error::invalid(
+            "backward",
+            format!("a gradient of shape {from:?} cannot be summed to shape {to:?}"),
+        )
+    })?;
+    let mut dims: Vec<usize> = (0..lead).collect();
+    for (d, (&f, &t)) in from[lead..].iter().zip(to).enumerate() {
+        if t == 1 && f != 1 {
+            dims.push(lead + d);
+        } else if t != f {
+            return Err(Error::invalid(
+                "backward",
+                format!("a gradient of shape {from:?} cannot be summed to shape {to:?}"),
+            ));
+        }
+    }
+    Ok(dims)
+}
+
+/// `g` summed over the dims it was broadcast along, to `shape`: itself
+/// when it already has that shape.
+///
+/// # Errors
+/// `shape` does not broadcast to `g`'s.
+pub(crate) fn sum_to<D: Backend>(g: Grad<D>, shape: &[usize]) -> Result<Grad<D>> {
+    if g.shape() == shape {
+        return Ok(g);
+    }
+    let dims = broadcast_dims(g.shape(), shape)?;
+    let summed = sum_keep(&g, &dims)?;
+    Grad::new(summed).reshaped(shape)
+}
+
+/// `g`, of a reduction's output shape (with the reduced `dims` kept as size
+/// 1 or not, `keepdim`), broadcast back to the input's `shape`: a view.
+///
+/// # Errors
+/// Shapes that do not fit.
+pub(crate) fn unreduce<D: Backend>(
+    g: &Grad<D>,
+    dims: &[usize],
+    keepdim: bool,
+    shape: &[usize],
+) -> Result<Grad<D>> {
+    let kept = kept_shape(shape, dims);
+    let g = if keepdim {
+        g.clone()
+    } else {
+        g.clone().reshaped(&kept)?
+    };
+    g.expanded(shape)
+}
+
+/// `shape` with `dims` of size 1.
+pub(crate) fn kept_shape(shape: &[usize], dims: &[usize]) -> Vec<usize> {
+    let all = dims.is_empty();
+    (shape.iter().enumerate())
+        .map(|(d, &n)| if all || dims.contains(&d) { 1 } else { n })
+        .collect()
+}
+
+/// The number of elements a reduction over `dims` of `shape` combines
+/// (every dim when `dims` is empty).
+pub(crate) fn reduced_count(shape: &[usize], dims: &[usize]) -> usize {
+    if dims.is_empty() {
+        return shape.iter().product();
+    }
+    dims.iter().map(|&d| shape[d]).product()
+}

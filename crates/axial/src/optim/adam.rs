@@ -1,0 +1,409 @@
+//! [`Adam`] and AdamW ([`Adam::adamw`]), with AMSGrad, as `torch.optim.Adam`
+//! and `torch.optim.AdamW`.
+
+use axial_core::{Backend, BinaryOp, DType, Error, RawTensor, Result, Scalar, UnaryOp};
+
+use super::update::{
+    add_combined_, add_scaled_, check_fits, check_float, scale_, times, zeros_like,
+};
+use super::{Optimizer, Parameter};
+
+/// The hyper-parameters of [`Adam`], PyTorch's names; the defaults are
+/// Adam's ([`Default`]) or AdamW's ([`AdamConfig::adamw`], a weight decay
+/// of 1e-2).
+///
+/// ```
+/// use axial::optim::AdamConfig;
+/// assert_eq!(AdamConfig::default().weight_decay, 0.0);
+/// assert_eq!(AdamConfig::adamw().weight_decay, 1e-2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AdamConfig {
+    /// The learning rate (default 1e-3).
+    pub lr: f64,
+    /// The decay rates of the running averages of the gradient and of its
+    /// square (default (0.9, 0.999)).
+    pub betas: (f64, f64),
+    /// Added to the denominator (default 1e-8).
+    pub eps: f64,
+    /// The weight decay: an L2 penalty added to the gradient (Adam), or the
+    /// parameter shrunk by `1 − lr·weight_decay` before the update (AdamW).
+    pub weight_decay: f64,
+    /// AMSGrad: divide by the largest running average of the squared
+    /// gradient seen so far (default off).
+    pub amsgrad: bool,
+    /// Ascends instead of descending (default off).
+    pub maximize: bool,
+}
+
+impl Default for AdamConfig {
+    fn default() -> Self {
+        AdamConfig {
+            lr: 1e-3,
+            betas: (0.9, 0.999),
+            eps: 1e-8,
+            weight_decay: 0.0,
+            amsgrad: false,
+            maximize: false,
+        }
+    }
+}
+
+impl AdamConfig {
+    /// AdamW's defaults: Adam's, with a weight decay of 1e-2.
+    ///
+    /// ```
+    /// use axial::optim::AdamConfig;
+    /// assert_eq!(AdamConfig::adamw().lr, 1e-3);
+    /// ```
+    pub fn adamw() -> Self {
+        AdamConfig {
+            weight_decay: 1e-2,
+            ..AdamConfig::default()
+        }
+    }
+}
+
+/// What Adam keeps per parameter (PyTorch's `state[i]`).
+struct State<D: Backend> {
+    step: f64,
+    exp_avg: RawTensor<D>,
+    exp_avg_sq: RawTensor<D>,
+    max_exp_avg_sq: Option<RawTensor<D>>,
+}
+
+/// `torch.optim.Adam` and `torch.optim.AdamW` (PyTorch's single-tensor
+/// loop, its order of operations): for each parameter with a gradient `g`,
+/// at step `t`, the weight decay (added to `g`, or AdamW's `p *= 1 −
+/// lr·wd`), `m = lerp(m, g, 1 − β₁)`, `v = β₂·v + (1 − β₂)·g²`, AMSGrad's
+/// `v̂ = max(v̂, v)`, then `p −= lr/(1 − β₁ᵗ) · m / (√v / √(1 − β₂ᵗ) + ε)`.
+///
+/// # Example
+/// ```
+/// use axial::prelude::*;
+/// use axial::autograd::Param;
+/// use axial::optim::{Adam, AdamConfig, Optimizer};
+/// let mut p = Param::new(Tensor::<f64, shape![2]>::from_array([1.0, -1.0]));
+/// let mut opt = Adam::new(AdamConfig { lr: 0.1, ..AdamConfig::default() })?;
+/// *p.grad_mut() = Some(Tensor::from_array([3.0, -0.5]));
+/// opt.step(&mut [&mut p])?;
+/// // The first step moves each element by about lr, against its gradient's sign.
+/// let v = p.value().to_vec();
+/// assert!((v[0] - 0.9).abs() < 1e-6 && (v[1] + 0.9).abs() < 1e-6);
+/// # Ok::<(), axial::Error>(())
+/// ```
+pub struct Adam<D: Backend = axial_core::Cpu> {
+    config: AdamConfig,
+    decoupled: bool,
+    states: Vec<Option<State<D>>>,
+}
+
+impl<D: Backend> Adam<D> {
+    /// Adam (`torch.optim.Adam`): the weight decay is an L2 penalty.
+    ///
+    /// # Errors
+    /// PyTorch's: a negative learning rate, epsilon or weight decay, or a
+    /// beta outside [0, 1).
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert!(Adam::<axial::Cpu>::new(AdamConfig { betas: (1.0, 0.9), ..AdamConfig::default() }).is_err());
+    /// ```
+    pub fn new(config: AdamConfig) -> Result<Self> {
+        Adam::with(config, false, "Adam")
+    }
+
+    /// AdamW (`torch.optim.AdamW`): the weight decay is decoupled from the
+    /// gradient, the parameter shrunk by `1 − lr·weight_decay` first.
+    ///
+    /// # Errors
+    /// As [`Adam::new`].
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// let opt = Adam::<axial::Cpu>::adamw(AdamConfig::adamw())?;
+    /// assert!(opt.is_adamw());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn adamw(config: AdamConfig) -> Result<Self> {
+        Adam::with(config, true, "AdamW")
+    }
+
+    fn with(config: AdamConfig, decoupled: bool, op: &'static str) -> Result<Self> {
+        let check = |ok: bool, what: String| match ok {
+            true => Ok(()),
+            false => Err(Error::invalid(op, what)),
+        };
+        let (b1, b2) = config.betas;
+        check(
+            config.lr >= 0.0,
+            format!("Invalid learning rate: {}", config.lr),
+        )?;
+        check(
+            config.eps >= 0.0,
+            format!("Invalid epsilon value: {}", config.eps),
+        )?;
+        check(
+            (0.0..1.0).contains(&b1),
+            format!("Invalid beta parameter at index 0: {b1}"),
+        )?;
+        check(
+            (0.0..1.0).contains(&b2),
+            format!("Invalid beta parameter at index 1: {b2}"),
+        )?;
+        check(
+            config.weight_decay >= 0.0,
+            format!("Invalid weight_decay value: {}", config.weight_decay),
+        )?;
+        Ok(Adam {
+            config,
+            decoupled,
+            states: Vec::new(),
+        })
+    }
+
+    /// True for AdamW.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert!(!Adam::<axial::Cpu>::new(AdamConfig::default())?.is_adamw());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn is_adamw(&self) -> bool {
+        self.decoupled
+    }
+
+    /// The hyper-parameters.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert_eq!(Adam::<axial::Cpu>::new(AdamConfig::default())?.config().eps, 1e-8);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn config(&self) -> &AdamConfig {
+        &self.config
+    }
+
+    /// The number of steps the parameter at `index` has taken (PyTorch's
+    /// `state[index]["step"]`).
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert_eq!(Adam::<axial::Cpu>::new(AdamConfig::default())?.steps(0), 0);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn steps(&self, index: usize) -> u64 {
+        self.state(index).map_or(0, |s| s.step as u64)
+    }
+
+    /// The running averages of the parameter at `index` (`exp_avg`,
+    /// `exp_avg_sq`, and AMSGrad's `max_exp_avg_sq`), once a step made them.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert!(Adam::<axial::Cpu>::new(AdamConfig::default())?.moments(0).is_none());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn moments(
+        &self,
+        index: usize,
+    ) -> Option<(&RawTensor<D>, &RawTensor<D>, Option<&RawTensor<D>>)> {
+        let s = self.state(index)?;
+        Some((&s.exp_avg, &s.exp_avg_sq, s.max_exp_avg_sq.as_ref()))
+    }
+
+    /// How many parameter positions the optimizer has seen (the length of
+    /// the list given to its last step; PyTorch's `param_groups[0]["params"]`).
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert_eq!(Adam::<axial::Cpu>::new(AdamConfig::default())?.positions(), 0);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn positions(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Sets the state of the parameter at `index` (a loaded state dict's
+    /// `state[index]`): its step count and running averages, which must
+    /// agree in shape and dtype, with AMSGrad's maximum exactly when the
+    /// optimizer uses AMSGrad. Positions up to `index` without a state are
+    /// kept empty.
+    ///
+    /// # Errors
+    /// The tensors differ in shape or dtype, or are not floating-point, or
+    /// AMSGrad's maximum is missing or superfluous.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// use axial_core::{DType, RawTensor};
+    /// let mut opt = Adam::<axial::Cpu>::new(AdamConfig::default())?;
+    /// let z = || RawTensor::zeros(&[2], DType::F32);
+    /// opt.set_state(1, 3, z()?, z()?, None)?;
+    /// assert_eq!((opt.positions(), opt.steps(1)), (2, 3));
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn set_state(
+        &mut self,
+        index: usize,
+        steps: u64,
+        exp_avg: RawTensor<D>,
+        exp_avg_sq: RawTensor<D>,
+        max_exp_avg_sq: Option<RawTensor<D>>,
+    ) -> Result<()> {
+        let op = if self.decoupled { "AdamW" } else { "Adam" };
+        check_float(op, index, exp_avg.dtype())?;
+        check_fits(op, index, &exp_avg, &exp_avg_sq.view())?;
+        if let Some(max) = &max_exp_avg_sq {
+            check_fits(op, index, &exp_avg, &max.view())?;
+        }
+        if max_exp_avg_sq.is_some() != self.config.amsgrad {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "the state of parameter {index} {} max_exp_avg_sq, but amsgrad is {}",
+                    if max_exp_avg_sq.is_some() {
+                        "has"
+                    } else {
+                        "has no"
+                    },
+                    self.config.amsgrad
+                ),
+            ));
+        }
+        if self.states.len() <= index {
+            self.states.resize_with(index + 1, || None);
+        }
+        self.states[index] = Some(State {
+            step: steps as f64,
+            exp_avg,
+            exp_avg_sq,
+            max_exp_avg_sq,
+        });
+        Ok(())
+    }
+
+    /// Says how many positions the optimizer has (PyTorch's
+    /// `param_groups[0]["params"]` of a loaded state dict), for a state
+    /// dict whose last parameters have no state yet.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// let mut opt = Adam::<axial::Cpu>::new(AdamConfig::default())?;
+    /// opt.set_positions(3);
+    /// assert_eq!(opt.positions(), 3);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn set_positions(&mut self, n: usize) {
+        if self.states.len() < n {
+            self.states.resize_with(n, || None);
+        }
+    }
+
+    fn state(&self, index: usize) -> Option<&State<D>> {
+        self.states.get(index)?.as_ref()
+    }
+}
+
+impl<D: Backend> Optimizer<D> for Adam<D> {
+    fn step(&mut self, params: &mut [&mut dyn Parameter<D>]) -> Result<()> {
+        let c = self.config;
+        let op = if self.decoupled { "AdamW" } else { "Adam" };
+        let (beta1, beta2) = c.betas;
+        if self.states.len() < params.len() {
+            self.states.resize_with(params.len(), || None);
+        }
+        for (i, p) in params.iter_mut().enumerate() {
+            let (mut value, grad) = p.parts();
+            let Some(grad) = grad else { continue };
+            check_float(op, i, value.dtype())?;
+            let grad = grad.as_ref();
+            let state = match &mut self.states[i] {
+                Some(s) => {
+                    check_fits(op, i, &s.exp_avg, &value.as_ref())?;
+                    s
+                }
+                slot @ None => slot.insert(State {
+                    step: 0.0,
+                    exp_avg: zeros_like(&value.as_ref())?,
+                    exp_avg_sq: zeros_like(&value.as_ref())?,
+                    max_exp_avg_sq: match c.amsgrad {
+                        true => Some(zeros_like(&value.as_ref())?),
+                        false => None,
+                    },
+                }),
+            };
+            state.step += 1.0;
+            let mut g: RawTensor<D> = match c.maximize {
+                true => times(&grad, -1.0)?,
+                false => grad.to_contiguous()?,
+            };
+            if c.weight_decay != 0.0 {
+                match self.decoupled {
+                    true => scale_(&mut value, 1.0 - c.lr * c.weight_decay)?,
+                    false => {
+                        g = g.view().binary(
+                            BinaryOp::Add,
+                            &times(&value.as_ref(), c.weight_decay)?.view(),
+                        )?
+                    }
+                }
+            }
+            lerp_(&mut state.exp_avg, &g, 1.0 - beta1)?;
+            let mut v = state.exp_avg_sq.view_mut();
+            scale_(&mut v, beta2)?;
+            add_combined_(&mut v, &g.view(), BinaryOp::Mul, &g.view(), 1.0 - beta2)?;
+            let bias_correction1 = 1.0 - beta1.powf(state.step);
+            let bias_correction2 = 1.0 - beta2.powf(state.step);
+            let step_size = c.lr / bias_correction1;
+            let bias_correction2_sqrt = bias_correction2.powf(0.5);
+            let second = match &mut state.max_exp_avg_sq {
+                Some(max) => {
+                    max.view_mut()
+                        .binary_(BinaryOp::Maximum, &state.exp_avg_sq.view())?;
+                    &*max
+                }
+                None => &state.exp_avg_sq,
+            };
+            let mut denom = second.view().unary(UnaryOp::Sqrt)?;
+            let mut d = denom.view_mut();
+            d.binary_scalar_(BinaryOp::Div, Scalar::Float(bias_correction2_sqrt))?;
+            d.binary_scalar_(BinaryOp::Add, Scalar::Float(c.eps))?;
+            add_combined_(
+                &mut value,
+                &state.exp_avg.view(),
+                BinaryOp::Div,
+                &denom.view(),
+                -step_size,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn lr(&self) -> f64 {
+        self.config.lr
+    }
+
+    fn set_lr(&mut self, lr: f64) {
+        self.config.lr = lr;
+    }
+}
+
+/// `m = lerp(m, g, w)` as PyTorch computes it: `m + w·(g − m)` for a small
+/// weight, `g − (g − m)·(1 − w)` for a large one (`1 − w` in the tensor's
+/// precision).
+fn lerp_<D: Backend>(m: &mut RawTensor<D>, g: &RawTensor<D>, w: f64) -> Result<()> {
+    let diff = g.view().binary(BinaryOp::Sub, &m.view())?;
+    if w.abs() < 0.5 {
+        return add_scaled_(&mut m.view_mut(), &diff.view(), w);
+    }
+    let one_minus = match m.dtype() {
+        DType::F64 => 1.0 - w,
+        _ => f64::from(1.0 - w as f32),
+    };
+    let far = g
+        .view()
+        .binary(BinaryOp::Sub, &times(&diff.view(), one_minus)?.view())?;
+    m.view_mut().copy_(&far.view())
+}
