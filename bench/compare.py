@@ -66,6 +66,9 @@ CASES = [
     *[f"{mm}/{form}" for mm in ("mm_1024x384x384", "mm_1024x384x1536", "bmm_96x128x32x128")
       for form in ("alloc", "out")],
     "encoder_block/8x128", "minilm/8x40", "minilm/32x128",  # needs bench/fetch_minilm.sh
+    *[f"conv/{op}" for op in ("stem_3x3s2", "pointwise", "depthwise_3x3", "depthwise_3x3s2", "depthwise_5x5")],
+    # needs bench/fetch_efficientnet.sh; PyTorch's channels_last beside its NCHW
+    *[f"efficientnet/b{b}{form}" for b in (1, 8) for form in ("", "_channels_last")],
 ]  # fmt: skip
 
 
@@ -85,7 +88,7 @@ def with_baselines(filter_):
 def run_axial(filter_):
     """Runs the criterion benches; returns {case: seconds} of this run only."""
     started = time.time()
-    for bench in ("versus_torch", "model"):
+    for bench in ("versus_torch", "model", "convnet"):
         cmd = ["cargo", "bench", "--bench", bench, "--"]
         cmd += [with_baselines(filter_)] if filter_ else []
         subprocess.run(cmd, cwd=ROOT, check=True)
@@ -130,7 +133,8 @@ def report(axial, torch):
     header = f"{'case':28} {'axial ms':>9} {'torch ms':>9} {'axial/torch':>11}  {'axial bw':>8} {'torch bw':>8}"
     print("\n" + header + "\n" + "-" * len(header))
     for case in CASES:
-        sa, st = a.get(case), t.get(case)
+        # Both PyTorch layouts of the network against axial's one (NHWC).
+        sa, st = a.get(case.removesuffix("_channels_last")), t.get(case)
         ratio = f"{sa / st:11.2f}" if sa and st else f"{'-':>11}"
         group = case.split("/")[0]
         if group in FLOPS:

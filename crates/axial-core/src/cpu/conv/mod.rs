@@ -22,6 +22,8 @@
 //! inputs are read where they lie all the same.
 
 pub(crate) mod depthwise;
+pub(crate) mod depthwise_lanes;
+pub(crate) mod epilogue;
 pub(crate) mod forward;
 pub(crate) mod geometry;
 pub(crate) mod im2col;
@@ -43,6 +45,7 @@ pub(crate) trait Real:
     + Mul<Output = Self>
     + Div<Output = Self>
     + AddAssign
+    + PartialOrd
 {
     /// −∞.
     const NEG_INFINITY: Self;
