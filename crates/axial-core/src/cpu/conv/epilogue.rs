@@ -75,3 +75,56 @@ pub(crate) unsafe fn finish<T: Real>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::nn::{ConvAxes, ConvOptions, Padding};
+    use crate::{DType, Generator, RawTensor};
+
+    /// A clamped convolution is the convolution then `hardtanh`, for the
+    /// 1×1 product, the patch product (NCHW and NHWC) and the depthwise
+    /// kernel, NaN included.
+    #[test]
+    fn clamped_convolutions_are_hardtanh_after() {
+        let mut rng = Generator::seed(3);
+        for (cin, cout, k, groups, channel) in [
+            (6, 5, 1, 1, 3),
+            (6, 5, 1, 1, 1),
+            (4, 6, 3, 1, 3),
+            (4, 6, 3, 2, 1),
+            (5, 5, 3, 5, 3),
+        ] {
+            let shape = if channel == 3 { [2, 7, 6, cin] } else { [2, cin, 7, 6] };
+            let mut x = RawTensor::randn(&shape, DType::F32, &mut rng).unwrap();
+            let mut v = x.to_vec::<f32>().unwrap();
+            v[3] = f32::NAN;
+            x = RawTensor::from_vec(v, &shape).unwrap();
+            let wshape = [cout, cin / groups, k, k];
+            let w = RawTensor::randn(&wshape, DType::F32, &mut rng).unwrap();
+            // Large enough for some outputs beyond 6.
+            let w = w.to_vec::<f32>().unwrap().iter().map(|v| 4.0 * v).collect();
+            let w = RawTensor::from_vec(w, &wshape).unwrap();
+            let b = RawTensor::randn(&[cout], DType::F32, &mut rng).unwrap();
+            let axes = if channel == 3 {
+                ConvAxes::new(3, &[1, 2])
+            } else {
+                ConvAxes::new(1, &[2, 3])
+            };
+            let o = ConvOptions::new()
+                .padding(Padding::Both(vec![k / 2]))
+                .groups(groups);
+            let conv = |o: &ConvOptions| {
+                x.view()
+                    .conv_axes(&w.view(), Some(&b.view()), &axes, o)
+                    .unwrap()
+            };
+            let after = conv(&o).view().hardtanh(0.0, 6.0).unwrap();
+            let fused = conv(&o.clone().clamp(0.0, 6.0));
+            let (a, f) = (after.to_vec::<f32>().unwrap(), fused.to_vec::<f32>().unwrap());
+            assert!(a.iter().any(|v| v.is_nan()) && a.iter().any(|&v| v == 6.0));
+            for (a, f) in a.iter().zip(&f) {
+                assert!(a == f || (a.is_nan() && f.is_nan()), "{a} vs {f}");
+            }
+        }
+    }
+}
