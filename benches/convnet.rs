@@ -101,7 +101,10 @@ fn ops(c: &mut Criterion) {
     for (i, case) in CASES.iter().enumerate() {
         let seed = 10 * i as u64;
         let x = randn(&[BATCH, case.side, case.side, case.cin], seed);
-        let w = randn(&[case.cout, case.cin / case.groups, case.k, case.k], seed + 1);
+        let w = randn(
+            &[case.cout, case.cin / case.groups, case.k, case.k],
+            seed + 1,
+        );
         let b = randn(&[case.cout], seed + 2);
         let o = ConvOptions::new()
             .stride(&[case.stride])
@@ -109,9 +112,7 @@ fn ops(c: &mut Criterion) {
             .groups(case.groups);
         let run = || x.view().conv_axes(&w.view(), Some(&b.view()), &axes, &o);
         run().expect("the case's convolution");
-        group.bench_function(case.name, |bench| {
-            bench.iter(|| black_box(run().unwrap()))
-        });
+        group.bench_function(case.name, |bench| bench.iter(|| black_box(run().unwrap())));
     }
     group.finish();
 }

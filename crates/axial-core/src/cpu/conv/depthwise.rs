@@ -12,8 +12,8 @@ use super::Real;
 use super::depthwise_lanes::Lanes;
 use super::epilogue::clamp;
 use super::forward::{Pointers, Problem};
-use crate::DType;
 use super::geometry::Window;
+use crate::DType;
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 
 /// Runs a depthwise convolution (`p.cg == 1`).

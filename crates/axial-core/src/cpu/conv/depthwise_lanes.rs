@@ -41,7 +41,9 @@ impl Lanes<'_> {
         let each = out[2] * self.p.y.channels * self.p.win.taps();
         let threads = rayon::current_num_threads() > 1;
         if threads && rows > 1 && rows.saturating_mul(each) >= PARALLEL_THRESHOLD {
-            (0..rows).into_par_iter().for_each(|r| dispatch(Row(self, r)));
+            (0..rows)
+                .into_par_iter()
+                .for_each(|r| dispatch(Row(self, r)));
         } else {
             (0..rows).for_each(|r| dispatch(Row(self, r)));
         }
@@ -175,7 +177,9 @@ impl<I: Isa> Ctx<'_, I> {
                 // SAFETY: the caller's contract; the weight holds `taps × c`.
                 unsafe {
                     let wv = load(isa, k.w.as_ptr().add((tdh + t) * c + c0), n);
-                    let base = k.x.offset(xrow + (iw0 + (t * win.dil[2]) as isize) * xs).add(c0);
+                    let base =
+                        k.x.offset(xrow + (iw0 + (t * win.dil[2]) as isize) * xs)
+                            .add(c0);
                     for (j, a) in acc.iter_mut().enumerate() {
                         *a = isa.fma(load(isa, base.offset(j as isize * step), n), wv, *a);
                     }
@@ -208,7 +212,10 @@ impl WithIsa for Row<'_, '_> {
                 ) else {
                     continue;
                 };
-                taps.push((p.x.batch[b] + p.x.at(id, ih, 0), (kd * win.k[1] + kh) * win.k[2]));
+                taps.push((
+                    p.x.batch[b] + p.x.at(id, ih, 0),
+                    (kd * win.k[1] + kh) * win.k[2],
+                ));
             }
         }
         let kw = win.k[2];
@@ -217,43 +224,54 @@ impl WithIsa for Row<'_, '_> {
         let (_, hi) = win.valid_outputs(2, kw - 1, p.x.size[2], out[2]);
         let hi = hi.max(lo);
         let bounds = k.clamp.map(|(a, z)| (isa.splat(a), isa.splat(z)));
+        // One context per block of channels; the columns are the outer
+        // loop, so that each position's channels are read in one sweep.
+        let yrow = p.y.batch[b] + p.y.at(od, oh, 0);
+        let mut blocks: Vec<Ctx<'_, I>> = Vec::with_capacity(c.div_ceil(I::LANES));
         let mut c0 = 0;
         while c0 < c {
             let n = (c - c0).min(I::LANES);
-            // SAFETY: `c` bias values.
-            let bias = unsafe { load(isa, k.bias.as_ptr().add(c0), n) };
-            let ctx = Ctx {
+            blocks.push(Ctx {
                 isa,
                 k,
                 taps: &taps,
-                yrow: p.y.batch[b] + p.y.at(od, oh, 0),
+                yrow,
                 c0,
                 n,
-                bias,
+                // SAFETY: `c` bias values.
+                bias: unsafe { load(isa, k.bias.as_ptr().add(c0), n) },
                 bounds,
-            };
-            // SAFETY: columns below `lo` and from `hi` on are edges (their
-            // valid taps found by `source`), those in between read inside
-            // at every tap (`valid_outputs`); all are below `out[2]`; this
-            // row's outputs are this job's alone.
-            unsafe {
-                for ow in 0..lo {
-                    ctx.edge(ow);
-                }
-                let mut ow = lo;
-                while ow + BLOCK <= hi {
-                    ctx.block(ow);
-                    ow += BLOCK;
-                }
-                while ow < hi {
-                    ctx.one(ow, 0, kw);
-                    ow += 1;
-                }
-                for ow in hi..out[2] {
+            });
+            c0 += n;
+        }
+        // SAFETY: columns below `lo` and from `hi` on are edges (their
+        // valid taps found by `source`), those in between read inside at
+        // every tap (`valid_outputs`); all are below `out[2]`; this row's
+        // outputs are this job's alone.
+        unsafe {
+            for ow in 0..lo {
+                for ctx in &blocks {
                     ctx.edge(ow);
                 }
             }
-            c0 += n;
+            let mut ow = lo;
+            while ow + BLOCK <= hi {
+                for ctx in &blocks {
+                    ctx.block(ow);
+                }
+                ow += BLOCK;
+            }
+            while ow < hi {
+                for ctx in &blocks {
+                    ctx.one(ow, 0, kw);
+                }
+                ow += 1;
+            }
+            for ow in hi..out[2] {
+                for ctx in &blocks {
+                    ctx.edge(ow);
+                }
+            }
         }
     }
 }
@@ -310,7 +328,10 @@ mod tests {
             let (fast, exact) = (run(DType::F32), run(DType::F64));
             assert_eq!(fast.len(), exact.len());
             for (j, (a, e)) in fast.iter().zip(&exact).enumerate() {
-                assert!((a - e).abs() <= 1e-5 * (1.0 + e.abs()), "case {i}, {j}: {a} vs {e}");
+                assert!(
+                    (a - e).abs() <= 1e-5 * (1.0 + e.abs()),
+                    "case {i}, {j}: {a} vs {e}"
+                );
             }
             if o.clamp.is_some() {
                 assert!(exact.iter().all(|v| (-0.5..=1.0).contains(v)), "case {i}");

@@ -94,7 +94,11 @@ mod tests {
             (4, 6, 3, 2, 1),
             (5, 5, 3, 5, 3),
         ] {
-            let shape = if channel == 3 { [2, 7, 6, cin] } else { [2, cin, 7, 6] };
+            let shape = if channel == 3 {
+                [2, 7, 6, cin]
+            } else {
+                [2, cin, 7, 6]
+            };
             let mut x = RawTensor::randn(&shape, DType::F32, &mut rng).unwrap();
             let mut v = x.to_vec::<f32>().unwrap();
             v[3] = f32::NAN;
@@ -120,7 +124,10 @@ mod tests {
             };
             let after = conv(&o).view().hardtanh(0.0, 6.0).unwrap();
             let fused = conv(&o.clone().clamp(0.0, 6.0));
-            let (a, f) = (after.to_vec::<f32>().unwrap(), fused.to_vec::<f32>().unwrap());
+            let (a, f) = (
+                after.to_vec::<f32>().unwrap(),
+                fused.to_vec::<f32>().unwrap(),
+            );
             assert!(a.iter().any(|v| v.is_nan()) && a.iter().any(|&v| v == 6.0));
             for (a, f) in a.iter().zip(&f) {
                 assert!(a == f || (a.is_nan() && f.is_nan()), "{a} vs {f}");

@@ -114,7 +114,8 @@ impl Problem {
 
     /// The clamp in the kernels' element type.
     pub(crate) fn clamp<T: Real>(&self) -> Option<(T, T)> {
-        self.clamp.map(|(lo, hi)| (T::from_f64(lo), T::from_f64(hi)))
+        self.clamp
+            .map(|(lo, hi)| (T::from_f64(lo), T::from_f64(hi)))
     }
 }
 
@@ -366,7 +367,15 @@ fn pointwise<T: Real>(p: &Problem, ptr: &Pointers<T>, xps: isize, yps: isize) {
                 },
                 par,
             );
-            finish(p, y, yb, yps, ptr.bias.as_deref(), (g * p.og, p.og), (q0, q1 - q0));
+            finish(
+                p,
+                y,
+                yb,
+                yps,
+                ptr.bias.as_deref(),
+                (g * p.og, p.og),
+                (q0, q1 - q0),
+            );
         };
     };
     if parallel {
@@ -510,7 +519,15 @@ fn patches<T: Real>(p: &Problem, ptr: &Pointers<T>, yps: isize) {
                     par,
                 );
             }
-            finish(p, y, yb, yps, ptr.bias.as_deref(), (g * p.og, p.og), (q0, n));
+            finish(
+                p,
+                y,
+                yb,
+                yps,
+                ptr.bias.as_deref(),
+                (g * p.og, p.og),
+                (q0, n),
+            );
         }
     };
     if parallel {
