@@ -1,13 +1,15 @@
-"""Runs the axial benchmarks and the same cases in PyTorch, then prints per
-case both times, the ratio axial/PyTorch, and the bandwidth each side reaches
-as a fraction of the fastest plain memory copy measured in the same run.
+"""Runs the axial benchmarks and the same cases in PyTorch (and the model
+cases in ONNX Runtime), then prints per case the times, the ratios
+axial/PyTorch and axial/ONNX Runtime, and the bandwidth each side reaches as
+a fraction of the fastest plain memory copy measured in the same run.
 
     bench/.venv/bin/python bench/compare.py            # everything (~5 minutes)
     bench/.venv/bin/python bench/compare.py --filter add
     bench/.venv/bin/python bench/compare.py --report   # reprint the last results
+    bench/.venv/bin/python bench/compare.py --benches model --filter 'encoder|minilm'  # the models
 
 Needs bench/setup.sh to have made bench/.venv. Results are kept in
-bench/results/ (axial.json, torch.json).
+bench/results/ (axial.json, torch.json, ort.json).
 """
 
 import argparse
@@ -66,10 +68,18 @@ CASES = [
     *[f"{mm}/{form}" for mm in ("mm_1024x384x384", "mm_1024x384x1536", "bmm_96x128x32x128")
       for form in ("alloc", "out")],
     "encoder_block/8x128", "minilm/8x40", "minilm/32x128",  # needs bench/fetch_minilm.sh
+    # int8 and bf16: axial's converted models beside ONNX Runtime's int8 one
+    # (their torch column: fp32 eager; bf16's ort column: ONNX Runtime fp32).
+    "minilm_int8/8x40", "minilm_int8/32x128", "minilm_bf16/8x40", "minilm_bf16/32x128",
     *[f"conv/{op}" for op in ("stem_3x3s2", "pointwise", "depthwise_3x3", "depthwise_3x3s2", "depthwise_5x5")],
     # needs bench/fetch_efficientnet.sh; PyTorch's channels_last beside its NCHW
     *[f"efficientnet/b{b}{form}" for b in (1, 8) for form in ("", "_channels_last")],
 ]  # fmt: skip
+# The axial rows whose PyTorch and ONNX Runtime columns are another case's.
+SAME_AS = {"minilm_int8/8x40": ("minilm/8x40", "minilm_int8/8x40"),
+           "minilm_int8/32x128": ("minilm/32x128", "minilm_int8/32x128"),
+           "minilm_bf16/8x40": ("minilm/8x40", "minilm/8x40"),
+           "minilm_bf16/32x128": ("minilm/32x128", "minilm/32x128")}  # fmt: skip
 
 
 def target_dir():
@@ -85,10 +95,10 @@ def with_baselines(filter_):
     return f"memcpy|{filter_}" if filter_ else ""
 
 
-def run_axial(filter_):
+def run_axial(filter_, benches):
     """Runs the criterion benches; returns {case: seconds} of this run only."""
     started = time.time()
-    for bench in ("versus_torch", "model", "convnet"):
+    for bench in benches:
         cmd = ["cargo", "bench", "--bench", bench, "--"]
         cmd += [with_baselines(filter_)] if filter_ else []
         subprocess.run(cmd, cwd=ROOT, check=True)
@@ -112,6 +122,16 @@ def run_torch(filter_):
     return json.loads(out.read_text())
 
 
+def run_ort(filter_):
+    """ONNX Runtime's model cases (bench/ort_minilm.py), or none without it."""
+    python = VENV_PYTHON if VENV_PYTHON.exists() else Path(sys.executable)
+    out = RESULTS / "ort.json"
+    out.unlink(missing_ok=True)
+    cmd = [str(python), str(BENCH / "ort_minilm.py"), "--json", str(out), "--filter", filter_]
+    subprocess.run(cmd, check=True)
+    return json.loads(out.read_text()) if out.exists() else {"cases": {}}
+
+
 def bandwidth(case, seconds):
     return BYTES[case.split("/")[0]] / seconds
 
@@ -120,22 +140,29 @@ def fmt_ms(seconds):
     return f"{seconds * 1e3:9.2f}" if seconds else f"{'-':>9}"
 
 
-def report(axial, torch):
-    a, t = axial["cases"], torch["cases"]
+def report(axial, torch, ort):
+    a, t, o = axial["cases"], torch["cases"], ort["cases"]
     baselines = {f"axial {k}": v for k, v in a.items() if k.startswith("memcpy/")}
     baselines.update({f"torch {k}": v for k, v in t.items() if k.startswith("memcpy/")})
-    print(f"\nPyTorch {torch.get('torch', '?')}, {torch.get('threads', '?')} threads")
+    print(f"\nPyTorch {torch.get('torch', '?')}, {torch.get('threads', '?')} threads; "
+          f"ONNX Runtime {ort.get('onnxruntime', '-')}, {ort.get('threads', '-')} threads")
     print("plain copies of 64 MiB (read + write bytes per second):")
     for name, seconds in sorted(baselines.items()):
         print(f"  {name:32} {fmt_ms(seconds)} ms  {bandwidth(name.split()[1], seconds) / 1e9:6.1f} GB/s")
     best = max((bandwidth(n.split()[1], s) for n, s in baselines.items()), default=None)
 
-    header = f"{'case':28} {'axial ms':>9} {'torch ms':>9} {'axial/torch':>11}  {'axial bw':>8} {'torch bw':>8}"
+    header = (f"{'case':28} {'axial ms':>9} {'torch ms':>9} {'axial/torch':>11}  {'axial bw':>8} {'torch bw':>8}"
+              f"  {'ort ms':>9} {'axial/ort':>9}")  # fmt: skip
     print("\n" + header + "\n" + "-" * len(header))
     for case in CASES:
+        torch_case, ort_case = SAME_AS.get(case, (case, case))
         # Both PyTorch layouts of the network against axial's one (NHWC).
-        sa, st = a.get(case.removesuffix("_channels_last")), t.get(case)
+        sa = a.get(case.removesuffix("_channels_last"))
+        st, so = t.get(torch_case), o.get(ort_case)
+        if not (sa or st or so):
+            continue  # not run (--filter)
         ratio = f"{sa / st:11.2f}" if sa and st else f"{'-':>11}"
+        ort_cols = f"  {fmt_ms(so)} {sa / so:9.2f}" if sa and so else ""
         group = case.split("/")[0]
         if group in FLOPS:
             fa = f"{FLOPS[group] / sa / 1e9:5.1f}GF" if sa else "-"
@@ -145,10 +172,12 @@ def report(axial, torch):
         else:
             fa = f"{bandwidth(case, sa) / best:8.2f}" if sa and best else "-"
             ft = f"{bandwidth(case, st) / best:8.2f}" if st and best else "-"
-        print(f"{case:28} {fmt_ms(sa)} {fmt_ms(st)} {ratio}  {fa:>8} {ft:>8}")
+        print(f"{case:28} {fmt_ms(sa)} {fmt_ms(st)} {ratio}  {fa:>8} {ft:>8}{ort_cols}")
     print(
         "\nbw: bytes read and written per second over the fastest plain copy above;"
         "\nmatmul and mm/bmm: GFLOP/s. '-': not measured (a kernel axial does not have yet)."
+        "\nminilm_int8, minilm_bf16: axial's int8 and bf16 models; their torch column is PyTorch's"
+        "\nfp32, the ort column ONNX Runtime's int8 model (for bf16: its fp32 one)."
     )
 
 
@@ -156,15 +185,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filter", default="", help="run only cases matching this regex")
     parser.add_argument("--report", action="store_true", help="reprint the last results")
+    parser.add_argument("--benches", default="versus_torch,model,convnet",
+                        help="the Rust benches to run (model: MiniLM's cases; convnet: EfficientNet's)")
     args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
     if not args.report:
-        axial = run_axial(args.filter)
+        axial = run_axial(args.filter, args.benches.split(","))
         (RESULTS / "axial.json").write_text(json.dumps(axial, indent=1) + "\n")
         run_torch(args.filter)
+        run_ort(args.filter)
     axial = json.loads((RESULTS / "axial.json").read_text())
     torch = json.loads((RESULTS / "torch.json").read_text())
-    report(axial, torch)
+    ort_path = RESULTS / "ort.json"
+    ort = json.loads(ort_path.read_text()) if ort_path.exists() else {"cases": {}}
+    report(axial, torch, ort)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes bench/.venv: PyTorch (used on the CPU), numpy, h5py and safetensors
-# (the reference readers of the storage formats' round trips) and maturin
-# (which builds the Python extension module), from PyPI only.
+# (the reference readers of the storage formats' round trips), maturin
+# (which builds the Python extension module), and ONNX Runtime with onnx and
+# transformers (the inference anchor of bench/ort_minilm.py: MiniLM exported
+# from transformers' BertModel), from PyPI only.
 #
 # PyPI's Linux torch wheel is the CUDA build; its shared libraries link against
 # the CUDA runtime libraries, so `import torch` fails without them even on a
@@ -40,11 +42,13 @@ pip=("$venv/bin/python" -m pip install --disable-pip-version-check --no-cache-di
 "${pip[@]}" --no-deps "torch==$torch_version" "${runtime[@]}"
 "${pip[@]}" filelock "typing-extensions>=4.13" "sympy>=1.13.3" "networkx>=2.5.1" \
     jinja2 "fsspec>=0.8.5" numpy h5py safetensors "maturin>=1.16,<2"
+"${pip[@]}" "onnxruntime==1.32.0" onnx "transformers==5.23.0"
 
 "$venv/bin/python" - <<'PY'
-import h5py, numpy, safetensors, torch
+import h5py, numpy, onnxruntime, safetensors, torch, transformers
 x = torch.arange(6.0).reshape(2, 3)
 assert (x @ x.t()).tolist() == [[5.0, 14.0], [14.0, 50.0]]
 print(f"torch {torch.__version__} (CUDA available: {torch.cuda.is_available()}), numpy {numpy.__version__}, "
-      f"h5py {h5py.__version__}, safetensors {safetensors.__version__}: ok")
+      f"h5py {h5py.__version__}, safetensors {safetensors.__version__}, "
+      f"onnxruntime {onnxruntime.__version__}, transformers {transformers.__version__}: ok")
 PY

@@ -1,7 +1,9 @@
 //! Model-level cases beside `bench/torch_cases.py`'s: one MiniLM encoder
 //! block (Batch 8, Seq 128, Model 384, 12 heads of 32, MLP 1536) and the
 //! whole all-MiniLM-L6-v2 forward on 8 × 40 and 32 × 128 tokens, with the
-//! real weights (`bash bench/fetch_minilm.sh`; skipped without them).
+//! real weights (`bash bench/fetch_minilm.sh`; skipped without them); the
+//! forward again with the linear layers in int8 and in bf16
+//! (`minilm_int8/*`, `minilm_bf16/*`).
 //!
 //! `cargo bench --bench model`; `bench/compare.py` runs it with the op cases.
 
@@ -13,6 +15,7 @@ mod bert;
 use std::hint::black_box;
 use std::time::Duration;
 
+use axial::{Bf16, Int8, Precision};
 use axial_core::Generator;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -58,7 +61,14 @@ fn model(c: &mut Criterion) {
         bench.iter(|| black_box(model.block(0).forward(&x, &padded).unwrap()))
     });
     group.finish();
-    let mut group = c.benchmark_group("minilm");
+    forward(c, "minilm", &model);
+    forward(c, "minilm_int8", &model.convert::<Int8>().unwrap());
+    forward(c, "minilm_bf16", &model.convert::<Bf16>().unwrap());
+}
+
+/// The forward of `model` on 8 × 40 and 32 × 128 tokens.
+fn forward<P: Precision>(c: &mut Criterion, name: &str, model: &bert::Bert<P>) {
+    let mut group = c.benchmark_group(name);
     for (b, s) in [(8, 40), (32, 128)] {
         let (ids, mask) = batch(b, s);
         group.bench_function(format!("{b}x{s}"), |bench| {

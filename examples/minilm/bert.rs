@@ -11,15 +11,22 @@
 //! `[Batch, Heads, Seq, Key]`, the padding mask broadcasts over heads and
 //! queries by name, softmax runs over `Key`. `Batch` and `Seq` are run-time
 //! sizes (`Dyn`), checked where two of them meet.
+//!
+//! The model's linear layers are [`Dense`] layers of a precision in its type:
+//! `Bert<Fp32>` as loaded, `Bert<Int8>` or `Bert<Bf16>` from
+//! [`Bert::convert`]. The rule for what stays in f32: every linear layer of
+//! every block (query, key, value, attention output, MLP up and down) takes
+//! the precision; the embeddings, the layer norms, the attention's scores,
+//! softmax and weighted sum, and the pooling stay in f32 (they are not
+//! products with weights, and they are a small part of the time).
 
 // Each includer (the example, the test, the bench) uses a part of this.
 #![allow(dead_code)]
 
 use std::path::Path;
 
-use axial::Shape;
 use axial::prelude::*;
-use axial::shape::{TransposeT, TransposedT};
+use axial::{Dense, Fp32, LinearWeight, Precision};
 use axial_io::{TensorMap, safetensors};
 
 axes!(
@@ -30,6 +37,8 @@ axes!(
     pub(crate) Inner,
     pub(crate) Heads,
     pub(crate) Head,
+    pub(crate) Qkv,
+    pub(crate) Part,
     pub(crate) Mlp,
     pub(crate) Vocab,
     pub(crate) Position,
@@ -54,108 +63,132 @@ pub(crate) type Padded = Tensor<Bool, shape![Batch: Dyn, Heads: 1, Seq: 1, Key: 
 /// One unit-length embedding per sentence.
 pub(crate) type Embeddings = Tensor<f32, shape![Batch: Dyn, Model: 384]>;
 
-/// A weight `W` (`[Out, In]`, as PyTorch stores it) and its bias `B` (`[Out]`).
-struct Linear<W, B> {
-    weight: ArcTensor<f32, W>,
-    bias: ArcTensor<f32, B>,
+/// A layer norm's weight and bias over `Model`.
+struct Norm {
+    weight: ArcTensor<f32, shape![Model: 384]>,
+    bias: ArcTensor<f32, shape![Model: 384]>,
 }
 
-impl<W: Shape, B: Shape> Linear<W, B> {
+impl Norm {
     fn load(file: &safetensors::SafeTensors, name: &str) -> Result<Self> {
-        Ok(Linear {
+        Ok(Norm {
             weight: file.typed(&format!("{name}.weight"))?,
             bias: file.typed(&format!("{name}.bias"))?,
         })
     }
 }
 
-impl<W: TransposeT, B: Shape> Linear<W, B>
-where
-    <W as TransposedT>::Output: TransposeT + TransposedT<Output = W>,
-{
-    /// A product's layer, its weight laid out `[In, Out]` in memory (one
-    /// transposed copy, made here) and still typed `[Out, In]`: `linear`
-    /// reads it as `Wᵀ` row by row, the layout the matrix product packs
-    /// without transposing it on every call (measured at MiniLM's shapes:
-    /// the products 1.1–1.6× faster than over the file's `[Out, In]` rows).
-    fn load_for_products(file: &safetensors::SafeTensors, name: &str) -> Result<Self> {
-        let Linear { weight, bias } = Self::load(file, name)?;
-        Ok(Linear {
-            weight: weight.t().contiguous().t(),
-            bias,
-        })
-    }
+/// A linear layer of the file (`[Out, In]` weight, as PyTorch stores it,
+/// and its bias), in f32.
+fn dense<W: LinearWeight>(file: &safetensors::SafeTensors, name: &str) -> Result<Dense<Fp32, W>> {
+    let weight = file.typed(&format!("{name}.weight"))?;
+    let bias = file.typed(&format!("{name}.bias"))?;
+    Ok(Dense::try_new(weight, bias)?)
 }
 
 /// A projection of the hidden states into the heads' space.
-type Projection = Linear<shape![Inner: 384, Model: 384], shape![Inner: 384]>;
-/// A layer norm's weight and bias over `Model`.
-type Norm = Linear<shape![Model: 384], shape![Model: 384]>;
+type Projection = shape![Inner: 384, Model: 384];
+/// The query, key and value projections stacked along their outputs.
+type QkvProjection = shape![Qkv: 1152, Model: 384];
 /// The attention's output projection, back to `Model`.
-type AttentionOut = Linear<shape![Model: 384, Inner: 384], shape![Model: 384]>;
+type AttentionOut = shape![Model: 384, Inner: 384];
 /// The MLP's widening projection.
-type Up = Linear<shape![Mlp: 1536, Model: 384], shape![Mlp: 1536]>;
+type Up = shape![Mlp: 1536, Model: 384];
 /// The MLP's narrowing projection.
-type Down = Linear<shape![Model: 384, Mlp: 1536], shape![Model: 384]>;
+type Down = shape![Model: 384, Mlp: 1536];
 /// The embedding tables: one row per word, position and segment.
 type WordTable = ArcTensor<f32, shape![Vocab: 30522, Model: 384]>;
 type PositionTable = ArcTensor<f32, shape![Position: 512, Model: 384]>;
 type SegmentTable = ArcTensor<f32, shape![Segment: 2, Model: 384]>;
 
-/// One encoder block's weights.
-pub(crate) struct Block {
-    query: Projection,
-    key: Projection,
-    value: Projection,
-    attention_out: AttentionOut,
+/// One encoder block's weights, its linear layers in precision `P`.
+pub(crate) struct Block<P: Precision = Fp32> {
+    /// The query, key and value projections as one product (one pass over
+    /// the hidden states, one product wide enough for every thread), the
+    /// query's weights and bias scaled by `1/√32`, the attention's scale.
+    qkv: Dense<P, QkvProjection>,
+    attention_out: Dense<P, AttentionOut>,
     attention_norm: Norm,
-    up: Up,
-    down: Down,
+    up: Dense<P, Up>,
+    down: Dense<P, Down>,
     out_norm: Norm,
 }
 
-/// The model's weights, typed.
-pub(crate) struct Bert {
+/// The model's weights, typed; its linear layers in precision `P`.
+pub(crate) struct Bert<P: Precision = Fp32> {
     word: WordTable,
     position: PositionTable,
     segment: SegmentTable,
     embedding_norm: Norm,
-    blocks: Vec<Block>,
+    blocks: Vec<Block<P>>,
 }
 
 impl Block {
     fn load(file: &safetensors::SafeTensors, p: &str) -> Result<Self> {
-        let linear = |name: &str| format!("{p}.{name}");
+        let name = |name: &str| format!("{p}.{name}");
+        let (mut weight, mut bias) = (Vec::new(), Vec::new());
+        for (part, scale) in [("query", 1.0 / 32f32.sqrt()), ("key", 1.0), ("value", 1.0)] {
+            let p = name(&format!("attention.self.{part}"));
+            let w: ArcTensor<f32, Projection> = file.typed(&format!("{p}.weight"))?;
+            let b: ArcTensor<f32, shape![Inner: 384]> = file.typed(&format!("{p}.bias"))?;
+            weight.extend(w.to_vec().into_iter().map(|v| v * scale));
+            bias.extend(b.to_vec().into_iter().map(|v| v * scale));
+        }
         Ok(Block {
-            query: Linear::load_for_products(file, &linear("attention.self.query"))?,
-            key: Linear::load_for_products(file, &linear("attention.self.key"))?,
-            value: Linear::load_for_products(file, &linear("attention.self.value"))?,
-            attention_out: Linear::load_for_products(file, &linear("attention.output.dense"))?,
-            attention_norm: Linear::load(file, &linear("attention.output.LayerNorm"))?,
-            up: Linear::load_for_products(file, &linear("intermediate.dense"))?,
-            down: Linear::load_for_products(file, &linear("output.dense"))?,
-            out_norm: Linear::load(file, &linear("output.LayerNorm"))?,
+            qkv: Dense::try_new(
+                Tensor::try_from_vec(weight)?.into_shared(),
+                Tensor::try_from_vec(bias)?.into_shared(),
+            )?,
+            attention_out: dense(file, &name("attention.output.dense"))?,
+            attention_norm: Norm::load(file, &name("attention.output.LayerNorm"))?,
+            up: dense(file, &name("intermediate.dense"))?,
+            down: dense(file, &name("output.dense"))?,
+            out_norm: Norm::load(file, &name("output.LayerNorm"))?,
+        })
+    }
+}
+
+impl<P: Precision> Block<P> {
+    /// The block with its linear layers in precision `Q`.
+    fn convert<Q: Precision>(&self) -> Result<Block<Q>> {
+        let norm = |n: &Norm| Norm {
+            weight: n.weight.clone(),
+            bias: n.bias.clone(),
+        };
+        Ok(Block {
+            qkv: self.qkv.try_convert()?,
+            attention_out: self.attention_out.try_convert()?,
+            attention_norm: norm(&self.attention_norm),
+            up: self.up.try_convert()?,
+            down: self.down.try_convert()?,
+            out_norm: norm(&self.out_norm),
         })
     }
 
     /// The block over `x`, keys where `padded` is true left out of the
     /// attention.
     pub(crate) fn forward(&self, x: &Hidden, padded: &Padded) -> Result<Hidden> {
-        // [Batch, Seq, Inner] -> [Batch, Seq, Heads, Head], a view.
-        let heads = |l: &Projection| -> Result<_> {
-            let t = x.try_linear(&l.weight, Some(l.bias.as_view()))?;
-            Ok(t.try_split::<Inner, shape![Heads: 12, Head: 32]>()?)
-        };
+        // [Batch, Seq, Qkv] -> [Batch, Seq, Part: 3, Heads, Head], a view.
+        let qkv = self
+            .qkv
+            .try_forward(x)?
+            .try_split::<Qkv, shape![Part: 3, Heads: 12, Head: 32]>()?;
         // The products read the queries and values in place; the keys are
         // copied once, laid out `[Head, Key]` per head: the product packs
         // its right operand fastest from rows.
-        let mut query = heads(&self.query)?.align_to::<names![Batch, Heads, Seq, Head]>();
-        query.try_mul_(1.0 / 32f32.sqrt())?;
-        let key_t = heads(&self.key)?
+        let query = qkv
+            .as_view()
+            .at::<Part, 0>()
+            .align_to::<names![Batch, Heads, Seq, Head]>();
+        let key_t = qkv
+            .as_view()
+            .at::<Part, 1>()
             .rename::<Seq, Key>()
             .align_to::<names![Batch, Heads, Head, Key]>()
             .try_contiguous()?;
-        let value = heads(&self.value)?
+        let value = qkv
+            .as_view()
+            .at::<Part, 2>()
             .rename::<Seq, Key>()
             .align_to::<names![Batch, Heads, Key, Head]>();
         let scores = query.try_matmul(&key_t)?;
@@ -165,8 +198,7 @@ impl Block {
         let context = context
             .align_to::<names![Batch, Seq, Heads, Head]>()
             .try_merge::<names![Heads, Head], Inner>()?;
-        let o = &self.attention_out;
-        let mut attended = context.try_linear(&o.weight, Some(o.bias.as_view()))?;
+        let mut attended = self.attention_out.try_forward(&context)?;
         attended.try_add_(x)?;
         let n = &self.attention_norm;
         let attended = attended.try_layer_norm::<Model>(
@@ -174,10 +206,9 @@ impl Block {
             Some(n.bias.as_view()),
             EPS,
         )?;
-        let mut hidden = attended.try_linear(&self.up.weight, Some(self.up.bias.as_view()))?;
+        let mut hidden = self.up.try_forward(&attended)?;
         hidden.try_gelu_()?;
-        let d = &self.down;
-        let mut out = hidden.try_linear(&d.weight, Some(d.bias.as_view()))?;
+        let mut out = self.down.try_forward(&hidden)?;
         out.try_add_(&attended)?;
         let n = &self.out_norm;
         Ok(out.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?)
@@ -196,13 +227,34 @@ impl Bert {
             word: file.typed("embeddings.word_embeddings.weight")?,
             position: file.typed("embeddings.position_embeddings.weight")?,
             segment: file.typed("embeddings.token_type_embeddings.weight")?,
-            embedding_norm: Linear::load(&file, "embeddings.LayerNorm")?,
+            embedding_norm: Norm::load(&file, "embeddings.LayerNorm")?,
             blocks,
+        })
+    }
+}
+
+impl<P: Precision> Bert<P> {
+    /// The model with its blocks' linear layers in precision `Q` (see the
+    /// module's rule), the other weights shared.
+    pub(crate) fn convert<Q: Precision>(&self) -> Result<Bert<Q>> {
+        Ok(Bert {
+            word: self.word.clone(),
+            position: self.position.clone(),
+            segment: self.segment.clone(),
+            embedding_norm: Norm {
+                weight: self.embedding_norm.weight.clone(),
+                bias: self.embedding_norm.bias.clone(),
+            },
+            blocks: self
+                .blocks
+                .iter()
+                .map(Block::convert)
+                .collect::<Result<_>>()?,
         })
     }
 
     /// Encoder block `i`.
-    pub(crate) fn block(&self, i: usize) -> &Block {
+    pub(crate) fn block(&self, i: usize) -> &Block<P> {
         &self.blocks[i]
     }
 

@@ -109,8 +109,8 @@ pub use ops::{
     WithIndices,
 };
 pub use quantized::{
-    LinearWeight, PackedLinear, PerChannel, PerTensor, QInt8, QInt32, QType, QUInt8, Quantized,
-    QuantizedMatMul, QuantizedView, WeightScheme,
+    Bf16, Dense, Fp32, Int8, LinearWeight, PackedLinear, PerChannel, PerTensor, Precision, QInt8,
+    QInt32, QType, QUInt8, Quantized, QuantizedMatMul, QuantizedView, WeightScheme,
 };
 pub use ragged::{
     Batched, FixedAxes, FixedAxisFits, ItemAxis, ItemOf, LastAxis, Nested, NestedBuilder,

@@ -12,6 +12,7 @@ mod copy;
 mod cumsum;
 mod fill;
 mod gather;
+pub mod infer;
 mod map;
 mod math;
 mod matmul;

@@ -6,7 +6,7 @@
 //! nested offsets that decrease. These are `Err`s here, never garbage or an
 //! access out of bounds. The kernels run on the CPU.
 
-mod host;
+pub(crate) mod host;
 pub mod nested;
 pub mod quantized;
 pub mod sparse;

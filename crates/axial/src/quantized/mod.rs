@@ -22,6 +22,7 @@
 //! assert_eq!(back.to_vec(), vec![1.0, 0.5, -0.5, -1.0, 1.27, 0.25]);
 //! ```
 
+mod dense;
 mod ints;
 mod linear;
 mod product;
@@ -34,6 +35,7 @@ use axial_core::quantized::{self as core_q, QDType, QuantizedTensor};
 use axial_core::{Cpu, Element, Result};
 use axial_shape::{HasAxis, Shape};
 
+pub use dense::{Bf16, Dense, Fp32, Int8, Precision};
 pub use linear::{LinearWeight, PackedLinear, WeightScheme};
 pub use product::QuantizedMatMul;
 pub use view::QuantizedView;

@@ -128,7 +128,7 @@ mod tests {
                 after.to_vec::<f32>().unwrap(),
                 fused.to_vec::<f32>().unwrap(),
             );
-            assert!(a.iter().any(|v| v.is_nan()) && a.iter().any(|&v| v == 6.0));
+            assert!(a.iter().any(|v| v.is_nan()) && a.contains(&6.0));
             for (a, f) in a.iter().zip(&f) {
                 assert!(a == f || (a.is_nan() && f.is_nan()), "{a} vs {f}");
             }

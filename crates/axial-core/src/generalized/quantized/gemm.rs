@@ -16,36 +16,36 @@
 use rayon::prelude::*;
 
 /// Rows of a tile.
-pub(super) const MR: usize = 6;
+pub(crate) const MR: usize = 6;
 /// Columns of a panel (one 512-bit register of `i32`).
-const PANEL: usize = 16;
+pub(crate) const PANEL: usize = 16;
 /// Panels of a tile.
-const NV: usize = 4;
+pub(crate) const NV: usize = 4;
 /// Groups of 4 `k` per block: the block of the weight a tile reads stays
 /// in the L2 cache.
-const KB_BLOCK: usize = 512;
+pub(crate) const KB_BLOCK: usize = 512;
 /// Rows of the activation one task computes.
 const MC: usize = 48;
 
 /// A weight `b` (`n × k`, `i8`) packed for [`gemm`], with its row sums.
 #[derive(Clone, Debug)]
-pub(super) struct PackedB {
+pub(crate) struct PackedB {
     /// Output columns (the weight's rows).
-    pub(super) n: usize,
+    pub(crate) n: usize,
     /// The contracted length.
-    pub(super) k: usize,
+    pub(crate) k: usize,
     /// Groups of 4 `k` (`k` rounded up, over 4).
-    kb: usize,
+    pub(crate) kb: usize,
     /// Panels of 16 columns (`n` rounded up, over 16).
-    panels: usize,
+    pub(crate) panels: usize,
     /// `panels × kb × 16 × 4` bytes.
     data: Vec<i8>,
     /// `Σ_k b[n, k]`, per column.
-    pub(super) sums: Vec<i32>,
+    pub(crate) sums: Vec<i32>,
 }
 
 /// Packs the row-major `n × k` weight `b`.
-pub(super) fn pack_b(b: &[i8], n: usize, k: usize) -> PackedB {
+pub(crate) fn pack_b(b: &[i8], n: usize, k: usize) -> PackedB {
     let kb = k.div_ceil(4);
     let panels = n.div_ceil(PANEL);
     let mut data = vec![0i8; panels * kb * PANEL * 4];
@@ -136,7 +136,7 @@ fn block_product(ap: &[i32], rows: usize, b: &PackedB, dot: &mut [i32], vnni: bo
 /// One tile: [`MR`] rows × `nv` panels, `kbs` groups of `k` from `kb0`,
 /// added into `c` (row stride `ldc`).
 #[allow(clippy::too_many_arguments)]
-fn tile(
+pub(crate) fn tile(
     a: &[i32],
     b: &PackedB,
     p0: usize,
@@ -192,7 +192,7 @@ fn tile(
 
 /// True when the CPU has AVX-512 VNNI (and the environment does not ask for
 /// the portable loop with `AXIAL_NO_VNNI`).
-pub(super) fn has_vnni() -> bool {
+pub(crate) fn has_vnni() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         static VNNI: std::sync::OnceLock<bool> = std::sync::OnceLock::new();

@@ -27,7 +27,7 @@
 //! # Ok::<(), axial_core::Error>(())
 //! ```
 
-mod gemm;
+pub(crate) mod gemm;
 mod linear;
 mod print;
 mod quantize;

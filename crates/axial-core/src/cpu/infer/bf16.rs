@@ -1,0 +1,393 @@
+//! A linear layer with bf16 weights and f32 accumulation, f32 in and out.
+//!
+//! The weight is rounded to bf16 (to nearest, ties to even) and packed once:
+//! panels of 16 output columns, and in each panel, per pair of `k`, the 16
+//! columns' two bf16 side by side (64 bytes), the layout of AVX-512 BF16's
+//! `vdpbf16ps`, which adds two bf16 products into each f32 lane. The
+//! activations are rounded to bf16 as they are packed, per tile of [`MR`]
+//! rows: per pair of `k`, the rows' two bf16 as one 32-bit word, broadcast
+//! to the lanes. A tile of [`MR`] × 64 outputs stays in 24 registers.
+//!
+//! Each output is a sum over `k` in a fixed order (pairs in order, the odd
+//! product then the even one, as the instruction defines), whatever the
+//! number of threads. Without AVX-512 BF16 a portable loop adds the same
+//! products in the same order with f32 arithmetic; the instruction flushes
+//! subnormal products and sums to zero where the loop keeps them, so the
+//! two can differ in the last bits (each is deterministic).
+
+use std::ops::Range;
+
+use half::bf16;
+use rayon::prelude::*;
+
+use super::rows::{self, Rows};
+use crate::{Cpu, RawTensor, Result, TensorRef};
+
+/// Rows of a tile.
+const MR: usize = 6;
+/// Columns of a panel (one 512-bit register of f32).
+const PANEL: usize = 16;
+/// Panels of a tile.
+const NV: usize = 4;
+/// Rows of the activations one task multiplies (a multiple of [`MR`]).
+const MC: usize = 48;
+/// Output columns computed per pass over a block of rows (a multiple of
+/// `NV · PANEL`).
+const NC: usize = 128;
+
+/// A linear layer's weight (`out_features × in_features`) in bf16, packed,
+/// with its f32 bias.
+///
+/// # Example
+/// ```
+/// use axial_core::RawTensor;
+/// use axial_core::cpu::infer::Bf16Linear;
+/// let w = RawTensor::from_vec(vec![1.0f32, -0.5, 0.25, 2.0, 0.0, -1.0], &[2, 3])?;
+/// let b = RawTensor::from_vec(vec![0.5f32, -0.5], &[2])?;
+/// let layer = Bf16Linear::new(&w.view(), Some(&b.view()))?;
+/// let x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0], &[1, 3])?;
+/// assert_eq!(layer.forward(&x.view())?.to_vec::<f32>()?, vec![1.25, -1.5]);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Bf16Linear {
+    n: usize,
+    k: usize,
+    /// Pairs of `k` (`k` rounded up, over 2).
+    kp: usize,
+    /// `panels × kp × 16` words of two bf16.
+    packed: Vec<u32>,
+    bias: Option<Vec<f32>>,
+}
+
+/// Two bf16 in one word, the first in the low half.
+fn pair(lo: f32, hi: f32) -> u32 {
+    u32::from(bf16::from_f32(lo).to_bits()) | u32::from(bf16::from_f32(hi).to_bits()) << 16
+}
+
+impl Bf16Linear {
+    /// Rounds `weight` (f32, `[out_features, in_features]`) to bf16 and
+    /// packs it, with `bias` (f32, `[out_features]`).
+    ///
+    /// # Errors
+    /// `weight` is not a 2-D f32 tensor; `bias` is not f32 of
+    /// `out_features` elements.
+    ///
+    /// ```
+    /// use axial_core::{DType, RawTensor};
+    /// use axial_core::cpu::infer::Bf16Linear;
+    /// let w = RawTensor::zeros(&[2, 3], DType::F64)?;
+    /// let e = Bf16Linear::new(&w.view(), None).unwrap_err();
+    /// assert!(e.to_string().starts_with("bf16_linear: expected dtype"), "{e}");
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn new(weight: &TensorRef<'_, Cpu>, bias: Option<&TensorRef<'_, Cpu>>) -> Result<Self> {
+        const OP: &str = "bf16_linear";
+        let (w, n, k) = rows::weight(OP, weight, usize::MAX)?;
+        let bias = rows::bias(OP, bias, n)?;
+        let kp = k.div_ceil(2);
+        let panels = n.div_ceil(PANEL);
+        let mut packed = vec![0u32; panels * kp * PANEL];
+        for (j, row) in w.chunks_exact(k.max(1)).take(n).enumerate() {
+            let (p, lane) = (j / PANEL, j % PANEL);
+            for g in 0..kp {
+                let hi = row.get(2 * g + 1).copied().unwrap_or(0.0);
+                packed[(p * kp + g) * PANEL + lane] = pair(row[2 * g], hi);
+            }
+        }
+        Ok(Bf16Linear {
+            n,
+            k,
+            kp,
+            packed,
+            bias,
+        })
+    }
+
+    /// Outputs of the layer.
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, DType, cpu::infer::Bf16Linear};
+    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+    /// assert_eq!(Bf16Linear::new(&w.view(), None)?.out_features(), 4);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn out_features(&self) -> usize {
+        self.n
+    }
+
+    /// Inputs of the layer.
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, DType, cpu::infer::Bf16Linear};
+    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+    /// assert_eq!(Bf16Linear::new(&w.view(), None)?.in_features(), 3);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn in_features(&self) -> usize {
+        self.k
+    }
+
+    /// `x · wᵀ + b` for f32 `x` of shape `[..., in_features]`, `x` rounded
+    /// to bf16, the products summed in f32: a new contiguous tensor of
+    /// shape `[..., out_features]`.
+    ///
+    /// # Errors
+    /// `x` is not f32, or its last dim is not `in_features`.
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, DType, cpu::infer::Bf16Linear};
+    /// let layer = Bf16Linear::new(&RawTensor::zeros(&[4, 3], DType::F32)?.view(), None)?;
+    /// let x = RawTensor::zeros(&[2, 5, 3], DType::F32)?;
+    /// assert_eq!(layer.forward(&x.view())?.shape(), &[2, 5, 4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn forward(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        let rows = Rows::of("bf16_linear", x, self.k, self.n)?;
+        rows.compute(|x, y| self.forward_rows(x, y))
+    }
+
+    /// The layer over the rows of `x` (`m × k`) into `y` (`m × n`).
+    fn forward_rows(&self, x: &[f32], y: &mut [f32]) {
+        let (k, n, kp) = (self.k, self.n, self.kp);
+        let m = y.len() / n.max(1);
+        if m == 0 || n == 0 {
+            return;
+        }
+        let tiles = m.div_ceil(MR);
+        let mut packed = vec![0u32; tiles * kp * MR];
+        packed
+            .par_chunks_mut(kp * MR)
+            .enumerate()
+            .for_each(|(t, packed)| {
+                for lane in 0..MR.min(m - t * MR) {
+                    let row = &x[(t * MR + lane) * k..(t * MR + lane + 1) * k];
+                    for g in 0..kp {
+                        let hi = row.get(2 * g + 1).copied().unwrap_or(0.0);
+                        packed[g * MR + lane] = pair(row[2 * g], hi);
+                    }
+                }
+            });
+        let fast = has_bf16();
+        rows::blocks(y, n, MR, MC, |rows, out| {
+            for c0 in (0..n).step_by(NC) {
+                self.block(&packed, fast, rows.clone(), c0..n.min(c0 + NC), out);
+            }
+        });
+    }
+
+    /// Outputs `rows × cols` (`out` holds the rows, `n` apart).
+    fn block(
+        &self,
+        a: &[u32],
+        fast: bool,
+        rows: Range<usize>,
+        cols: Range<usize>,
+        out: &mut [f32],
+    ) {
+        let (n, kp) = (self.n, self.kp);
+        let mut acc = [0f32; MC * NC];
+        let width = cols.len().next_multiple_of(NV * PANEL);
+        let panels = cols.len().div_ceil(PANEL);
+        for p0 in (0..panels).step_by(NV) {
+            let nv = NV.min(panels - p0);
+            let b = &self.packed[(cols.start / PANEL + p0) * kp * PANEL..];
+            for t in rows.start / MR..rows.end.div_ceil(MR) {
+                let a = &a[t * kp * MR..(t + 1) * kp * MR];
+                let c = &mut acc[(t * MR - rows.start) * width + p0 * PANEL..];
+                tile(a, b, kp, nv, c, width, fast);
+            }
+        }
+        for (i, _) in rows.enumerate() {
+            let acc = &acc[i * width..i * width + cols.len()];
+            let out = &mut out[i * n + cols.start..i * n + cols.end];
+            out.copy_from_slice(acc);
+            if let Some(b) = &self.bias {
+                for (o, &b) in out.iter_mut().zip(&b[cols.clone()]) {
+                    *o += b;
+                }
+            }
+        }
+    }
+}
+
+/// One tile: [`MR`] rows × `nv` panels over all `kp` pairs, written to `c`
+/// (row stride `ldc`).
+fn tile(a: &[u32], b: &[u32], kp: usize, nv: usize, c: &mut [f32], ldc: usize, fast: bool) {
+    let panel_len = kp * PANEL;
+    assert!(a.len() >= kp * MR);
+    assert!(b.len() >= (nv - 1) * panel_len + kp * PANEL);
+    assert!(c.len() >= (MR - 1) * ldc + nv * PANEL);
+    #[cfg(target_arch = "x86_64")]
+    if fast {
+        // SAFETY: AVX-512 BF16 is available (`has_bf16`), and the asserts
+        // above bound every read of `a` and `b` and every write of `c`.
+        unsafe {
+            let (a, b, c) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+            match nv {
+                4 => avx512::tile::<4>(a, b, panel_len, kp, c, ldc),
+                3 => avx512::tile::<3>(a, b, panel_len, kp, c, ldc),
+                2 => avx512::tile::<2>(a, b, panel_len, kp, c, ldc),
+                _ => avx512::tile::<1>(a, b, panel_len, kp, c, ldc),
+            }
+        }
+        return;
+    }
+    let _ = fast;
+    let wide = |w: u32| (f32::from_bits(w << 16), f32::from_bits(w & 0xffff_0000));
+    for v in 0..nv {
+        let panel = &b[v * panel_len..v * panel_len + kp * PANEL];
+        for r in 0..MR {
+            let row = &mut c[r * ldc + v * PANEL..r * ldc + (v + 1) * PANEL];
+            row.fill(0.0);
+            for g in 0..kp {
+                let (x0, x1) = wide(a[g * MR + r]);
+                for (out, &w) in row.iter_mut().zip(&panel[g * PANEL..(g + 1) * PANEL]) {
+                    let (w0, w1) = wide(w);
+                    *out = x0.mul_add(w0, x1.mul_add(w1, *out));
+                }
+            }
+        }
+    }
+}
+
+/// True when the CPU has AVX-512 BF16.
+fn has_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static BF16: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *BF16.get_or_init(|| {
+            crate::cpu::simd::level() == crate::cpu::simd::Level::Avx512
+                && std::arch::is_x86_feature_detected!("avx512bf16")
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{MR, PANEL};
+
+    /// `c[r][v*16..v*16+16] = Σ_g a[g][r] ⋅ b[v][g]` for the [`MR`] rows and
+    /// `NV` panels of a tile.
+    ///
+    /// # Safety
+    /// AVX-512 F and BF16 are available; `a` holds `kp * MR` words; `b`
+    /// holds `NV` panels of `kp * 16` words, `panel_len` words apart; `c`
+    /// holds [`MR`] rows of `NV * 16` f32, `ldc` apart.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    pub(super) unsafe fn tile<const NV: usize>(
+        a: *const u32,
+        b: *const u32,
+        panel_len: usize,
+        kp: usize,
+        c: *mut f32,
+        ldc: usize,
+    ) {
+        let mut acc = [[_mm512_setzero_ps(); NV]; MR];
+        for g in 0..kp {
+            let mut w = [_mm512_setzero_si512(); NV];
+            for (v, w) in w.iter_mut().enumerate() {
+                // SAFETY: panel `v`, pair `g` is inside `b` (the contract).
+                *w = unsafe { _mm512_loadu_si512(b.add(v * panel_len + g * PANEL).cast()) };
+            }
+            for (r, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: pair `g`, row `r` is inside `a` (the contract).
+                let x = _mm512_set1_epi32(unsafe { *a.add(g * MR + r) } as i32);
+                for v in 0..NV {
+                    // SAFETY: the same 512 bits, read as 32 bf16.
+                    let (x, w) = unsafe {
+                        (
+                            std::mem::transmute::<__m512i, __m512bh>(x),
+                            std::mem::transmute::<__m512i, __m512bh>(w[v]),
+                        )
+                    };
+                    acc[v] = _mm512_dpbf16_ps(acc[v], x, w);
+                }
+            }
+        }
+        for (r, acc) in acc.iter().enumerate() {
+            for (v, acc) in acc.iter().enumerate() {
+                // SAFETY: row `r`, panel `v` of `c` is inside it (the contract).
+                unsafe { _mm512_storeu_ps(c.add(r * ldc + v * PANEL), *acc) };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_kernels_match_the_sum_of_bf16_products() {
+        // Odd sizes: partial tiles and panels, an odd k.
+        for &(m, n, k) in &[(1, 1, 1), (7, 17, 5), (13, 70, 33), (50, 130, 384)] {
+            let x: Vec<f32> = (0..m * k)
+                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 16.0)
+                .collect();
+            let w: Vec<f32> = (0..n * k)
+                .map(|i| ((i * 91 % 103) as f32 - 51.0) / 32.0)
+                .collect();
+            let wt = RawTensor::from_vec(w.clone(), &[n, k]).unwrap();
+            let layer = Bf16Linear::new(&wt.view(), None).unwrap();
+            let round = |v: f32| bf16::from_f32(v).to_f32();
+            for fast in [false, true] {
+                if fast && !has_bf16() {
+                    continue;
+                }
+                let tiles = m.div_ceil(MR);
+                let mut a = vec![0u32; tiles * layer.kp * MR];
+                for r in 0..m {
+                    for g in 0..layer.kp {
+                        let hi = if 2 * g + 1 < k {
+                            x[r * k + 2 * g + 1]
+                        } else {
+                            0.0
+                        };
+                        a[((r / MR) * layer.kp + g) * MR + r % MR] = pair(x[r * k + 2 * g], hi);
+                    }
+                }
+                let width = n.next_multiple_of(PANEL);
+                let mut c = vec![0f32; tiles * MR * width];
+                for t in 0..tiles {
+                    for p in 0..n.div_ceil(PANEL) {
+                        let b = &layer.packed[p * layer.kp * PANEL..];
+                        let a = &a[t * layer.kp * MR..];
+                        tile(
+                            a,
+                            b,
+                            layer.kp,
+                            1,
+                            &mut c[t * MR * width + p * PANEL..],
+                            width,
+                            fast,
+                        );
+                    }
+                }
+                for r in 0..m {
+                    for j in 0..n {
+                        // The exact sum of the rounded products (in f64).
+                        let want: f64 = (0..k)
+                            .map(|t| {
+                                f64::from(round(x[r * k + t])) * f64::from(round(w[j * k + t]))
+                            })
+                            .sum();
+                        let got = c[r * width + j];
+                        let tol = 1e-5
+                            * (0..k)
+                                .map(|t| (x[r * k + t] * w[j * k + t]).abs() as f64)
+                                .sum::<f64>();
+                        assert!(
+                            (f64::from(got) - want).abs() <= tol,
+                            "{m}x{n}x{k} fast {fast}: ({r}, {j}) {got} vs {want}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! A linear layer with int8 weights and dynamically quantized activations,
+//! f32 in and out: what a deployed model runs in place of an f32 linear
+//! layer.
+//!
+//! - **Weights**: per output channel, symmetric: `w ≈ sw[n] · q[n, k]` with
+//!   `sw[n] = max_k |w[n, k]| / 127` and `q` in `[-127, 127]` (rounded half to
+//!   even), packed once for the `u8 × i8` product of the quantized tensors' VNNI kernel.
+//! - **Activations**: per token (row), asymmetric, computed at each call:
+//!   `x ≈ sx[m] · (a[m, k] − zx[m])` with `a` in `[0, 255]` over the row's
+//!   range (widened to hold 0), so one large token does not coarsen the
+//!   others' steps as a per-tensor scale does.
+//! - **Output**: `y[m, n] = sx[m] · sw[n] · (Σ_k a·q − zx[m] · Σ_k q[n, k]) + b[n]`,
+//!   the integer sum exact in `i32`, the rest in f32, the bias added in the
+//!   same pass.
+//!
+//! Every output element is one exact integer sum and a fixed sequence of f32
+//! operations on it: the result does not depend on the number of threads,
+//! nor on whether the VNNI kernel or the portable loop computed the sums.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::rows::{self, Rows};
+use crate::generalized::quantized::gemm::{self, KB_BLOCK, MR, NV, PANEL, PackedB};
+use crate::generalized::quantized::round_half_even;
+use crate::{Cpu, Error, RawTensor, Result, TensorRef};
+
+/// The longest input whose `u8 × i8` sums stay exact in `i32`
+/// (`66052 · 255 · 127 < 2³¹`).
+const MAX_K: usize = 66052;
+/// Rows of the activations one task multiplies (a multiple of [`MR`]).
+const MC: usize = 48;
+/// Output columns one task computes (a multiple of `NV · PANEL`).
+const NC: usize = 128;
+
+/// A linear layer's weight (`out_features × in_features`) quantized to int8
+/// per output channel and packed, with its f32 bias.
+///
+/// # Example
+/// ```
+/// use axial_core::RawTensor;
+/// use axial_core::cpu::infer::Int8Linear;
+/// let w = RawTensor::from_vec(vec![1.0f32, -0.5, 0.25, 2.0, 0.0, -1.0], &[2, 3])?;
+/// let b = RawTensor::from_vec(vec![0.5f32, -0.5], &[2])?;
+/// let layer = Int8Linear::new(&w.view(), Some(&b.view()))?;
+/// let x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0], &[1, 3])?;
+/// let y = layer.forward(&x.view())?.to_vec::<f32>()?; // x·wᵀ + b = [1.25, -1.5]
+/// assert!((y[0] - 1.25).abs() < 0.05 && (y[1] + 1.5).abs() < 0.05, "{y:?}");
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Int8Linear {
+    packed: PackedB,
+    /// `sw[n]`.
+    scales: Vec<f32>,
+    bias: Option<Vec<f32>>,
+}
+
+impl Int8Linear {
+    /// Quantizes `weight` (f32, `[out_features, in_features]`) per output
+    /// channel and packs it, with `bias` (f32, `[out_features]`).
+    ///
+    /// # Errors
+    /// `weight` is not a 2-D f32 tensor, or holds a value that is not
+    /// finite; `bias` is not f32 of `out_features` elements; `in_features`
+    /// is past 66052 (where `i32` sums could overflow).
+    ///
+    /// ```
+    /// use axial_core::RawTensor;
+    /// use axial_core::cpu::infer::Int8Linear;
+    /// let w = RawTensor::from_vec(vec![1.0f32, f32::NAN], &[1, 2])?;
+    /// let e = Int8Linear::new(&w.view(), None).unwrap_err();
+    /// assert_eq!(e.to_string(), "int8_linear: weight row 0 holds a value that is not finite (NaN)");
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn new(weight: &TensorRef<'_, Cpu>, bias: Option<&TensorRef<'_, Cpu>>) -> Result<Self> {
+        const OP: &str = "int8_linear";
+        let (w, n, k) = rows::weight(OP, weight, MAX_K)?;
+        let bias = rows::bias(OP, bias, n)?;
+        let mut q = vec![0i8; n * k];
+        let mut scales = vec![0f32; n];
+        for (j, (row, (q, scale))) in w
+            .chunks_exact(k.max(1))
+            .zip(q.chunks_exact_mut(k.max(1)).zip(&mut scales))
+            .enumerate()
+        {
+            if let Some(bad) = row.iter().find(|v| !v.is_finite()) {
+                return Err(Error::invalid(
+                    OP,
+                    format!("weight row {j} holds a value that is not finite ({bad})"),
+                ));
+            }
+            let max = row.iter().fold(0f32, |m, v| m.max(v.abs()));
+            *scale = if max > 0.0 { max / 127.0 } else { 1.0 };
+            let inv = 1.0 / *scale;
+            for (q, &v) in q.iter_mut().zip(row) {
+                *q = round_half_even(v * inv).clamp(-127.0, 127.0) as i8;
+            }
+        }
+        Ok(Int8Linear {
+            packed: gemm::pack_b(&q, n, k),
+            scales,
+            bias,
+        })
+    }
+
+    /// Outputs of the layer.
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, DType, cpu::infer::Int8Linear};
+    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+    /// assert_eq!(Int8Linear::new(&w.view(), None)?.out_features(), 4);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn out_features(&self) -> usize {
+        self.packed.n
+    }
+
+    /// Inputs of the layer.
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, DType, cpu::infer::Int8Linear};
+    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+    /// assert_eq!(Int8Linear::new(&w.view(), None)?.in_features(), 3);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn in_features(&self) -> usize {
+        self.packed.k
+    }
+
+    /// `x · wᵀ + b` for f32 `x` of shape `[..., in_features]`: a new
+    /// contiguous tensor of shape `[..., out_features]`.
+    ///
+    /// # Errors
+    /// `x` is not f32, or its last dim is not `in_features`.
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, DType, cpu::infer::Int8Linear};
+    /// let layer = Int8Linear::new(&RawTensor::zeros(&[4, 3], DType::F32)?.view(), None)?;
+    /// let x = RawTensor::zeros(&[2, 5, 3], DType::F32)?;
+    /// assert_eq!(layer.forward(&x.view())?.shape(), &[2, 5, 4]);
+    /// let e = layer.forward(&RawTensor::zeros(&[2, 4], DType::F32)?.view()).err().unwrap();
+    /// assert_eq!(e.to_string(), "int8_linear: expected an input whose last dim is 3, got shape [2, 4]");
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn forward(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        let rows = Rows::of("int8_linear", x, self.packed.k, self.packed.n)?;
+        rows.compute(|x, y| self.forward_rows(x, y))
+    }
+
+    /// The layer over the rows of `x` (`m × k`, row-major) into `y` (`m × n`).
+    fn forward_rows(&self, x: &[f32], y: &mut [f32]) {
+        let (k, n, kb) = (self.packed.k, self.packed.n, self.packed.kb);
+        let m = y.len() / n.max(1);
+        if m == 0 || n == 0 {
+            return;
+        }
+        // Quantized and packed per tile of MR rows: per group of 4 k, MR
+        // little-endian i32 of 4 bytes (the layout `gemm::tile` reads).
+        let tiles = m.div_ceil(MR);
+        let mut packed = vec![0i32; tiles * kb * MR];
+        let mut params = vec![(0f32, 0i32); tiles * MR];
+        packed
+            .par_chunks_mut(kb * MR)
+            .zip(params.par_chunks_mut(MR))
+            .enumerate()
+            .for_each(|(t, (packed, params))| {
+                let mut row = vec![0u8; kb * 4];
+                for (lane, p) in params.iter_mut().enumerate() {
+                    let r = t * MR + lane;
+                    if r >= m {
+                        break;
+                    }
+                    *p = quantize_row(&x[r * k..(r + 1) * k], &mut row[..k]);
+                    for (g, bytes) in row.chunks_exact(4).enumerate() {
+                        packed[g * MR + lane] =
+                            i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                    }
+                }
+            });
+        let vnni = gemm::has_vnni();
+        rows::blocks(y, n, MR, MC, |rows, out| {
+            for c0 in (0..n).step_by(NC) {
+                let cols = c0..n.min(c0 + NC);
+                self.block(&packed, &params, vnni, rows.clone(), cols, out);
+            }
+        });
+    }
+
+    /// Outputs `rows × cols` (`out` holds the rows, `n` apart) from the
+    /// packed activations.
+    fn block(
+        &self,
+        packed: &[i32],
+        params: &[(f32, i32)],
+        vnni: bool,
+        rows: Range<usize>,
+        cols: Range<usize>,
+        out: &mut [f32],
+    ) {
+        let (n, kb) = (self.packed.n, self.packed.kb);
+        let mut dot = [0i32; MC * NC];
+        let width = cols.len().next_multiple_of(NV * PANEL);
+        let p_first = cols.start / PANEL;
+        let panels = cols.len().div_ceil(PANEL);
+        for kb0 in (0..kb).step_by(KB_BLOCK) {
+            let kbs = KB_BLOCK.min(kb - kb0);
+            for p0 in (0..panels).step_by(NV) {
+                let nv = NV.min(panels - p0);
+                for t in rows.start / MR..rows.end.div_ceil(MR) {
+                    let a = &packed[t * kb * MR + kb0 * MR..t * kb * MR + (kb0 + kbs) * MR];
+                    let c = &mut dot[(t * MR - rows.start) * width + p0 * PANEL..];
+                    gemm::tile(a, &self.packed, p_first + p0, nv, kb0, kbs, c, width, vnni);
+                }
+            }
+        }
+        for (i, r) in rows.clone().enumerate() {
+            let (sx, zx) = params[r];
+            let dot = &dot[i * width..i * width + cols.len()];
+            let out = &mut out[i * n + cols.start..i * n + cols.end];
+            let sums = &self.packed.sums[cols.clone()];
+            let scales = &self.scales[cols.clone()];
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = (dot[j] - zx * sums[j]) as f32 * (sx * scales[j]);
+            }
+            if let Some(b) = &self.bias {
+                for (o, &b) in out.iter_mut().zip(&b[cols.clone()]) {
+                    *o += b;
+                }
+            }
+        }
+    }
+}
+
+/// Quantizes one row to `[0, 255]` over its range widened to hold 0:
+/// returns the scale and the zero point.
+/// A row holding a value that is not finite gets a NaN scale: its outputs
+/// are NaN.
+fn quantize_row(x: &[f32], out: &mut [u8]) -> (f32, i32) {
+    let (lo, hi, finite) = x.iter().fold((0f32, 0f32, true), |(lo, hi, ok), &v| {
+        (lo.min(v), hi.max(v), ok & v.is_finite())
+    });
+    if !finite {
+        out.fill(0);
+        return (f32::NAN, 0);
+    }
+    let scale = if hi > lo { (hi - lo) / 255.0 } else { 1.0 };
+    let zero = round_half_even(-lo / scale).clamp(0.0, 255.0);
+    let inv = 1.0 / scale;
+    for (q, &v) in out.iter_mut().zip(x) {
+        *q = (round_half_even(v * inv) + zero).clamp(0.0, 255.0) as u8;
+    }
+    (scale, zero as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The layer by its definition: the same quantized integers, the sums
+    /// in i64, the same f32 steps after.
+    fn naive(layer: &Int8Linear, w_q: &[i8], x: &[f32], m: usize) -> Vec<f32> {
+        let (n, k) = (layer.out_features(), layer.in_features());
+        let mut out = vec![0f32; m * n];
+        let mut a = vec![0u8; k];
+        for r in 0..m {
+            let (sx, zx) = quantize_row(&x[r * k..(r + 1) * k], &mut a);
+            for j in 0..n {
+                let dot: i64 = (0..k)
+                    .map(|t| i64::from(a[t]) * i64::from(w_q[j * k + t]))
+                    .sum();
+                let sum: i64 = (0..k).map(|t| i64::from(w_q[j * k + t])).sum();
+                let v = (dot - i64::from(zx) * sum) as i32 as f32 * (sx * layer.scales[j]);
+                out[r * n + j] = v + layer.bias.as_ref().map_or(0.0, |b| b[j]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn matches_the_definition_and_stays_near_f32() {
+        // Partial tiles, panels and column blocks; a k past one block of groups.
+        for &(m, n, k) in &[(1, 1, 1), (7, 17, 5), (50, 130, 384), (13, 300, 2051)] {
+            let x: Vec<f32> = (0..m * k)
+                .map(|i| ((i * 37 % 101) as f32 - 40.0) / 16.0)
+                .collect();
+            let w: Vec<f32> = (0..n * k)
+                .map(|i| ((i * 91 % 103) as f32 - 51.0) / 32.0)
+                .collect();
+            let b: Vec<f32> = (0..n).map(|j| j as f32 / 8.0).collect();
+            let wt = RawTensor::from_vec(w.clone(), &[n, k]).unwrap();
+            let bt = RawTensor::from_vec(b.clone(), &[n]).unwrap();
+            let layer = Int8Linear::new(&wt.view(), Some(&bt.view())).unwrap();
+            let w_q: Vec<i8> = (0..n * k)
+                .map(|i| round_half_even(w[i] / layer.scales[i / k]).clamp(-127.0, 127.0) as i8)
+                .collect();
+            let xt = RawTensor::from_vec(x.clone(), &[m, k]).unwrap();
+            let got = layer.forward(&xt.view()).unwrap().to_vec::<f32>().unwrap();
+            let want = naive(&layer, &w_q, &x, m);
+            assert_eq!(got, want, "{m}x{n}x{k}");
+            for r in 0..m {
+                for j in 0..n {
+                    let exact: f32 =
+                        (0..k).map(|t| x[r * k + t] * w[j * k + t]).sum::<f32>() + b[j];
+                    let scale: f32 = (0..k).map(|t| (x[r * k + t] * w[j * k + t]).abs()).sum();
+                    let err = (got[r * n + j] - exact).abs();
+                    assert!(
+                        err <= 0.02 * scale + 1e-4,
+                        "{m}x{n}x{k} ({r}, {j}): {} vs {exact}",
+                        got[r * n + j]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_that_is_not_finite_gives_nan() {
+        let w = RawTensor::from_vec(vec![1.0f32, 2.0], &[1, 2]).unwrap();
+        let layer = Int8Linear::new(&w.view(), None).unwrap();
+        let x = RawTensor::from_vec(vec![f32::INFINITY, 1.0, 1.0, 1.0], &[2, 2]).unwrap();
+        let y = layer.forward(&x.view()).unwrap().to_vec::<f32>().unwrap();
+        assert!(y[0].is_nan());
+        assert!((y[1] - 3.0).abs() < 0.03, "{}", y[1]);
+    }
+}
