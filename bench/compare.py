@@ -73,6 +73,9 @@ CASES = [
     # int8 and bf16: axial's converted models beside ONNX Runtime's int8 one
     # (their torch column: fp32 eager; bf16's ort column: ONNX Runtime fp32).
     "minilm_int8/8x40", "minilm_int8/32x128", "minilm_bf16/8x40", "minilm_bf16/32x128",
+    *[f"conv/{op}" for op in ("stem_3x3s2", "pointwise", "depthwise_3x3", "depthwise_3x3s2", "depthwise_5x5")],
+    # needs bench/fetch_efficientnet.sh; PyTorch's channels_last beside its NCHW
+    *[f"efficientnet/b{b}{form}" for b in (1, 8) for form in ("", "_channels_last")],
 ]  # fmt: skip
 # The axial rows whose PyTorch and ONNX Runtime columns are another case's.
 SAME_AS = {"minilm_int8/8x40": ("minilm/8x40", "minilm_int8/8x40"),
@@ -155,7 +158,9 @@ def report(axial, torch, ort):
     print("\n" + header + "\n" + "-" * len(header))
     for case in CASES:
         torch_case, ort_case = SAME_AS.get(case, (case, case))
-        sa, st, so = a.get(case), t.get(torch_case), o.get(ort_case)
+        # Both PyTorch layouts of the network against axial's one (NHWC).
+        sa = a.get(case.removesuffix("_channels_last"))
+        st, so = t.get(torch_case), o.get(ort_case)
         if not (sa or st or so):
             continue  # not run (--filter)
         ratio = f"{sa / st:11.2f}" if sa and st else f"{'-':>11}"
@@ -182,8 +187,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filter", default="", help="run only cases matching this regex")
     parser.add_argument("--report", action="store_true", help="reprint the last results")
-    parser.add_argument("--benches", default="versus_torch,model",
-                        help="the Rust benches to run (model: the MiniLM cases only)")
+    parser.add_argument("--benches", default="versus_torch,model,convnet",
+                        help="the Rust benches to run (model: MiniLM's cases; convnet: EfficientNet's)")
     args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
     if not args.report:

@@ -22,6 +22,7 @@ import time
 import numpy as np
 import torch
 
+import torch_efficientnet
 import torch_model
 
 N = 4096  # side of the square matrices (4096² f32 = 64 MiB)
@@ -121,6 +122,8 @@ def cases():
         *[(f"{k}/out", (lambda a, b, o: lambda: torch.matmul(a, b, out=o))(a, b, mm_out[k]))
           for k, (a, b) in mm.items()],
         *torch_model.cases(),
+        *torch_efficientnet.conv_cases(),
+        *torch_efficientnet.cases(),
     ]
 
 

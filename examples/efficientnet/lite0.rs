@@ -1,7 +1,8 @@
 //! EfficientNet-Lite0 with every shape in the type, as PyPI's
 //! `efficientnet-lite-pytorch` 0.1.0 builds it (`model.py`, `utils.py`):
 //! a 3×3 stem with stride 2, sixteen MBConv blocks (a 1×1 expansion, a
-//! depthwise 3×3 or 5×5, a 1×1 projection; ReLU6; no squeeze-excitation;
+//! depthwise 3×3 or 5×5, a 1×1 projection; ReLU6, applied by each
+//! convolution's kernel as it writes its output (`conv_relu6`); no squeeze-excitation;
 //! the input added back where the block keeps its shape), a 1×1 head to
 //! 1280 channels, global average pooling and a linear layer to 1000
 //! classes. Every convolution pads as TensorFlow's `SAME` does
@@ -106,8 +107,8 @@ macro_rules! mbconv {
 
             fn forward(&self, x: &Map<$hin, $cin>) -> Map<$hout, $cout> {
                 let (e, d, p) = (&self.expand, &self.depthwise, &self.project);
-                let wide = x.conv(Channels, (Rows, Cols), &e.weight, Some(e.bias.as_view()), Conv::<1>).relu6();
-                let deep = wide.conv(Channels, (Rows, Cols), &d.weight, Some(d.bias.as_view()), TfSame::<$s, 1, $mid>).relu6();
+                let wide = x.conv_relu6(Channels, (Rows, Cols), &e.weight, Some(e.bias.as_view()), Conv::<1>);
+                let deep = wide.conv_relu6(Channels, (Rows, Cols), &d.weight, Some(d.bias.as_view()), TfSame::<$s, 1, $mid>);
                 let out = deep.conv(Channels, (Rows, Cols), &p.weight, Some(p.bias.as_view()), Conv::<1>);
                 mbconv!(@skip $($skip)? out, x)
             }
@@ -133,15 +134,13 @@ impl Block0 {
 
     fn forward(&self, x: &Map<112, 32>) -> Map<112, 16> {
         let (d, p) = (&self.depthwise, &self.project);
-        let deep = x
-            .conv(
-                Channels,
-                (Rows, Cols),
-                &d.weight,
-                Some(d.bias.as_view()),
-                TfSame::<1, 1, 32>,
-            )
-            .relu6();
+        let deep = x.conv_relu6(
+            Channels,
+            (Rows, Cols),
+            &d.weight,
+            Some(d.bias.as_view()),
+            TfSame::<1, 1, 32>,
+        );
         deep.conv(
             Channels,
             (Rows, Cols),
@@ -217,15 +216,13 @@ impl EfficientNetLite0 {
     /// The logits of a batch of images.
     pub(crate) fn forward(&self, x: &Images) -> Logits {
         let s = &self.stem;
-        let x = x
-            .conv(
-                Channels,
-                (Rows, Cols),
-                &s.weight,
-                Some(s.bias.as_view()),
-                TfSame::<2>,
-            )
-            .relu6();
+        let x = x.conv_relu6(
+            Channels,
+            (Rows, Cols),
+            &s.weight,
+            Some(s.bias.as_view()),
+            TfSame::<2>,
+        );
         let x = self.block0.forward(&x);
         let x = self.block1.forward(&x);
         let x = self.block2.forward(&x);
@@ -245,15 +242,13 @@ impl EfficientNetLite0 {
         }
         let x = self.block11.forward(&x);
         let h = &self.head;
-        let x = x
-            .conv(
-                Channels,
-                (Rows, Cols),
-                &h.weight,
-                Some(h.bias.as_view()),
-                Conv::<1>,
-            )
-            .relu6();
+        let x = x.conv_relu6(
+            Channels,
+            (Rows, Cols),
+            &h.weight,
+            Some(h.bias.as_view()),
+            Conv::<1>,
+        );
         // [Batch, Channels: 1280]: the features the classifier reads by name.
         let features = x.global_avg_pool((Rows, Cols));
         features.linear(&self.fc_weight, Some(self.fc_bias.as_view()))

@@ -87,7 +87,7 @@ impl PaddingMode {
 /// let r = ConvOptions::new().padding(Padding::Same).padding_mode(PaddingMode::Reflect);
 /// assert_eq!(r.padding_mode, PaddingMode::Reflect);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConvOptions {
     /// The step between windows.
     pub stride: Vec<usize>,
@@ -103,6 +103,9 @@ pub struct ConvOptions {
     /// Transposed convolutions: extra outputs after the last (below the
     /// stride or the dilation).
     pub output_padding: Vec<usize>,
+    /// The output clamped to `[min, max]` (`F.hardtanh`; ReLU6 is `(0.0,
+    /// 6.0)`), in the pass that writes it; `None`: as computed.
+    pub clamp: Option<(f64, f64)>,
 }
 
 impl Default for ConvOptions {
@@ -114,6 +117,7 @@ impl Default for ConvOptions {
             groups: 1,
             padding_mode: PaddingMode::Zeros,
             output_padding: vec![0],
+            clamp: None,
         }
     }
 }
@@ -192,6 +196,25 @@ impl ConvOptions {
     /// ```
     pub fn output_padding(mut self, output_padding: &[usize]) -> Self {
         self.output_padding = output_padding.to_vec();
+        self
+    }
+
+    /// With the output clamped to `[min, max]` as the kernel writes it:
+    /// `conv(x).hardtanh(min, max)` (ReLU6 after a convolution, as in
+    /// MobileNet and EfficientNet-Lite, is `clamp(0.0, 6.0)`) without a
+    /// second pass over the output. NaN stays NaN.
+    ///
+    /// ```
+    /// use axial_core::nn::ConvOptions;
+    /// use axial_core::RawTensor;
+    /// let x = RawTensor::from_vec(vec![-1.0f32, 2.0, 9.0], &[1, 1, 3])?;
+    /// let w = RawTensor::from_vec(vec![1.0f32], &[1, 1, 1])?;
+    /// let y = x.view().conv1d(&w.view(), None, &ConvOptions::new().clamp(0.0, 6.0))?;
+    /// assert_eq!(y.to_vec::<f32>()?, vec![0.0, 2.0, 6.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn clamp(mut self, min: f64, max: f64) -> Self {
+        self.clamp = Some((min, max));
         self
     }
 }
@@ -709,6 +732,8 @@ impl TensorRef<'_, Cpu> {
             dilation: &plan.dilation,
             pad: &before,
             groups: plan.groups,
+            // The transposed kernels write by accumulation: clamped after.
+            clamp: if transposed { None } else { o.clamp },
         };
         let output = super::alloc::output(&mut out);
         if transposed {
@@ -728,6 +753,10 @@ impl TensorRef<'_, Cpu> {
                 &dims,
             )?;
         }
+        let out = match o.clamp {
+            Some((min, max)) if transposed => out.view().hardtanh(min, max)?,
+            _ => out,
+        };
         if compute == self.dtype() {
             Ok(out)
         } else {

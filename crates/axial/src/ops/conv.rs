@@ -131,14 +131,100 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         R2: Data<Cpu>,
     {
         let _ = (channel, spatial, rule);
+        self.conv_clamped::<C, Sp, W, Rl, R2>(weight, bias, None)
+    }
+
+    /// [`try_conv`](Self::try_conv) with its output clamped to `clamp`
+    /// (`(min, max)`) by the kernel as it writes it.
+    #[allow(clippy::type_complexity)]
+    fn conv_clamped<C, Sp, W, Rl, R2>(
+        &self,
+        weight: &TensorBase<T, W, Cpu, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        clamp: Option<(f64, f64)>,
+    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>>
+    where
+        S: ConvShape<C, Sp, W, Rl>,
+        W: Shape,
+        Rl: ConvRule,
+        R2: Data<Cpu>,
+    {
         let x = self.raw();
         let w = weight.raw();
         let positions = S::spatial();
-        let o = conv_options::<Rl>(x.shape(), &positions, &w.shape()[2..]);
+        let mut o = conv_options::<Rl>(x.shape(), &positions, &w.shape()[2..]);
+        o.clamp = clamp;
         let axes = ConvAxes::new(S::CHANNEL, &positions);
         let b = bias.as_ref().map(|b| b.raw());
         let y = x.conv_axes(&w, b.as_ref(), &axes, &o)?;
         typed("conv", y)
+    }
+
+    /// [`conv`](Self::conv) followed by [`relu6`](Self::relu6), in one pass
+    /// over the output: the kernel clamps each value to `[0, 6]` as it
+    /// writes it (MobileNet's and EfficientNet-Lite's convolution block).
+    ///
+    /// # Errors
+    /// As [`try_conv`](Self::try_conv).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Rows, Cols, Channels);
+    /// let x = Tensor::<f32, shape![Rows: 1, Cols: 3, Channels: 1]>::from_array([[[-1.0], [2.0], [9.0]]]);
+    /// let w = Tensor::<f32, shape![1, 1, 1, 1]>::ones();
+    /// let y = x.try_conv_relu6(Channels, (Rows, Cols), &w, None, Conv::<1>)?;
+    /// assert_eq!(y.to_vec(), vec![0.0, 2.0, 6.0]);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv_relu6<C, Sp, W, Rl, R2>(
+        &self,
+        channel: C,
+        spatial: Sp,
+        weight: &TensorBase<T, W, Cpu, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        rule: Rl,
+    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>>
+    where
+        S: ConvShape<C, Sp, W, Rl>,
+        W: Shape,
+        Rl: ConvRule,
+        R2: Data<Cpu>,
+    {
+        let _ = (channel, spatial, rule);
+        self.conv_clamped::<C, Sp, W, Rl, R2>(weight, bias, Some((0.0, 6.0)))
+    }
+
+    /// [`try_conv_relu6`](Self::try_conv_relu6), panicking.
+    ///
+    /// # Panics
+    /// As [`try_conv`](Self::try_conv), with its message (only with `Dyn` sizes).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// axes!(Batch, Rows, Cols, Channels);
+    /// let x = Tensor::<f32, shape![Batch: 1, Rows: 4, Cols: 4, Channels: 3]>::full(1.0);
+    /// let w = Tensor::<f32, shape![8, 3, 3, 3]>::ones();
+    /// let y = x.conv_relu6(Channels, (Rows, Cols), &w, None, Same);
+    /// assert_eq!(y.get([0, 1, 1, 0]), 6.0); // 27, clamped
+    /// ```
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv_relu6<C, Sp, W, Rl, R2>(
+        &self,
+        channel: C,
+        spatial: Sp,
+        weight: &TensorBase<T, W, Cpu, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        rule: Rl,
+    ) -> Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>
+    where
+        S: ConvShape<C, Sp, W, Rl>,
+        W: Shape,
+        Rl: ConvRule,
+        R2: Data<Cpu>,
+    {
+        or_panic(self.try_conv_relu6(channel, spatial, weight, bias, rule))
     }
 
     /// The convolution over the channel axis `C` and spatial axes `Sp`.

@@ -9,8 +9,11 @@
 use rayon::prelude::*;
 
 use super::Real;
+use super::depthwise_lanes::Lanes;
+use super::epilogue::clamp;
 use super::forward::{Pointers, Problem};
 use super::geometry::Window;
+use crate::DType;
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 
 /// Runs a depthwise convolution (`p.cg == 1`).
@@ -42,6 +45,24 @@ fn channels_inner<T: Real>(p: &Problem, ptr: &Pointers<T>) {
     }
     let zeros = vec![T::ZERO; c];
     let bias = ptr.bias.as_deref().unwrap_or(&zeros);
+    if T::DTYPE == DType::F32 {
+        let (w, bias): (Vec<f32>, Vec<f32>) = (
+            wt.iter().map(|v| v.to_f32()).collect(),
+            bias.iter().map(|v| v.to_f32()).collect(),
+        );
+        let clamp = p.clamp::<f32>();
+        Lanes {
+            p,
+            x: ptr.x.get().cast_const().cast(),
+            y: ptr.y.get().cast(),
+            w: &w,
+            bias: &bias,
+            clamp,
+        }
+        .run();
+        return;
+    }
+    let bound = p.clamp::<T>();
     let out = p.y.size;
     let lines = p.y.batch.len() * out[0] * out[1];
     let job = |l: usize| {
@@ -72,6 +93,9 @@ fn channels_inner<T: Real>(p: &Problem, ptr: &Pointers<T>) {
                     *a += x * w;
                 }
             }
+            if let Some(lo_hi) = bound {
+                acc.iter_mut().for_each(|a| *a = clamp(*a, lo_hi));
+            }
         }
     };
     if parallel(lines, out[2] * c * taps) {
@@ -87,6 +111,7 @@ fn planes<T: Real>(p: &Problem, ptr: &Pointers<T>) {
     let win: Window = p.win;
     let out = p.y.size;
     let jobs = p.y.batch.len() * p.y.channels;
+    let bound = p.clamp::<T>();
     let job = |j: usize| {
         let (b, co) = (j / p.y.channels, j % p.y.channels);
         let ci = co / p.og;
@@ -134,6 +159,7 @@ fn planes<T: Real>(p: &Problem, ptr: &Pointers<T>) {
                 }
                 let row = yc + p.y.at(od, oh, 0);
                 for (i, &v) in acc.iter().enumerate() {
+                    let v = bound.map_or(v, |lo_hi| clamp(v, lo_hi));
                     // SAFETY: an in-range output element of this job's channel.
                     unsafe { *ptr.y.get().offset(row + i as isize * p.y.s[2]) = v };
                 }

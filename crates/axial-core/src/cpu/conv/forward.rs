@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::Real;
 use super::depthwise;
+use super::epilogue::{clamp, finish};
 use super::geometry::{Grid, Window};
 use super::im2col::{im2col_cols, im2col_rows};
 use crate::cpu::access::{SendPtr, out_ptr, read_ptr};
@@ -28,6 +29,9 @@ pub(crate) struct ConvDims<'a> {
     pub(crate) pad: &'a [usize],
     /// Groups.
     pub(crate) groups: usize,
+    /// The output clamped to `[min, max]` as it is written (ReLU6 is
+    /// `(0, 6)`), or left as computed.
+    pub(crate) clamp: Option<(f64, f64)>,
 }
 
 /// Elements of a patch matrix one tile holds (512 KiB of f32).
@@ -45,6 +49,8 @@ pub(crate) struct Problem {
     /// The weight's strides: output channel, input channel, three taps.
     pub(crate) w: [isize; 5],
     pub(crate) w_offset: isize,
+    /// [`ConvDims::clamp`].
+    pub(crate) clamp: Option<(f64, f64)>,
 }
 
 impl Problem {
@@ -90,6 +96,7 @@ impl Problem {
             og: cout / groups,
             w: w5,
             w_offset: w.offset() as isize,
+            clamp: dims.clamp,
         })
     }
 
@@ -103,6 +110,12 @@ impl Problem {
             + kd as isize * self.w[2]
             + kh as isize * self.w[3]
             + kw as isize * self.w[4]
+    }
+
+    /// The clamp in the kernels' element type.
+    pub(crate) fn clamp<T: Real>(&self) -> Option<(T, T)> {
+        self.clamp
+            .map(|(lo, hi)| (T::from_f64(lo), T::from_f64(hi)))
     }
 }
 
@@ -223,6 +236,7 @@ fn fill_bias<T: Real>(p: &Problem, ptr: &Pointers<T>, yps: isize) {
     for &yb in &p.y.batch {
         for co in 0..p.y.channels {
             let v = ptr.bias.as_ref().map_or(T::ZERO, |b| b[co]);
+            let v = p.clamp().map_or(v, |lo_hi| clamp(v, lo_hi));
             for i in 0..np {
                 // SAFETY: an in-range output element.
                 unsafe {
@@ -284,29 +298,6 @@ pub(crate) unsafe fn product<T: Real>(
     }
 }
 
-/// Writes the bias of output channels `c0..c0 + count` into output
-/// positions `q0..q0 + np` of the batch item at `yb`.
-///
-/// # Safety
-/// In-range elements, written by this call alone meanwhile.
-unsafe fn prefill<T: Real>(
-    p: &Problem,
-    y: *mut T,
-    yb: isize,
-    yps: isize,
-    bias: &[T],
-    (c0, count): (usize, usize),
-    (q0, np): (usize, usize),
-) {
-    for (co, &b) in bias.iter().enumerate().skip(c0).take(count) {
-        let row = yb + co as isize * p.y.c + q0 as isize * yps;
-        for i in 0..np {
-            // SAFETY: the caller's contract.
-            unsafe { *y.offset(row + i as isize * yps) = b };
-        }
-    }
-}
-
 /// Jobs run in parallel when there are enough of them for every thread;
 /// else one at a time, each product using the threads.
 fn schedule(jobs: usize, flops_per_job: usize) -> (bool, Parallelism) {
@@ -321,44 +312,70 @@ fn schedule(jobs: usize, flops_per_job: usize) -> (bool, Parallelism) {
     }
 }
 
-/// 1×1, stride 1, no padding: `y_g = W_g · x_g` per batch item and group,
-/// the input read where it lies (positions merged into one stride).
+/// Positions per tile of a product over `np` positions whose operands
+/// take `width` elements per position, and the number of tiles: tiles fit
+/// the cache, and there are enough of them for every thread when the
+/// `items` (batch items × groups) are few.
+fn tiling(np: usize, width: usize, items: usize) -> (usize, usize) {
+    let mut tile = (TILE_ELEMENTS / width.max(1)).max(64).min(np);
+    let want = 4 * rayon::current_num_threads();
+    if items * np.div_ceil(tile) < want {
+        tile = np.div_ceil(want.div_ceil(items)).max(32).min(tile);
+    }
+    (tile, np.div_ceil(tile))
+}
+
+/// 1×1, stride 1, no padding: `y_g = W_g · x_g` per batch item, group and
+/// tile of positions, the input read where it lies (positions merged into
+/// one stride), then the bias and the clamp over the tile.
 fn pointwise<T: Real>(p: &Problem, ptr: &Pointers<T>, xps: isize, yps: isize) {
     let np = p.y.positions();
-    let jobs = p.y.batch.len() * p.groups;
-    let (parallel, par) = schedule(jobs, np * p.og * p.cg);
+    let items = p.y.batch.len() * p.groups;
+    let (tile, tiles) = tiling(np, p.cg + p.og, items);
+    let jobs = items * tiles;
+    let (parallel, par) = schedule(jobs, tile * p.og * p.cg);
     let job = |j: usize, par: Parallelism| {
-        let (b, g) = (j / p.groups, j % p.groups);
+        let (bg, t) = (j / tiles, j % tiles);
+        let (b, g) = (bg / p.groups, bg % p.groups);
+        let (q0, q1) = (t * tile, ((t + 1) * tile).min(np));
         let (xb, yb) = (p.x.batch[b], p.y.batch[b]);
         let y = ptr.y.get();
-        let ybase = yb + (g * p.og) as isize * p.y.c;
-        if let Some(bias) = &ptr.bias {
-            // SAFETY: this job's output elements.
-            unsafe { prefill(p, y, yb, yps, bias, (g * p.og, p.og), (0, np)) };
-        }
+        let ybase = yb + (g * p.og) as isize * p.y.c + q0 as isize * yps;
         // SAFETY: weight (co, ci) and input (ci, position) elements in
-        // range; this job writes its batch item and group alone.
+        // range; this job writes its batch item, group and tile alone.
         unsafe {
             product(
-                (p.og, np, p.cg),
+                (p.og, q1 - q0, p.cg),
                 Mat {
                     ptr: y.offset(ybase),
                     rs: p.y.c,
                     cs: yps,
                 },
-                ptr.bias.is_some(),
+                false,
                 Mat {
                     ptr: ptr.w.get().offset(p.w_at(g * p.og, 0, 0)),
                     rs: p.w[0],
                     cs: p.w[1],
                 },
                 Mat {
-                    ptr: ptr.x.get().offset(xb + (g * p.cg) as isize * p.x.c),
+                    ptr: ptr
+                        .x
+                        .get()
+                        .offset(xb + (g * p.cg) as isize * p.x.c + q0 as isize * xps),
                     rs: p.x.c,
                     cs: xps,
                 },
                 par,
-            )
+            );
+            finish(
+                p,
+                y,
+                yb,
+                yps,
+                ptr.bias.as_deref(),
+                (g * p.og, p.og),
+                (q0, q1 - q0),
+            );
         };
     };
     if parallel {
@@ -377,8 +394,7 @@ fn patches<T: Real>(p: &Problem, ptr: &Pointers<T>, yps: isize) {
     let taps = p.win.taps();
     let k = p.cg * taps;
     let by_channel = p.x.c == 1 && p.cg > 1;
-    let tile = (TILE_ELEMENTS / k.max(1)).max(64).min(np);
-    let tiles = np.div_ceil(tile);
+    let (tile, tiles) = tiling(np, k, p.y.batch.len() * p.groups);
     let jobs = p.y.batch.len() * p.groups * tiles;
     let (parallel, par) = schedule(jobs, tile * p.og * k);
     // The weight as matrices of `k` × output channels (tap-major) per group,
@@ -424,10 +440,6 @@ fn patches<T: Real>(p: &Problem, ptr: &Pointers<T>, yps: isize) {
         col.resize(n * k, T::ZERO);
         let (xb, yb) = (p.x.batch[b], p.y.batch[b]);
         let y = ptr.y.get();
-        if let Some(bias) = &ptr.bias {
-            // SAFETY: this job's output elements.
-            unsafe { prefill(p, y, yb, yps, bias, (g * p.og, p.og), (q0, n)) };
-        }
         let dst_at = yb + (g * p.og) as isize * p.y.c + q0 as isize * yps;
         // SAFETY: the patches read in-range input elements into `col`,
         // which holds `n·k`; the products read `col` and in-range weights
@@ -452,7 +464,7 @@ fn patches<T: Real>(p: &Problem, ptr: &Pointers<T>, yps: isize) {
                         rs: yps,
                         cs: p.y.c,
                     },
-                    ptr.bias.is_some(),
+                    false,
                     Mat {
                         ptr: col.as_ptr(),
                         rs: k as isize,
@@ -497,7 +509,7 @@ fn patches<T: Real>(p: &Problem, ptr: &Pointers<T>, yps: isize) {
                         rs: p.y.c,
                         cs: yps,
                     },
-                    ptr.bias.is_some(),
+                    false,
                     w,
                     Mat {
                         ptr: col.as_ptr(),
@@ -507,6 +519,15 @@ fn patches<T: Real>(p: &Problem, ptr: &Pointers<T>, yps: isize) {
                     par,
                 );
             }
+            finish(
+                p,
+                y,
+                yb,
+                yps,
+                ptr.bias.as_deref(),
+                (g * p.og, p.og),
+                (q0, n),
+            );
         }
     };
     if parallel {

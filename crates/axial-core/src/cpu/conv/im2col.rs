@@ -111,31 +111,52 @@ pub(crate) unsafe fn im2col_cols<T: Real>(
     let taps = w.taps();
     let width = taps * cg;
     let xc = xb + c0 as isize * g.c;
+    let kw = w.k[2];
+    // The taps along a row of the window read one run of `kw · cg`
+    // elements when the channels are contiguous and the positions follow
+    // each other (NHWC, no dilation along the row).
+    let runs = g.c == 1 && w.dil[2] == 1 && g.s[2] == cg as isize;
     lines(out, p0, p1, |od, oh, w0, w1, at| {
         for ow in w0..w1 {
             let row = &mut col[(at + ow - w0) * width..][..width];
-            for t in 0..taps {
-                let [kd, kh, kw] = w.tap(t);
-                let dst = &mut row[t * cg..][..cg];
-                match (
+            let whole = w.source(2, ow, 0, g.size[2]).is_some()
+                && w.source(2, ow, kw - 1, g.size[2]).is_some();
+            for t in (0..taps).step_by(kw) {
+                let [kd, kh, _] = w.tap(t);
+                let dst = &mut row[t * cg..][..kw * cg];
+                let (Some(id), Some(ih)) = (
                     w.source(0, od, kd, g.size[0]),
                     w.source(1, oh, kh, g.size[1]),
-                    w.source(2, ow, kw, g.size[2]),
-                ) {
-                    (Some(id), Some(ih), Some(iw)) => {
-                        let base = xc + g.at(id, ih, iw);
-                        if g.c == 1 {
-                            // SAFETY: `cg` channels of one position.
-                            let src = unsafe { std::slice::from_raw_parts(x.offset(base), cg) };
-                            dst.copy_from_slice(src);
-                        } else {
-                            for (c, v) in dst.iter_mut().enumerate() {
-                                // SAFETY: channel `c0 + c` of an in-range position.
-                                *v = unsafe { *x.offset(base + c as isize * g.c) };
-                            }
+                ) else {
+                    dst.fill(T::ZERO);
+                    continue;
+                };
+                if runs && whole {
+                    let iw = ow * w.stride[2] - w.pad[2];
+                    // SAFETY: `kw` in-range positions of `cg` contiguous
+                    // channels, one after the other.
+                    let src = unsafe {
+                        std::slice::from_raw_parts(x.offset(xc + g.at(id, ih, iw)), kw * cg)
+                    };
+                    dst.copy_from_slice(src);
+                    continue;
+                }
+                for (tw, dst) in dst.chunks_exact_mut(cg).enumerate() {
+                    let Some(iw) = w.source(2, ow, tw, g.size[2]) else {
+                        dst.fill(T::ZERO);
+                        continue;
+                    };
+                    let base = xc + g.at(id, ih, iw);
+                    if g.c == 1 {
+                        // SAFETY: `cg` channels of one position.
+                        let src = unsafe { std::slice::from_raw_parts(x.offset(base), cg) };
+                        dst.copy_from_slice(src);
+                    } else {
+                        for (c, v) in dst.iter_mut().enumerate() {
+                            // SAFETY: channel `c0 + c` of an in-range position.
+                            *v = unsafe { *x.offset(base + c as isize * g.c) };
                         }
                     }
-                    _ => dst.fill(T::ZERO),
                 }
             }
         }

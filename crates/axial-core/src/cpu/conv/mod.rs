@@ -5,23 +5,50 @@
 //! names, read through their strides, so NCHW, NHWC and strided views need
 //! no copy. Each convolution picks its algorithm by shape:
 //!
-//! - a depthwise convolution (one input channel per group) runs directly
-//!   ([`depthwise`]), reading the input once: with channels innermost
-//!   (NHWC) the channels are the vector lanes, else the output columns are;
-//! - a 1×1 convolution with stride 1 and no padding is one matrix product
-//!   per group over the input where it lies ([`forward`]);
-//! - any other is `im2col` + a matrix product ([`im2col`], [`forward`]),
-//!   in tiles of output positions, with the patch matrix laid out for the
-//!   input's layout: rows of positions for NCHW, rows of channels for NHWC.
+//! - a depthwise convolution (one input channel per group) runs directly,
+//!   reading the input once. With channels innermost in the input and the
+//!   output (NHWC) and f32, the channels are the vector lanes of
+//!   `cpu/simd` ([`depthwise_lanes`]: a row of outputs per job, four
+//!   positions per weight load in the interior, bias and clamp in
+//!   registers). Otherwise ([`depthwise`]) one channel plane per job,
+//!   each output row accumulated along the input's row (vectorised by the
+//!   compiler when the columns are contiguous, as in NCHW).
+//! - a 1×1 convolution with stride 1 and no padding is a matrix product
+//!   over the input where it lies ([`forward`]): per batch item, group
+//!   and tile of positions, `y = W · x` through the `gemm` crate that
+//!   `matmul` uses, which takes both operands' strides. NHWC gives
+//!   row-major positions × channels, NCHW channels × positions; neither
+//!   is copied.
+//! - any other is `im2col` + that product ([`im2col`], [`forward`]), in
+//!   tiles of output positions (at most 512 KiB of patches per thread),
+//!   the patch matrix laid out for the input's layout: rows of positions
+//!   with (tap, channel) columns for NHWC, where a row of the window is
+//!   one run of `kw · C` elements; (channel, tap) rows of positions for
+//!   NCHW, where each row copies runs of the input's rows.
+//!
+//! Each product writes its tile, then one pass over the tile while it is
+//! in the cache adds the bias and applies the clamp ([`epilogue`]; ReLU6
+//! is a clamp to `[0, 6]`), so a convolution block writes its output once.
+//! Threads (rayon) run the batch items, groups and tiles (rows, for the
+//! depthwise kernels); a product too large to share out uses `gemm`'s
+//! own threads.
 //!
 //! The layout this library prefers is channels-last (NHWC): the reduction
 //! of a convolution runs over input channels, and with the channels
 //! innermost every tap of the kernel reads one contiguous run, a 1×1
-//! convolution is a product of two row-major matrices, and depthwise
-//! convolutions and pooling vectorise over channels at any stride. NCHW
-//! inputs are read where they lie all the same.
+//! convolution is a product of two row-major matrices, the depthwise
+//! kernel and pooling vectorise over channels at any stride and any
+//! window, and the output of one layer is already the layout of the next.
+//! NCHW inputs are read where they lie all the same: no kernel copies or
+//! reorders the input as a whole. What is copied, in either layout: the
+//! `im2col` tiles of the k×k dense convolutions, the weights repacked
+//! (a few KiB), and for the other padding modes (reflect, replicate,
+//! circular) a padded copy of the input, made before the kernel; f16 and
+//! bf16 are widened to an f32 copy.
 
 pub(crate) mod depthwise;
+pub(crate) mod depthwise_lanes;
+pub(crate) mod epilogue;
 pub(crate) mod forward;
 pub(crate) mod geometry;
 pub(crate) mod im2col;
@@ -43,6 +70,7 @@ pub(crate) trait Real:
     + Mul<Output = Self>
     + Div<Output = Self>
     + AddAssign
+    + PartialOrd
 {
     /// −∞.
     const NEG_INFINITY: Self;
