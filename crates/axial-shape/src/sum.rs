@@ -2,7 +2,7 @@
 //!
 //! Two static sizes add in the type (`Sz<3>` and `Sz<4>` give `Sz<7>`); a
 //! `Dyn` term makes the sum `Dyn`; and a sum with a symbol (a
-//! [`Sym`](crate::Sym), or a sum that holds one) is the size [`Plus`], which
+//! [`Sym`], or a sum that holds one) is the size [`Plus`], which
 //! the type can say: a KV cache of `Sym<'id, Past>` keys grown by
 //! `Sym<'id, Seq>` new ones has `Plus<Sym<'id, Past>, Sym<'id, Seq>>` keys,
 //! and its keys and values, grown alike, are proven to have one length.
@@ -11,7 +11,7 @@
 //! `Plus<C, D>` when `A` equals `C` and `B` equals `D`; a term that differs
 //! in a static size makes them different (a compile error where they meet),
 //! and two different symbols in one place never unify (as for
-//! [`Sym`](crate::Sym)). A sum against a static size or `Dyn` is a run-time
+//! [`Sym`]). A sum against a static size or `Dyn` is a run-time
 //! check, as a symbol is; against a lone symbol it is a compile error.
 //!
 //! ```
