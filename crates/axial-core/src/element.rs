@@ -4,8 +4,10 @@ use std::fmt;
 
 use bytemuck::{Pod, Zeroable};
 use half::{bf16, f16};
+use num_complex::Complex;
 
 use crate::DType;
+use crate::float8::{F8E4M3Fn, F8E4M3FnUz, F8E5M2, F8E5M2FnUz};
 
 /// A boolean element: one byte, 0 is false and anything else is true.
 ///
@@ -91,8 +93,10 @@ pub enum Kind {
     Bool,
     /// Signed and unsigned integers.
     Int,
-    /// f16, bf16, f32, f64.
+    /// f16, bf16, f32, f64 and the float8s.
     Float,
+    /// `Complex<f32>`, `Complex<f64>`.
+    Complex,
 }
 
 mod sealed {
@@ -101,8 +105,12 @@ mod sealed {
 
 /// A type a tensor can hold: plain bytes ([`Pod`]) with a runtime [`DType`] tag.
 ///
-/// The trait is sealed: the ten dtypes of PyTorch that axial supports are
-/// `f64 f32 bf16 f16 i64 i32 i16 i8 u8` and [`Bool`].
+/// The trait is sealed: the dtypes of PyTorch that axial supports are
+/// `f64 f32 bf16 f16 i64 i32 i16 i8 u8`, [`Bool`], `u16 u32 u64`,
+/// `Complex<f32>` and `Complex<f64>` (num-complex's, PyTorch's
+/// `complex64` and `complex128`), and the [float8s](crate::float8). Complex
+/// numbers have no order: code that compares elements asks for
+/// `T: Element + PartialOrd`.
 ///
 /// # Example
 /// ```
@@ -111,7 +119,7 @@ mod sealed {
 /// assert_eq!(f32::from_f64(2.5), 2.5f32);
 /// ```
 pub trait Element:
-    Pod + Default + PartialEq + PartialOrd + fmt::Debug + Send + Sync + 'static + sealed::Sealed
+    Pod + Default + PartialEq + fmt::Debug + Send + Sync + 'static + sealed::Sealed
 {
     /// The runtime tag.
     const DTYPE: DType;
@@ -182,6 +190,33 @@ pub trait Element:
     /// assert!(!(-0.0f64).is_nonzero());
     /// ```
     fn is_nonzero(self) -> bool;
+    /// The value as a complex number (the imaginary part 0 but for the
+    /// complex dtypes).
+    ///
+    /// ```
+    /// # use axial_core::Element;
+    /// # use num_complex::Complex;
+    /// assert_eq!(2u8.to_c128(), Complex::new(2.0, 0.0));
+    /// assert_eq!(Complex::new(1.0f32, -2.0).to_c128(), Complex::new(1.0, -2.0));
+    /// ```
+    #[inline(always)]
+    fn to_c128(self) -> Complex<f64> {
+        Complex::new(self.to_f64(), 0.0)
+    }
+    /// From a complex number: its real part as [`Element::from_f64`]
+    /// converts it (PyTorch discards the imaginary part, with a warning),
+    /// both parts for the complex dtypes.
+    ///
+    /// ```
+    /// # use axial_core::Element;
+    /// # use num_complex::Complex;
+    /// assert_eq!(i32::from_c128(Complex::new(-2.5, 7.0)), -2);
+    /// assert_eq!(Complex::<f32>::from_c128(Complex::new(0.5, 1.0)), Complex::new(0.5f32, 1.0));
+    /// ```
+    #[inline(always)]
+    fn from_c128(v: Complex<f64>) -> Self {
+        Self::from_f64(v.re)
+    }
 }
 
 /// Converts one element to another dtype with PyTorch's results (its
@@ -199,6 +234,8 @@ pub trait Element:
 #[inline(always)]
 pub fn cast<S: Element, T: Element>(s: S) -> T {
     match (S::KIND, T::KIND) {
+        (Kind::Complex, Kind::Bool) | (_, Kind::Complex) => T::from_c128(s.to_c128()),
+        (Kind::Complex, _) => T::from_f64(s.to_f64()),
         (_, Kind::Bool) => {
             if s.is_nonzero() {
                 T::ONE
@@ -210,6 +247,7 @@ pub fn cast<S: Element, T: Element>(s: S) -> T {
             T::from_f32(s.to_f32())
         }
         (Kind::Float, _) => T::from_f64(s.to_f64()),
+        (Kind::Int, Kind::Float) if S::DTYPE == DType::U64 => T::from_f64(s.to_f64()),
         (Kind::Int | Kind::Bool, _) => T::from_i64(s.to_i64()),
     }
 }
@@ -237,6 +275,9 @@ macro_rules! primitive_element {
 }
 primitive_element!(
     u8 => U8, Int via i64,
+    u16 => U16, Int via i64,
+    u32 => U32, Int via i64,
+    u64 => U64, Int via i64,
     i8 => I8, Int via i64,
     i16 => I16, Int via i64,
     i32 => I32, Int via i64,
@@ -264,6 +305,53 @@ macro_rules! half_element {
     )*};
 }
 half_element!(f16 => F16, bf16 => BF16);
+
+/// The float8s: every conversion through f32, as PyTorch's `c10` types
+/// convert (a double or an integer becomes a float first).
+macro_rules! float8_element {
+    ($($t:ident => $d:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: DType = DType::$d;
+            const KIND: Kind = Kind::Float;
+            const ZERO: Self = $t::ZERO;
+            const ONE: Self = $t::ONE;
+            #[inline(always)] fn to_f64(self) -> f64 { f64::from(self.to_f32()) }
+            #[inline(always)] fn to_f32(self) -> f32 { $t::to_f32(self) }
+            #[inline(always)] fn to_i64(self) -> i64 { $t::to_f32(self) as i64 }
+            #[inline(always)] fn from_f64(v: f64) -> Self { $t::from_f32(v as f32) }
+            #[inline(always)] fn from_f32(v: f32) -> Self { $t::from_f32(v) }
+            #[inline(always)] fn from_i64(v: i64) -> Self { $t::from_f32(v as f32) }
+            #[inline(always)] fn is_nonzero(self) -> bool { $t::to_f32(self) != 0.0 }
+        }
+    )*};
+}
+float8_element!(F8E4M3Fn => F8E4M3Fn, F8E5M2 => F8E5M2, F8E4M3FnUz => F8E4M3FnUz, F8E5M2FnUz => F8E5M2FnUz);
+
+/// `Complex<f32>` and `Complex<f64>`: a real number is the real part, a
+/// complex one becomes a real one by its real part, and it is non-zero
+/// when either part is.
+macro_rules! complex_element {
+    ($($t:ty => $d:ident),*) => {$(
+        impl sealed::Sealed for Complex<$t> {}
+        impl Element for Complex<$t> {
+            const DTYPE: DType = DType::$d;
+            const KIND: Kind = Kind::Complex;
+            const ZERO: Self = Complex::new(0.0, 0.0);
+            const ONE: Self = Complex::new(1.0, 0.0);
+            #[inline(always)] fn to_f64(self) -> f64 { self.re as f64 }
+            #[inline(always)] fn to_f32(self) -> f32 { self.re as f32 }
+            #[inline(always)] fn to_i64(self) -> i64 { self.re as i64 }
+            #[inline(always)] fn from_f64(v: f64) -> Self { Complex::new(v as $t, 0.0) }
+            #[inline(always)] fn from_f32(v: f32) -> Self { Complex::new(v as $t, 0.0) }
+            #[inline(always)] fn from_i64(v: i64) -> Self { Complex::new(v as $t, 0.0) }
+            #[inline(always)] fn is_nonzero(self) -> bool { self.re != 0.0 || self.im != 0.0 }
+            #[inline(always)] fn to_c128(self) -> Complex<f64> { Complex::new(self.re as f64, self.im as f64) }
+            #[inline(always)] fn from_c128(v: Complex<f64>) -> Self { Complex::new(v.re as $t, v.im as $t) }
+        }
+    )*};
+}
+complex_element!(f32 => C64, f64 => C128);
 
 impl sealed::Sealed for Bool {}
 impl Element for Bool {
@@ -301,19 +389,71 @@ impl Element for Bool {
     }
 }
 
-/// Calls `$body` with `$T` bound to the Rust type of a runtime [`DType`].
+/// Calls `$body` with `$T` bound to the Rust type of a runtime [`DType`],
+/// any of them (the body asks only what [`Element`] gives: moving,
+/// converting, comparing for equality).
 ///
 /// The one place a runtime tag becomes a static type; kernels use it to
-/// monomorphise once per dtype.
+/// monomorphise once per dtype. Kernels that order or compute use
+/// [`with_real_dtype!`].
 ///
 /// ```
 /// use axial_core::{with_dtype, DType, Element};
 /// let size = with_dtype!(DType::BF16, T => std::mem::size_of::<T>());
 /// assert_eq!(size, 2);
+/// assert_eq!(with_dtype!(DType::C128, T => std::mem::size_of::<T>()), 16);
 /// ```
 #[macro_export]
 macro_rules! with_dtype {
     ($dtype:expr, $T:ident => $body:expr) => {{
+        match $dtype {
+            $crate::DType::C64 => {
+                type $T = $crate::num_complex::Complex<f32>;
+                $body
+            }
+            $crate::DType::C128 => {
+                type $T = $crate::num_complex::Complex<f64>;
+                $body
+            }
+            $crate::DType::F8E4M3Fn => {
+                type $T = $crate::float8::F8E4M3Fn;
+                $body
+            }
+            $crate::DType::F8E5M2 => {
+                type $T = $crate::float8::F8E5M2;
+                $body
+            }
+            $crate::DType::F8E4M3FnUz => {
+                type $T = $crate::float8::F8E4M3FnUz;
+                $body
+            }
+            $crate::DType::F8E5M2FnUz => {
+                type $T = $crate::float8::F8E5M2FnUz;
+                $body
+            }
+            d => $crate::with_real_dtype!(d, $T => $body, _ => unreachable!("{d} is real")),
+        }
+    }};
+}
+
+/// As [`with_dtype!`], for the dtypes with arithmetic kernels: the real
+/// numbers but the float8s ([`DType::ALL`] and `u16 u32 u64`); `$other`
+/// runs for the complex dtypes and the float8s.
+///
+/// ```
+/// use axial_core::{with_real_dtype, DType, Error};
+/// fn largest(d: DType) -> axial_core::Result<f64> {
+///     Ok(with_real_dtype!(d, T => <T as num_traits::Bounded>::max_value().to_f64(),
+///         _ => return Err(Error::Unsupported { op: "largest", dtype: d })))
+/// }
+/// # use axial_core::Element;
+/// assert_eq!(largest(DType::U16)?, 65535.0);
+/// assert!(largest(DType::C64).is_err());
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[macro_export]
+macro_rules! with_real_dtype {
+    ($dtype:expr, $T:ident => $body:expr, _ => $other:expr) => {{
         match $dtype {
             $crate::DType::Bool => {
                 type $T = $crate::Bool;
@@ -339,6 +479,18 @@ macro_rules! with_dtype {
                 type $T = i64;
                 $body
             }
+            $crate::DType::U16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::DType::U32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::DType::U64 => {
+                type $T = u64;
+                $body
+            }
             $crate::DType::F16 => {
                 type $T = $crate::half::f16;
                 $body
@@ -355,6 +507,7 @@ macro_rules! with_dtype {
                 type $T = f64;
                 $body
             }
+            _ => $other,
         }
     }};
 }

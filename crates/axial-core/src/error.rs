@@ -143,6 +143,20 @@ pub enum Error {
         /// The dtype given.
         dtype: DType,
     },
+    /// Two dtypes PyTorch does not promote together (a wide unsigned
+    /// integer or a float8 with another dtype).
+    #[error(
+        "Promotion for {} types is not supported, attempted to promote {} and {}",
+        if a.is_wide_unsigned() || b.is_wide_unsigned() { "uint16, uint32, uint64" } else { "Float8" },
+        a.scalar_type_name(),
+        b.scalar_type_name()
+    )]
+    Promotion {
+        /// The left operand's dtype.
+        a: DType,
+        /// The right operand's dtype.
+        b: DType,
+    },
     /// A result that cannot be cast to the output's dtype.
     #[error(
         "result type {} can't be cast to the desired output type {}",

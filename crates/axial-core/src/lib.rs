@@ -25,6 +25,7 @@ pub mod dtype;
 pub mod einops;
 pub mod element;
 pub mod error;
+pub mod float8;
 mod generalized;
 pub mod layout;
 pub mod nn;
@@ -50,3 +51,5 @@ pub use tensor::{Generator, MaybeOwned, PadMode, RawTensor, Reduction, TensorMut
 
 #[doc(hidden)]
 pub use half;
+#[doc(hidden)]
+pub use num_complex;

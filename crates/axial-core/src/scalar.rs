@@ -18,6 +18,8 @@ pub enum Scalar {
     Int(i64),
     /// A float.
     Float(f64),
+    /// A complex number.
+    Complex(num_complex::Complex<f64>),
 }
 
 impl Scalar {
@@ -33,6 +35,7 @@ impl Scalar {
             Scalar::Bool(b) => cast(Bool::from(b)),
             Scalar::Int(i) => cast(i),
             Scalar::Float(f) => cast(f),
+            Scalar::Complex(c) => cast(c),
         }
     }
 
@@ -57,6 +60,7 @@ impl Scalar {
             Scalar::Bool(_) => DType::Bool,
             Scalar::Int(_) => DType::I64,
             Scalar::Float(_) => DType::F32,
+            Scalar::Complex(_) => DType::C64,
         }
     }
 
@@ -73,6 +77,7 @@ impl Scalar {
             crate::Kind::Bool => Scalar::Bool(v.is_nonzero()),
             crate::Kind::Int => Scalar::Int(v.to_i64()),
             crate::Kind::Float => Scalar::Float(v.to_f64()),
+            crate::Kind::Complex => Scalar::Complex(v.to_c128()),
         }
     }
 }
@@ -88,3 +93,15 @@ macro_rules! scalar_from {
     )*};
 }
 scalar_from!(f64 => Float, f32 => Float, i64 => Int, i32 => Int, bool => Bool);
+
+impl From<num_complex::Complex<f64>> for Scalar {
+    fn from(v: num_complex::Complex<f64>) -> Self {
+        Scalar::Complex(v)
+    }
+}
+
+impl From<num_complex::Complex<f32>> for Scalar {
+    fn from(v: num_complex::Complex<f32>) -> Self {
+        Scalar::Complex(num_complex::Complex::new(v.re.into(), v.im.into()))
+    }
+}

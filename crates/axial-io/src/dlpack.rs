@@ -71,6 +71,15 @@ pub fn dl_dtype(dtype: DType) -> DLDataType {
         DType::BF16 => (DLDataTypeCode::BFLOAT, 16),
         DType::F32 => (DLDataTypeCode::FLOAT, 32),
         DType::F64 => (DLDataTypeCode::FLOAT, 64),
+        DType::U16 => (DLDataTypeCode::UINT, 16),
+        DType::U32 => (DLDataTypeCode::UINT, 32),
+        DType::U64 => (DLDataTypeCode::UINT, 64),
+        DType::C64 => (DLDataTypeCode::COMPLEX, 64),
+        DType::C128 => (DLDataTypeCode::COMPLEX, 128),
+        DType::F8E4M3Fn => (DLDataTypeCode::FLOAT8_E4M3FN, 8),
+        DType::F8E5M2 => (DLDataTypeCode::FLOAT8_E5M2, 8),
+        DType::F8E4M3FnUz => (DLDataTypeCode::FLOAT8_E4M3FNUZ, 8),
+        DType::F8E5M2FnUz => (DLDataTypeCode::FLOAT8_E5M2FNUZ, 8),
     };
     DLDataType::scalar(code, bits)
 }
@@ -91,7 +100,7 @@ pub fn dl_dtype(dtype: DType) -> DLDataType {
 /// # Ok::<(), axial::Error>(())
 /// ```
 pub fn dtype_of(dl: DLDataType) -> Result<DType> {
-    DType::ALL
+    DType::EVERY
         .into_iter()
         .find(|&d| {
             let want = dl_dtype(d);

@@ -216,14 +216,14 @@ fn from_file_dtype(dtype: Dtype) -> std::result::Result<DType, &'static str> {
         Dtype::BF16 => DType::BF16,
         Dtype::F32 => DType::F32,
         Dtype::F64 => DType::F64,
-        Dtype::U16 => return Err("uint16"),
-        Dtype::U32 => return Err("uint32"),
-        Dtype::U64 => return Err("uint64"),
-        Dtype::C64 => return Err("complex64"),
-        Dtype::F8_E4M3 => return Err("float8_e4m3fn"),
-        Dtype::F8_E5M2 => return Err("float8_e5m2"),
-        Dtype::F8_E4M3FNUZ => return Err("float8_e4m3fnuz"),
-        Dtype::F8_E5M2FNUZ => return Err("float8_e5m2fnuz"),
+        Dtype::U16 => DType::U16,
+        Dtype::U32 => DType::U32,
+        Dtype::U64 => DType::U64,
+        Dtype::C64 => DType::C64,
+        Dtype::F8_E4M3 => DType::F8E4M3Fn,
+        Dtype::F8_E5M2 => DType::F8E5M2,
+        Dtype::F8_E4M3FNUZ => DType::F8E4M3FnUz,
+        Dtype::F8_E5M2FNUZ => DType::F8E5M2FnUz,
         Dtype::F8_E8M0 => return Err("float8_e8m0fnu"),
         Dtype::F4 => return Err("F4"),
         Dtype::F6_E2M3 => return Err("F6_E2M3"),
@@ -232,9 +232,9 @@ fn from_file_dtype(dtype: Dtype) -> std::result::Result<DType, &'static str> {
     })
 }
 
-/// The safetensors dtype of an axial dtype.
-fn to_file_dtype(dtype: DType) -> Dtype {
-    match dtype {
+/// The safetensors dtype of an axial dtype; complex128 has none.
+fn to_file_dtype(key: &str, dtype: DType) -> Result<Dtype> {
+    Ok(match dtype {
         DType::Bool => Dtype::BOOL,
         DType::U8 => Dtype::U8,
         DType::I8 => Dtype::I8,
@@ -245,7 +245,18 @@ fn to_file_dtype(dtype: DType) -> Dtype {
         DType::BF16 => Dtype::BF16,
         DType::F32 => Dtype::F32,
         DType::F64 => Dtype::F64,
-    }
+        DType::U16 => Dtype::U16,
+        DType::U32 => Dtype::U32,
+        DType::U64 => Dtype::U64,
+        DType::C64 => Dtype::C64,
+        DType::F8E4M3Fn => Dtype::F8_E4M3,
+        DType::F8E5M2 => Dtype::F8_E5M2,
+        DType::F8E4M3FnUz => Dtype::F8_E4M3FNUZ,
+        DType::F8E5M2FnUz => Dtype::F8_E5M2FNUZ,
+        DType::C128 => {
+            return Err(Error::unsupported_dtype(FORMAT, Some(key), dtype.name()));
+        }
+    })
 }
 
 /// A tensor to write: its dtype, sizes and C-order bytes (borrowed when the
@@ -278,7 +289,7 @@ fn entries<'a>(tensors: &[(&str, TensorRef<'a>)]) -> Result<Vec<(String, Written
             Ok((
                 key.to_string(),
                 Written {
-                    dtype: to_file_dtype(t.dtype()),
+                    dtype: to_file_dtype(key, t.dtype())?,
                     shape: t.shape().to_vec(),
                     data: crate::stored::c_order_bytes(t)?,
                 },

@@ -2,7 +2,7 @@
 //! winning over every number (the first NaN), through the reduction walker.
 
 use super::reduce::{Arg, run};
-use crate::{ArgReduceOp, Cpu, Input, Output, Result, with_dtype};
+use crate::{ArgReduceOp, Cpu, Error, Input, Output, Result, with_real_dtype};
 
 /// `dst = op(src, dim)` as i64 indices.
 pub(crate) fn arg_reduce(
@@ -13,8 +13,8 @@ pub(crate) fn arg_reduce(
 ) -> Result<()> {
     let plan = op.checked_plan(&src, dim, &dst)?;
     let (src, dst) = (&src, &mut dst);
-    with_dtype!(src.dtype, T => match op {
+    with_real_dtype!(src.dtype, T => match op {
         ArgReduceOp::ArgMax => run(Arg::<T, true>::default(), src, dst, &plan),
         ArgReduceOp::ArgMin => run(Arg::<T, false>::default(), src, dst, &plan),
-    })
+    }, _ => Err(Error::Unsupported { op: op.name(), dtype: src.dtype }))
 }

@@ -30,7 +30,8 @@ pub(crate) fn binary(
     by_kind!(dtype,
         float F => float_binary::<F>(op, lhs, rhs, dst),
         int I => int_binary::<I>(op, lhs, rhs, dst),
-        bool => Err(unsupported(op, dtype)))
+        bool => Err(unsupported(op, dtype)),
+        other => Err(unsupported(op, dtype)))
 }
 
 /// The table's kernels: its float and integer element functions and the

@@ -6,7 +6,7 @@ use half::{bf16, f16};
 use super::convert::{bf16_to_f32, f16_to_f32};
 use super::map::apply2;
 use crate::ops::compare_table;
-use crate::{Arg, Bool, CmpOp, Cpu, Element, Output, Result, with_dtype};
+use crate::{Arg, Bool, CmpOp, Cpu, Element, Error, Output, Result, with_real_dtype};
 
 /// `dst = lhs op rhs`: `lhs` and `rhs` share a dtype; `dst` is bool.
 pub(crate) fn compare(
@@ -16,7 +16,8 @@ pub(crate) fn compare(
     mut dst: Output<'_, Cpu>,
 ) -> Result<()> {
     let dtype = Arg::pair_dtype(op.name(), &lhs, &rhs)?;
-    with_dtype!(dtype, T => compare_typed::<T>(op, &lhs, &rhs, &mut dst))
+    with_real_dtype!(dtype, T => compare_typed::<T>(op, &lhs, &rhs, &mut dst),
+        _ => Err(Error::Unsupported { op: op.name(), dtype }))
 }
 
 fn compare_typed<T: Ordered>(
@@ -65,6 +66,9 @@ ordered! {
     i16 => i16, |x| x;
     i32 => i32, |x| x;
     i64 => i64, |x| x;
+    u16 => u16, |x| x;
+    u32 => u32, |x| x;
+    u64 => u64, |x| x;
     f32 => f32, |x| x;
     f64 => f64, |x| x;
     f16 => f32, f16_to_f32;

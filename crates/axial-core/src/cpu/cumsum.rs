@@ -23,7 +23,8 @@ pub(crate) fn cumsum(src: Input<'_, Cpu>, dim: usize, mut dst: Output<'_, Cpu>) 
             let pa = in_ptr::<I>(op, s, d, bytes(po))?;
             scan(pa, &s.layout, po, &d.layout, dim, <I as Element>::ZERO, |acc: I, x: I| Int::wrapping_add(acc, x), |v| v);
         },
-        bool => return Err(Error::Unsupported { op, dtype: DType::Bool }));
+        bool => return Err(Error::Unsupported { op, dtype: DType::Bool }),
+        other => return Err(Error::Unsupported { op, dtype: s.dtype }));
     Ok(())
 }
 

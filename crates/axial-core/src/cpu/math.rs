@@ -410,6 +410,9 @@ int_impl! {
     i16, i16::wrapping_abs;
     i32, i32::wrapping_abs;
     i64, i64::wrapping_abs;
+    u16, |x: u16| x;
+    u32, |x: u32| x;
+    u64, |x: u64| x;
 }
 
 /// `(0 < x) − (x < 0)`.
@@ -457,9 +460,10 @@ pub(crate) fn int_pow<I: Int>(a: I, b: I) -> I {
 }
 
 /// Runs the arm of a runtime dtype's family, with `$F` or `$I` bound to its
-/// element type: float (f32, f64, f16, bf16), integer or bool.
+/// element type: float (f32, f64, f16, bf16), integer or bool; `other`
+/// for the dtypes with no arithmetic kernel (complex, float8).
 macro_rules! by_kind {
-    ($dtype:expr, float $F:ident => $float:expr, int $I:ident => $int:expr, bool => $bool:expr) => {
+    ($dtype:expr, float $F:ident => $float:expr, int $I:ident => $int:expr, bool => $bool:expr, other => $other:expr) => {
         match $dtype {
             $crate::DType::F32 => {
                 type $F = f32;
@@ -497,7 +501,20 @@ macro_rules! by_kind {
                 type $I = i64;
                 $int
             }
+            $crate::DType::U16 => {
+                type $I = u16;
+                $int
+            }
+            $crate::DType::U32 => {
+                type $I = u32;
+                $int
+            }
+            $crate::DType::U64 => {
+                type $I = u64;
+                $int
+            }
             $crate::DType::Bool => $bool,
+            _ => $other,
         }
     };
 }

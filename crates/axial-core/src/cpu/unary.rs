@@ -32,7 +32,8 @@ pub(crate) fn unary(op: UnaryOp, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>) 
         Resolved::Op(op) => by_kind!(src.dtype,
             float F => float_unary::<F>(op, src, dst),
             int I => int_unary::<I>(op, src, dst),
-            bool => Err(unsupported(op, DType::Bool))),
+            bool => Err(unsupported(op, DType::Bool)),
+            other => Err(unsupported(op, src.dtype))),
     }
 }
 

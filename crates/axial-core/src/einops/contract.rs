@@ -100,7 +100,7 @@ fn multiply_pair<D: Backend>(
     right: &TensorRef<'_, D>,
     k: &[usize],
 ) -> Result<RawTensor<D>> {
-    let dtype = left.dtype().promote(right.dtype());
+    let dtype = left.dtype().promote(right.dtype())?;
     let product = left.binary(BinaryOp::Mul, right)?;
     if k.is_empty() {
         return Ok(product);

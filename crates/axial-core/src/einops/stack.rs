@@ -35,7 +35,9 @@ pub fn stack<D: Backend>(xs: &[TensorRef<'_, D>]) -> Result<RawTensor<D>> {
             ),
         ));
     }
-    let dtype = xs.iter().fold(first.dtype(), |d, x| d.promote(x.dtype()));
+    let dtype = xs
+        .iter()
+        .try_fold(first.dtype(), |d, x| d.promote(x.dtype()))?;
     let mut shape = vec![xs.len()];
     shape.extend_from_slice(first.shape());
     let mut out = RawTensor::zeros_on(first.storage().device(), &shape, dtype)?;

@@ -90,7 +90,7 @@ macro_rules! num_int {
         }
     )*};
 }
-num_int!(u8, i8, i16, i32, i64);
+num_int!(u8, i8, i16, i32, i64, u16, u32, u64);
 
 macro_rules! num_half {
     ($($t:ty),*) => {$(

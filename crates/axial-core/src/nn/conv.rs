@@ -323,6 +323,15 @@ pub(crate) fn cpp_name(d: DType) -> &'static str {
         DType::I8 => "signed char",
         DType::U8 => "unsigned char",
         DType::Bool => "bool",
+        DType::U16 => "unsigned short",
+        DType::U32 => "unsigned int",
+        DType::U64 => "unsigned long",
+        DType::C64 => "c10::complex<float>",
+        DType::C128 => "c10::complex<double>",
+        DType::F8E4M3Fn => "c10::Float8_e4m3fn",
+        DType::F8E5M2 => "c10::Float8_e5m2",
+        DType::F8E4M3FnUz => "c10::Float8_e4m3fnuz",
+        DType::F8E5M2FnUz => "c10::Float8_e5m2fnuz",
     }
 }
 

@@ -43,6 +43,15 @@ pub fn short(dtype: DType) -> &'static str {
         DType::BF16 => "bf16",
         DType::F32 => "f32",
         DType::F64 => "f64",
+        DType::U16 => "u16",
+        DType::U32 => "u32",
+        DType::U64 => "u64",
+        DType::C64 => "c64",
+        DType::C128 => "c128",
+        DType::F8E4M3Fn => "f8e4m3fn",
+        DType::F8E5M2 => "f8e5m2",
+        DType::F8E4M3FnUz => "f8e4m3fnuz",
+        DType::F8E5M2FnUz => "f8e5m2fnuz",
     }
 }
 
@@ -79,6 +88,15 @@ pub fn elementwise_module(dtype: DType) -> &'static str {
         DType::BF16 => "elementwise_bf16",
         DType::F32 => "elementwise_f32",
         DType::F64 => "elementwise_f64",
+        DType::U16 => "elementwise_u16",
+        DType::U32 => "elementwise_u32",
+        DType::U64 => "elementwise_u64",
+        DType::C64 => "elementwise_c64",
+        DType::C128 => "elementwise_c128",
+        DType::F8E4M3Fn => "elementwise_f8e4m3fn",
+        DType::F8E5M2 => "elementwise_f8e5m2",
+        DType::F8E4M3FnUz => "elementwise_f8e4m3fnuz",
+        DType::F8E5M2FnUz => "elementwise_f8e5m2fnuz",
     }
 }
 
@@ -100,6 +118,15 @@ pub fn reduce_module(dtype: DType) -> &'static str {
         DType::BF16 => "reduce_bf16",
         DType::F32 => "reduce_f32",
         DType::F64 => "reduce_f64",
+        DType::U16 => "reduce_u16",
+        DType::U32 => "reduce_u32",
+        DType::U64 => "reduce_u64",
+        DType::C64 => "reduce_c64",
+        DType::C128 => "reduce_c128",
+        DType::F8E4M3Fn => "reduce_f8e4m3fn",
+        DType::F8E5M2 => "reduce_f8e5m2",
+        DType::F8E4M3FnUz => "reduce_f8e4m3fnuz",
+        DType::F8E5M2FnUz => "reduce_f8e5m2fnuz",
     }
 }
 

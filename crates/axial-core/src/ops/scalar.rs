@@ -57,5 +57,14 @@ pub(crate) fn limits(dtype: DType) -> (f64, f64, &'static str) {
         ),
         DType::F32 => (f32::MIN as f64, f32::MAX as f64, "float"),
         DType::F64 => (f64::MIN, f64::MAX, "double"),
+        DType::U16 => (0.0, u16::MAX as f64, "uint16_t"),
+        DType::U32 => (0.0, u32::MAX as f64, "uint32_t"),
+        DType::U64 => (0.0, u64::MAX as f64, "uint64_t"),
+        DType::C64 => (f32::MIN as f64, f32::MAX as f64, "c10::complex<float>"),
+        DType::C128 => (f64::MIN, f64::MAX, "c10::complex<double>"),
+        DType::F8E4M3Fn => (-448.0, 448.0, "c10::Float8_e4m3fn"),
+        DType::F8E5M2 => (-57344.0, 57344.0, "c10::Float8_e5m2"),
+        DType::F8E4M3FnUz => (-240.0, 240.0, "c10::Float8_e4m3fnuz"),
+        DType::F8E5M2FnUz => (-57344.0, 57344.0, "c10::Float8_e5m2fnuz"),
     }
 }

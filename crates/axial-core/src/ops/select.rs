@@ -58,7 +58,7 @@ impl Where {
             ));
         }
         let shape = broadcast_shapes(&broadcast_shapes(shapes[0], shapes[1])?, shapes[2])?;
-        Ok((shape.to_vec(), a.promote(b)))
+        Ok((shape.to_vec(), a.promote(b)?))
     }
 }
 

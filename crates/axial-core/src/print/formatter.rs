@@ -20,6 +20,15 @@ enum FloatMode {
 pub(super) struct Formatter {
     float_mode: Option<FloatMode>,
     width: usize,
+    /// The formats of the real and the imaginary parts of complex elements.
+    parts: Option<[FloatFormat; 2]>,
+}
+
+/// The format of one part of complex elements.
+#[derive(Copy, Clone, Debug)]
+struct FloatFormat {
+    mode: FloatMode,
+    width: usize,
 }
 
 impl Formatter {
@@ -30,11 +39,29 @@ impl Formatter {
             Values::Int(v) => Formatter {
                 float_mode: None,
                 width: max_len(v.iter().map(|x| x.to_string())),
+                parts: None,
             },
             Values::Bool(v) => Formatter {
                 float_mode: None,
                 width: max_len(v.iter().map(|&x| bool_str(x).to_string())),
+                parts: None,
             },
+            Values::Complex(v) => {
+                let part = |i: usize| {
+                    let f = float_formatter(&v.iter().map(|p| [p.0, p.1][i]).collect::<Vec<_>>());
+                    FloatFormat {
+                        mode: f.float_mode.unwrap_or(FloatMode::Fixed),
+                        width: f.width,
+                    }
+                };
+                let parts = [part(0), part(1)];
+                // PyTorch wraps rows by both parts' widths and the `j`.
+                Formatter {
+                    float_mode: None,
+                    width: parts[0].width + parts[1].width + 1,
+                    parts: Some(parts),
+                }
+            }
         }
     }
 
@@ -49,7 +76,31 @@ impl Formatter {
             Values::Float(v) => v.iter().map(|&x| self.pad(self.float(x))).collect(),
             Values::Int(v) => v.iter().map(|x| self.pad(x.to_string())).collect(),
             Values::Bool(v) => v.iter().map(|&x| self.pad(bool_str(x).into())).collect(),
+            Values::Complex(v) => v.iter().map(|&(re, im)| self.complex(re, im)).collect(),
         }
+    }
+
+    /// PyTorch's complex element: the real part padded to its width, the
+    /// imaginary part with `j` and a `+` where it has no sign (`1.0000+2.j`).
+    fn complex(&self, re: f64, im: f64) -> String {
+        let Some([r, i]) = self.parts else {
+            return String::new();
+        };
+        let part = |f: FloatFormat, x: f64| {
+            let s = Formatter {
+                float_mode: Some(f.mode),
+                width: f.width,
+                parts: None,
+            };
+            s.pad(s.float(x))
+        };
+        let imag = format!("{}j", part(i, im).trim_start());
+        let sign = if imag.starts_with(['+', '-']) {
+            ""
+        } else {
+            "+"
+        };
+        format!("{}{sign}{imag}", part(r, re))
     }
 
     fn float(&self, x: f64) -> String {
@@ -79,6 +130,7 @@ fn float_formatter(values: &[f64]) -> Formatter {
         return Formatter {
             float_mode: Some(FloatMode::Integral),
             width: 1,
+            parts: None,
         };
     };
     let min = shown.iter().map(|x| x.abs()).fold(max, f64::min);
@@ -98,6 +150,7 @@ fn float_formatter(values: &[f64]) -> Formatter {
     Formatter {
         float_mode: Some(mode),
         width,
+        parts: None,
     }
 }
 

@@ -11,10 +11,12 @@ use crate::{Backend, Element, Kind, Result, TensorRef, with_dtype};
 pub(super) enum Values {
     /// Floating elements (f16, bf16 and f32 widen exactly).
     Float(Vec<f64>),
-    /// Integer elements.
-    Int(Vec<i64>),
+    /// Integer elements (a u64 beyond i64 included).
+    Int(Vec<i128>),
     /// Bool elements.
     Bool(Vec<bool>),
+    /// Complex elements: real and imaginary parts.
+    Complex(Vec<(f64, f64)>),
 }
 
 /// The indices of a dimension of `size` that a printout shows.
@@ -64,7 +66,22 @@ fn gather<T: Element, D: Backend>(
 fn widen<T: Element>(v: &[T]) -> Values {
     match T::KIND {
         Kind::Float => Values::Float(v.iter().map(|x| x.to_f64()).collect()),
-        Kind::Int => Values::Int(v.iter().map(|x| x.to_i64()).collect()),
+        Kind::Int => Values::Int(
+            v.iter()
+                .map(|&x| match bytemuck::try_cast::<T, u64>(x) {
+                    Ok(u) if T::DTYPE == crate::DType::U64 => i128::from(u),
+                    _ => i128::from(x.to_i64()),
+                })
+                .collect(),
+        ),
         Kind::Bool => Values::Bool(v.iter().map(|x| x.is_nonzero()).collect()),
+        Kind::Complex => Values::Complex(
+            v.iter()
+                .map(|x| {
+                    let c = x.to_c128();
+                    (c.re, c.im)
+                })
+                .collect(),
+        ),
     }
 }

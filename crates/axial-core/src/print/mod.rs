@@ -8,9 +8,11 @@
 //!   non-zero magnitude over the smallest exceeds 1000, the largest exceeds 1e8
 //!   or the smallest is below 1e-4; every element is padded to a common width;
 //! - bools print as `True`/`False`, integers as they are;
+//! - complex numbers print their real and imaginary parts each with its own
+//!   format, `j` after the imaginary part (`1.0000+2.j`);
 //! - past 1000 elements only the first and last three of each dimension are
 //!   shown, with `...` between;
-//! - a dtype other than float32, int64 and bool is named (`dtype=torch.int32`),
+//! - a dtype other than float32, complex64, int64 and bool is named (`dtype=torch.int32`),
 //!   an empty tensor of rank other than 1 gives its size, and a tensor on a
 //!   device other than the CPU names it.
 //!
@@ -103,12 +105,15 @@ fn repr<D: Backend>(t: &TensorRef<'_, D>, extra: &[String]) -> Result<String> {
         if t.dim() != 1 {
             suffixes.push(format!("size={}", python_tuple(t.shape())));
         }
-        if t.dtype() != DType::F32 {
+        if !matches!(t.dtype(), DType::F32 | DType::C64) {
             suffixes.push(format!("dtype={}", t.dtype()));
         }
         text.push_str("[]");
     } else {
-        if !matches!(t.dtype(), DType::F32 | DType::I64 | DType::Bool) {
+        if !matches!(
+            t.dtype(),
+            DType::F32 | DType::C64 | DType::I64 | DType::Bool
+        ) {
             suffixes.push(format!("dtype={}", t.dtype()));
         }
         text.push_str(&tensor_str(t, PREFIX.len())?);

@@ -146,7 +146,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     /// ```
     pub fn binary(&self, op: BinaryOp, other: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
         let shape = broadcast_shapes(self.shape(), other.shape())?;
-        let common = self.dtype.promote(other.dtype);
+        let common = self.dtype.promote(other.dtype)?;
         let out_dtype = op.output_dtype(common)?;
         let compute = if op.is_logical() { common } else { out_dtype };
         let (ca, cb) = (converted(self, compute)?, converted(other, compute)?);
@@ -243,7 +243,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     /// ```
     pub fn compare(&self, op: CmpOp, other: &TensorRef<'_, D>) -> Result<RawTensor<D>> {
         let shape = broadcast_shapes(self.shape(), other.shape())?;
-        let common = self.dtype.promote(other.dtype);
+        let common = self.dtype.promote(other.dtype)?;
         let (ca, cb) = (converted(self, common)?, converted(other, common)?);
         let lhs = expanded_input(self, &ca, &shape)?;
         let rhs = expanded_input(other, &cb, &shape)?;
@@ -525,7 +525,7 @@ impl<D: Backend> TensorMut<'_, D> {
 
     /// PyTorch's in-place rules for `x.op_(y)` with `y` of `dtype` and `shape`.
     fn check_inplace(&self, op: BinaryOp, dtype: DType, shape: &[usize]) -> Result<()> {
-        let computed = op.output_dtype(self.dtype.promote(dtype))?;
+        let computed = op.output_dtype(self.dtype.promote(dtype)?)?;
         if !can_cast(computed, self.dtype) {
             return Err(Error::CannotCast {
                 from: computed,

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use super::{RawTensor, TensorRef};
 use crate::layout::wrap_dim;
-use crate::{Backend, DType, Element, Error, Result, with_dtype};
+use crate::{Backend, DType, Element, Error, Result, with_real_dtype};
 
 impl<D: Backend> TensorRef<'_, D> {
     /// `torch.topk(x, k, dim, largest, sorted)`: the `k` largest elements
@@ -63,14 +63,14 @@ impl<D: Backend> TensorRef<'_, D> {
             *size = k;
         }
         let device = self.storage().device();
-        let (values, indices) = with_dtype!(self.dtype(), T => {
+        let (values, indices) = with_real_dtype!(self.dtype(), T => {
             let host = lines.to_vec::<T>()?;
             let (values, indices) = select_lines(&host, n, k, largest, sorted);
             (
                 RawTensor::from_slice_on(device, &values, &shape)?,
                 RawTensor::from_slice_on(device, &indices, &shape)?,
             )
-        });
+        }, _ => return Err(Error::Unsupported { op: "topk", dtype: self.dtype() }));
         let back = |t: RawTensor<D>| -> Result<RawTensor<D>> {
             if self.dim() == 0 {
                 return t.view().squeeze_dims(&[0])?.to_contiguous();
@@ -82,7 +82,7 @@ impl<D: Backend> TensorRef<'_, D> {
 }
 
 /// The values in decreasing order, NaN above every number.
-fn descending<T: Element>(a: T, b: T) -> Ordering {
+fn descending<T: Element + PartialOrd>(a: T, b: T) -> Ordering {
     // NaN, of every dtype: the one value not ordered with itself.
     let nan = |x: T| x.partial_cmp(&x).is_none();
     match (nan(a), nan(b)) {
@@ -94,7 +94,7 @@ fn descending<T: Element>(a: T, b: T) -> Ordering {
 }
 
 /// The `k` first of each line of `n` elements of `host` in `topk`'s order.
-fn select_lines<T: Element>(
+fn select_lines<T: Element + PartialOrd>(
     host: &[T],
     n: usize,
     k: usize,

@@ -124,6 +124,22 @@ pub(crate) fn dtype_of(dtype: &Datatype) -> Option<DType> {
             signed: true,
             ..
         } => DType::I64,
+        Datatype::FixedPoint {
+            size: 2,
+            signed: false,
+            ..
+        } => DType::U16,
+        Datatype::FixedPoint {
+            size: 4,
+            signed: false,
+            ..
+        } => DType::U32,
+        Datatype::FixedPoint {
+            size: 8,
+            signed: false,
+            ..
+        } => DType::U64,
+        Datatype::Compound { .. } => complex_of(dtype)?,
         Datatype::FloatingPoint { size: 2, .. } => DType::F16,
         Datatype::FloatingPoint { size: 4, .. } => DType::F32,
         Datatype::FloatingPoint { size: 8, .. } => DType::F64,
@@ -131,6 +147,32 @@ pub(crate) fn dtype_of(dtype: &Datatype) -> Option<DType> {
         Datatype::Enum { base, .. } => dtype_of(base)?,
         _ => return None,
     })
+}
+
+/// h5py's complex numbers: a compound of two little-endian floats of one
+/// size named `r` and `i`, the real part first with no padding.
+fn complex_of(dtype: &Datatype) -> Option<DType> {
+    let Datatype::Compound { size, fields } = dtype else {
+        return None;
+    };
+    let part = |name: &str, offset: u32| {
+        fields
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| match f.datatype {
+                Datatype::FloatingPoint {
+                    size: s,
+                    byte_order: ByteOrder::LittleEndian,
+                } if f.byte_offset as u64 == u64::from(offset) => Some(s),
+                _ => None,
+            })
+    };
+    let half = size / 2;
+    match (fields.len(), part("r", 0), part("i", half)) {
+        (2, Some(4), Some(4)) if *size == 8 => Some(DType::C64),
+        (2, Some(8), Some(8)) if *size == 16 => Some(DType::C128),
+        _ => None,
+    }
 }
 
 /// The name numpy (through h5py) gives an HDF5 datatype: `uint16`,
@@ -222,7 +264,17 @@ pub(crate) fn datatype_for(dtype: DType) -> Result<Datatype, String> {
         DType::I64 => int(8, true),
         DType::F32 => float(4),
         DType::F64 => float(8),
-        DType::F16 | DType::BF16 => {
+        DType::U16 => int(2, false),
+        DType::U32 => int(4, false),
+        DType::U64 => int(8, false),
+        DType::F16
+        | DType::BF16
+        | DType::C64
+        | DType::C128
+        | DType::F8E4M3Fn
+        | DType::F8E5M2
+        | DType::F8E4M3FnUz
+        | DType::F8E5M2FnUz => {
             return Err(format!(
                 "writing {dtype} datasets is not supported: cast to float32 first"
             ));

@@ -337,9 +337,13 @@ fn elements(code: &str) -> Option<Elements> {
         ('f', 2) => Elements::Typed(DType::F16),
         ('f', 4) => Elements::Typed(DType::F32),
         ('f', 8) => Elements::Typed(DType::F64),
-        ('u', 2 | 4 | 8) => return foreign(format!("uint{}", 8 * n), n, n),
+        ('u', 2) => Elements::Typed(DType::U16),
+        ('u', 4) => Elements::Typed(DType::U32),
+        ('u', 8) => Elements::Typed(DType::U64),
+        ('c', 8) => Elements::Typed(DType::C64),
+        ('c', 16) => Elements::Typed(DType::C128),
         ('f', 12 | 16) => return foreign(format!("float{}", 8 * n), n, n),
-        ('c', 8 | 16 | 24 | 32) => return foreign(format!("complex{}", 8 * n), n, n / 2),
+        ('c', 24 | 32) => return foreign(format!("complex{}", 8 * n), n, n / 2),
         ('V' | 'S' | 'U', 0) => Elements::Opaque {
             name: format!("{kind}0"),
         },
@@ -495,6 +499,14 @@ pub(crate) fn descr_of(dtype: DType) -> Result<&'static str> {
         DType::F16 => "<f2",
         DType::F32 => "<f4",
         DType::F64 => "<f8",
+        DType::U16 => "<u2",
+        DType::U32 => "<u4",
+        DType::U64 => "<u8",
+        DType::C64 => "<c8",
+        DType::C128 => "<c16",
+        DType::F8E4M3Fn | DType::F8E5M2 | DType::F8E4M3FnUz | DType::F8E5M2FnUz => {
+            return Err(Error::unsupported_dtype(FORMAT, None, dtype.name()));
+        }
         DType::BF16 => {
             return Err(bad(
                 "numpy has no bfloat16 dtype: cast to float32 first, or write safetensors",

@@ -57,6 +57,15 @@ pub(crate) fn gather_padded(
         DType::I8 => go!(i8),
         DType::U8 => go!(u8),
         DType::Bool => go!(crate::Bool),
+        DType::U16 => go!(u16),
+        DType::U32 => go!(u32),
+        DType::U64 => go!(u64),
+        DType::C64 => go!(num_complex::Complex<f32>),
+        DType::C128 => go!(num_complex::Complex<f64>),
+        DType::F8E4M3Fn => go!(crate::float8::F8E4M3Fn),
+        DType::F8E5M2 => go!(crate::float8::F8E5M2),
+        DType::F8E4M3FnUz => go!(crate::float8::F8E4M3FnUz),
+        DType::F8E5M2FnUz => go!(crate::float8::F8E5M2FnUz),
     }
     Ok(())
 }

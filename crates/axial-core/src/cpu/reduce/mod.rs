@@ -13,7 +13,7 @@ pub(crate) use plan::ReducePlan;
 
 use super::access::{out_ptr, read_ptr};
 use crate::{
-    Bool, Cpu, DType, Error, Input, Output, ReduceOp, Result, with_dtype, with_float_dtype,
+    Bool, Cpu, DType, Error, Input, Output, ReduceOp, Result, with_float_dtype, with_real_dtype,
 };
 
 /// `dst = op(src)` over `dims`.
@@ -27,10 +27,18 @@ pub(crate) fn reduce(
     let plan = op.checked_plan(&src, dims, &dst)?;
     let (src, dst) = (&src, &mut dst);
     match op {
-        ReduceOp::Sum => with_dtype!(src.dtype, T => run(Sum::<T>::default(), src, dst, &plan)),
-        ReduceOp::Prod => with_dtype!(src.dtype, T => run(Prod::<T>::default(), src, dst, &plan)),
-        ReduceOp::Max => with_dtype!(src.dtype, T => run(Max::<T>::default(), src, dst, &plan)),
-        ReduceOp::Min => with_dtype!(src.dtype, T => run(Min::<T>::default(), src, dst, &plan)),
+        ReduceOp::Sum => {
+            with_real_dtype!(src.dtype, T => run(Sum::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
+        }
+        ReduceOp::Prod => {
+            with_real_dtype!(src.dtype, T => run(Prod::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
+        }
+        ReduceOp::Max => {
+            with_real_dtype!(src.dtype, T => run(Max::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
+        }
+        ReduceOp::Min => {
+            with_real_dtype!(src.dtype, T => run(Min::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
+        }
         ReduceOp::All => truth::<true>(src, dst, &plan),
         ReduceOp::Any => truth::<false>(src, dst, &plan),
         ReduceOp::Mean => with_float_dtype!(
@@ -58,10 +66,11 @@ fn truth<const ALL: bool>(
     dst: &mut Output<'_, Cpu>,
     plan: &ReducePlan,
 ) -> Result<()> {
-    with_dtype!(src.dtype, T => match dst.dtype {
+    let op = if ALL { ReduceOp::All } else { ReduceOp::Any };
+    with_real_dtype!(src.dtype, T => match dst.dtype {
         DType::U8 => run(Truth::<T, u8, ALL>::default(), src, dst, plan),
         _ => run(Truth::<T, Bool, ALL>::default(), src, dst, plan),
-    })
+    }, _ => Err(unsupported(op.name(), src.dtype)))
 }
 
 /// Runs reducer `r` along `plan` after the pointer checks.

@@ -141,7 +141,7 @@ macro_rules! int_widen {
         }
     )*};
 }
-int_widen!(u8, i8, i16, i32, i64);
+int_widen!(u8, i8, i16, i32, i64, u16, u32, u64);
 
 impl Widen for Bool {
     type W = i64;

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use super::coo::slice;
 use super::{SparseCoo, SparseCsr};
 use crate::generalized::host::{self, Num};
-use crate::{BinaryOp, Error, RawTensor, Result, Scalar, with_dtype};
+use crate::{BinaryOp, Error, RawTensor, Result, Scalar, with_real_dtype};
 
 impl SparseCoo {
     /// `self + other` (sparse + sparse): the two index lists merged in
@@ -56,7 +56,7 @@ impl SparseCoo {
                 ),
             ));
         }
-        let dtype = self.dtype().promote(other.dtype());
+        let dtype = self.dtype().promote(other.dtype())?;
         let (t, s) = (self.promoted(dtype)?, other.promoted(dtype)?);
         if s.nnz() == 0 {
             return Ok(t);
@@ -111,7 +111,7 @@ impl SparseCoo {
         let row: usize = tv.shape()[1..].iter().product();
         let mut vshape = tv.shape().to_vec();
         vshape[0] = n;
-        let values = with_dtype!(dtype, T => {
+        let values = with_real_dtype!(dtype, T => {
             let (a, b) = (slice::<T>(tv)?, slice::<T>(sv)?);
             host::build::<T>(&vshape, |out| {
                 for (e, &(x, y)) in merged.iter().enumerate() {
@@ -129,7 +129,7 @@ impl SparseCoo {
                 }
                 Ok(())
             })?
-        });
+        }, _ => return Err(Error::Unsupported { op: "add", dtype: dtype }));
         Ok(SparseCoo::from_checked(
             RawTensor::from_vec(idx, &[sd, n])?,
             values,

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use super::SparseCoo;
 use crate::generalized::host::{self, Num};
 use crate::layout::{checked_numel, contiguous_strides, wrap_dim};
-use crate::{Cpu, DType, Element, Error, RawTensor, ReduceOp, Result, TensorRef, with_dtype};
+use crate::{Cpu, DType, Element, Error, RawTensor, ReduceOp, Result, TensorRef, with_real_dtype};
 
 /// The elements of a compact tensor.
 pub(super) fn slice<T: Element>(t: &RawTensor) -> Result<&[T]> {
@@ -439,7 +439,7 @@ impl SparseCoo {
         let row: usize = self.values.shape()[1..].iter().product();
         let mut vshape = self.values.shape().to_vec();
         vshape[0] = unique;
-        let values = with_dtype!(self.dtype(), T => {
+        let values = with_real_dtype!(self.dtype(), T => {
             let src = slice::<T>(&self.values)?;
             host::build::<T>(&vshape, |out| {
                 for (u, &s) in starts.iter().enumerate() {
@@ -454,7 +454,7 @@ impl SparseCoo {
                 }
                 Ok(())
             })?
-        });
+        }, _ => return Err(Error::Unsupported { op: "coalesce", dtype: self.dtype() }));
         let indices = RawTensor::from_vec(new_idx, &[sd, unique])?;
         Ok(SparseCoo::from_checked(
             indices,
@@ -495,7 +495,7 @@ impl SparseCoo {
         let strides = contiguous_strides(&self.shape);
         let row: usize = self.values.shape()[1..].iter().product();
         checked_numel("to_dense", &self.shape)?;
-        with_dtype!(self.dtype(), T => {
+        with_real_dtype!(self.dtype(), T => {
             let src = slice::<T>(&self.values)?;
             host::build::<T>(&self.shape, |out| {
                 for e in 0..nnz {
@@ -507,7 +507,7 @@ impl SparseCoo {
                 }
                 Ok(())
             })
-        })
+        }, _ => return Err(Error::Unsupported { op: "to_dense", dtype: self.dtype() }))
     }
 
     /// `x.to_sparse(sparse_dim)`: the coalesced COO of the entries (or, for
@@ -538,7 +538,7 @@ impl SparseCoo {
         }
         let rows: usize = shape[..sparse_dim].iter().product();
         let row: usize = shape[sparse_dim..].iter().product();
-        let (kept, values) = with_dtype!(x.dtype(), T => {
+        let (kept, values) = with_real_dtype!(x.dtype(), T => {
             let src = host::elements::<T>("to_sparse", x)?;
             let kept: Vec<usize> = (0..rows)
                 .filter(|&r| src[r * row..(r + 1) * row].iter().any(|v| v.is_nonzero()))
@@ -552,7 +552,7 @@ impl SparseCoo {
                 Ok(())
             })?;
             (kept, values)
-        });
+        }, _ => return Err(Error::Unsupported { op: "from_dense", dtype: x.dtype() }));
         let n = kept.len();
         let mut idx = vec![0i64; sparse_dim * n];
         for (k, &r) in kept.iter().enumerate() {

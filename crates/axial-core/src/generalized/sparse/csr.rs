@@ -4,7 +4,7 @@
 use super::coo::slice;
 use super::{SparseCoo, SparseCsr};
 use crate::generalized::host;
-use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef, with_dtype};
+use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef, with_real_dtype};
 
 /// The op PyTorch names in the construction errors.
 const OP: &str = "sparse_csr_tensor";
@@ -375,7 +375,7 @@ impl SparseCsr {
     pub fn to_dense(&self) -> Result<RawTensor> {
         let (c, k) = self.structure()?;
         let cols = self.shape[1];
-        with_dtype!(self.dtype(), T => {
+        with_real_dtype!(self.dtype(), T => {
             let v = slice::<T>(&self.values)?;
             host::build::<T>(&self.shape, |out| {
                 for r in 0..self.shape[0] {
@@ -385,7 +385,7 @@ impl SparseCsr {
                 }
                 Ok(())
             })
-        })
+        }, _ => return Err(Error::Unsupported { op: "to_dense", dtype: self.dtype() }))
     }
 
     /// `x.to_sparse_csr()` of a dense matrix: its non-zero elements, `i64`

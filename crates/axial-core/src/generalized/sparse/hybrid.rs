@@ -8,7 +8,7 @@ use super::SparseCoo;
 use super::coo::slice;
 use super::matmul::{dense_width, output_shape};
 use crate::generalized::host::{self, Num};
-use crate::{Cpu, RawTensor, Result, TensorRef, with_dtype};
+use crate::{Cpu, Error, RawTensor, Result, TensorRef, with_real_dtype};
 
 impl SparseCoo {
     /// `self @ dense` for a hybrid matrix (one sparse dim, one dense):
@@ -24,7 +24,7 @@ impl SparseCoo {
         let (indices, values) = self.parts();
         let rows = values.view().matmul(dense)?;
         let idx = slice::<i64>(indices)?;
-        with_dtype!(self.dtype(), T => {
+        with_real_dtype!(self.dtype(), T => {
             let src = host::elements::<T>(op, &rows.view())?;
             host::build::<T>(&output_shape(shape[0], n, vector), |out| {
                 for (e, &r) in idx.iter().enumerate() {
@@ -36,6 +36,6 @@ impl SparseCoo {
                 }
                 Ok(())
             })
-        })
+        }, _ => return Err(Error::Unsupported { op: op, dtype: self.dtype() }))
     }
 }

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::coo::slice;
 use super::{SparseCoo, SparseCsr};
 use crate::generalized::host::{self, Num};
-use crate::{Cpu, Element, Error, RawTensor, Result, TensorRef, with_dtype};
+use crate::{Cpu, Element, Error, RawTensor, Result, TensorRef, with_real_dtype};
 
 /// Output rows per parallel task, at least.
 const ROWS_PER_TASK: usize = 16;
@@ -168,14 +168,14 @@ impl SparseCoo {
             }
             Some(order)
         };
-        with_dtype!(self.dtype(), T => {
+        with_real_dtype!(self.dtype(), T => {
             let v = slice::<T>(values)?;
             let d = host::elements::<T>(OP, dense)?;
             host::build::<T>(&output_shape(shape[0], n, vector), |out| {
                 spmm(shape[0], n, &starts, order.as_deref(), &col, v, &d, out);
                 Ok(())
             })
-        })
+        }, _ => return Err(Error::Unsupported { op: OP, dtype: self.dtype() }))
     }
 }
 
@@ -205,14 +205,14 @@ impl SparseCsr {
         let shape = [self.shape()[0], self.shape()[1]];
         let (n, vector) = dense_width(OP, shape, dense, self.dtype())?;
         let (starts, col) = self.structure()?;
-        with_dtype!(self.dtype(), T => {
+        with_real_dtype!(self.dtype(), T => {
             let v = slice::<T>(self.raw_values())?;
             let d = host::elements::<T>(OP, dense)?;
             host::build::<T>(&output_shape(shape[0], n, vector), |out| {
                 spmm(shape[0], n, &starts, None, &col, v, &d, out);
                 Ok(())
             })
-        })
+        }, _ => return Err(Error::Unsupported { op: OP, dtype: self.dtype() }))
     }
 }
 
