@@ -281,6 +281,38 @@ impl DType {
         }
     }
 
+    /// The real dtype of a complex one (`torch.finfo(...)`'s, what `abs`
+    /// and `angle` give), the dtype itself for the others.
+    ///
+    /// ```
+    /// # use axial_core::DType;
+    /// assert_eq!(DType::C64.to_real(), DType::F32);
+    /// assert_eq!(DType::I32.to_real(), DType::I32);
+    /// ```
+    pub const fn to_real(self) -> DType {
+        match self {
+            DType::C64 => DType::F32,
+            DType::C128 => DType::F64,
+            d => d,
+        }
+    }
+
+    /// The complex dtype of a float one (`complex64` for float32 and the
+    /// halves, `complex128` for float64), `None` for the others.
+    ///
+    /// ```
+    /// # use axial_core::DType;
+    /// assert_eq!(DType::F64.to_complex(), Some(DType::C128));
+    /// assert_eq!(DType::I8.to_complex(), None);
+    /// ```
+    pub const fn to_complex(self) -> Option<DType> {
+        match self {
+            DType::F16 | DType::BF16 | DType::F32 | DType::C64 => Some(DType::C64),
+            DType::F64 | DType::C128 => Some(DType::C128),
+            _ => None,
+        }
+    }
+
     /// The dtype `sum`/`prod` return for this input: integers and bool widen to i64.
     ///
     /// ```

@@ -143,6 +143,10 @@ pub enum Error {
         /// The dtype given.
         dtype: DType,
     },
+    /// An op PyTorch refuses for a dtype with its own message rather than
+    /// "not implemented for" (`maximum not implemented for complex tensors.`).
+    #[error("{0}")]
+    Refused(&'static str),
     /// Two dtypes PyTorch does not promote together (a wide unsigned
     /// integer or a float8 with another dtype).
     #[error(

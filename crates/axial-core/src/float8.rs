@@ -154,7 +154,7 @@ macro_rules! float8 {
         $t:ident = $name:literal { mantissa: $m:literal, bias: $bias:literal, specials: $sp:ident, max: $max:literal }
     )*) => {$(
         $(#[$doc])*
-        #[derive(Copy, Clone, Default, PartialEq, Eq, Hash, Pod, Zeroable)]
+        #[derive(Copy, Clone, Default, Pod, Zeroable)]
         #[repr(transparent)]
         pub struct $t(u8);
 
@@ -191,6 +191,13 @@ macro_rules! float8 {
             /// True for the NaN patterns.
             pub fn is_nan(self) -> bool {
                 self.to_f32().is_nan()
+            }
+        }
+
+        /// Equality of values: NaN is unequal to itself, `-0 == 0`.
+        impl PartialEq for $t {
+            fn eq(&self, other: &Self) -> bool {
+                self.to_f32() == other.to_f32()
             }
         }
 

@@ -95,7 +95,7 @@ fn errors_are_pytorchs() {
     );
     assert_eq!(
         err(v.reduce(ReduceOp::Mean, &[], false)),
-        "mean: could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"
+        "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"
     );
     assert_eq!(
         err(v.reduce(ReduceOp::Std { correction: 1.0 }, &[0], false)),

@@ -87,8 +87,8 @@ pub fn dl_dtype(dtype: DType) -> DLDataType {
 /// The axial dtype of a DLPack dtype.
 ///
 /// # Errors
-/// A dtype axial does not hold (unsigned wider than 8 bits, complex, float8,
-/// vectors of lanes), named with its code, bits and lanes.
+/// A dtype axial does not hold (vectors of lanes, float8s other than
+/// PyTorch's four, sub-byte types), named with its code, bits and lanes.
 ///
 /// ```
 /// use axial_core::DType;
@@ -96,7 +96,9 @@ pub fn dl_dtype(dtype: DType) -> DLDataType {
 /// let f = DLDataType::scalar(DLDataTypeCode::FLOAT, 32);
 /// assert_eq!(axial_io::dlpack::dtype_of(f)?, DType::F32);
 /// let c = DLDataType::scalar(DLDataTypeCode::COMPLEX, 64);
-/// assert!(axial_io::dlpack::dtype_of(c).is_err());
+/// assert_eq!(axial_io::dlpack::dtype_of(c)?, DType::C64);
+/// let two = DLDataType { lanes: 2, ..f };
+/// assert!(axial_io::dlpack::dtype_of(two).is_err());
 /// # Ok::<(), axial::Error>(())
 /// ```
 pub fn dtype_of(dl: DLDataType) -> Result<DType> {
@@ -110,7 +112,7 @@ pub fn dtype_of(dl: DLDataType) -> Result<DType> {
             Error::invalid(
                 "from_dlpack",
                 format!(
-                    "unsupported dtype in DLTensor: code {}, bits {}, lanes {} (axial holds bool, uint8, int8..int64, float16, bfloat16, float32 and float64)",
+                    "unsupported dtype in DLTensor: code {}, bits {}, lanes {} (axial holds bool, uint8..uint64, int8..int64, float16, bfloat16, float32, float64, complex64, complex128 and the float8s, one lane each)",
                     dl.code.0, dl.bits, dl.lanes
                 ),
             )

@@ -56,8 +56,8 @@ pub enum Error {
         /// What axial does not read.
         message: String,
     },
-    /// A tensor of a dtype axial does not have (uint16, complex64, the
-    /// float8s, a string or structured array). Only that tensor is refused:
+    /// A tensor of a dtype axial does not have (complex32, float8_e8m0fnu,
+    /// the 4- and 6-bit floats, a string or structured array). Only that tensor is refused:
     /// the file's other tensors read.
     #[error("{format}: {}", unsupported_dtype(key.as_deref(), dtype))]
     UnsupportedDType {
@@ -66,8 +66,8 @@ pub enum Error {
         /// The tensor's key (absent for an `.npy`, which holds one array, and
         /// for a tensor given to a writer).
         key: Option<String>,
-        /// The dtype as the file's library names it (torch's `uint16`,
-        /// `complex64`, `float8_e4m3fn`; numpy's `uint16`, `str160`,
+        /// The dtype as the file's library names it (torch's `complex32`,
+        /// `float8_e8m0fnu`, `qint8`; numpy's `float128`, `str160`,
         /// `object`; HDF5's class for a datatype numpy has no name for).
         dtype: String,
     },

@@ -101,7 +101,7 @@ impl std::ops::Deref for SafeTensors {
 /// # Errors
 /// The file cannot be read, or is malformed or cut short (the message is
 /// `safetensors.torch.load_file`'s). A tensor of a dtype axial does not
-/// have (uint16, complex64, the float8s) is no error: the others read, and
+/// have (float8_e8m0fnu, the 4- and 6-bit floats) is no error: the others read, and
 /// asking for it is an [`Error::UnsupportedDType`] naming it.
 ///
 /// ```no_run

@@ -324,7 +324,7 @@ pub trait TensorMap {
     fn find(&self, key: &str) -> Option<&StoredTensor>;
 
     /// The dtype's name of the tensor under `key` when the file holds one
-    /// there whose dtype axial does not have (`uint16`, `complex64`).
+    /// there whose dtype axial does not have (`complex32`, `str160`).
     ///
     /// ```
     /// # use axial_io::{TensorMap, npz};
@@ -469,7 +469,7 @@ impl NamedTensors {
     }
 
     /// The tensors of a dtype axial does not have: their names and their
-    /// dtypes' (`uint16`, `complex64`), in the file's order.
+    /// dtypes' (`float8_e8m0fnu`, `str160`), in the file's order.
     ///
     /// ```
     /// # use axial_io::npz;

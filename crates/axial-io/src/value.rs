@@ -55,8 +55,8 @@ pub enum Value {
     Dict(Dict),
     /// A tensor (or an `nn.Parameter`).
     Tensor(TensorValue),
-    /// A tensor of a dtype axial does not have (uint16, complex64, the
-    /// float8s, quantized), or a storage of one saved on its own: its bytes
+    /// A tensor of a dtype axial does not have (complex32, float8_e8m0fnu,
+    /// the sub-byte dtypes, quantized), or a storage of one saved on its own: its bytes
     /// and layout, for the caller to read. [`crate::TensorMap::tensor`]
     /// refuses it by name with an [`crate::Error::UnsupportedDType`].
     Foreign(ForeignTensor),
@@ -193,9 +193,9 @@ pub struct TensorValue {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ForeignTensor {
-    /// The dtype's name: torch's (`uint16`, `complex64`, `float8_e4m3fn`)
-    /// for checkpoints and safetensors files, numpy's (`uint16`,
-    /// `complex64`, `str160`) for `.npz` members.
+    /// The dtype's name: torch's (`complex32`, `float8_e8m0fnu`, `qint8`)
+    /// for checkpoints and safetensors files, numpy's (`float128`,
+    /// `datetime64`, `str160`) for `.npz` members.
     pub dtype: String,
     /// Bytes per element.
     pub element_size: usize,

@@ -6,7 +6,9 @@ use half::{bf16, f16};
 use super::convert::{bf16_to_f32, f16_to_f32};
 use super::map::apply2;
 use crate::ops::compare_table;
-use crate::{Arg, Bool, CmpOp, Cpu, Element, Error, Output, Result, with_real_dtype};
+use crate::{
+    Arg, Bool, CmpOp, Cpu, DType, Element, Error, Output, Result, with_dtype, with_real_dtype,
+};
 
 /// `dst = lhs op rhs`: `lhs` and `rhs` share a dtype; `dst` is bool.
 pub(crate) fn compare(
@@ -16,8 +18,31 @@ pub(crate) fn compare(
     mut dst: Output<'_, Cpu>,
 ) -> Result<()> {
     let dtype = Arg::pair_dtype(op.name(), &lhs, &rhs)?;
+    op.check(dtype)?;
     with_real_dtype!(dtype, T => compare_typed::<T>(op, &lhs, &rhs, &mut dst),
-        _ => Err(Error::Unsupported { op: op.name(), dtype }))
+        _ => equality(op, &lhs, &rhs, &mut dst, dtype))
+}
+
+/// `==` and `!=` of the dtypes with no order (complex numbers) or no
+/// ordering kernel (the float8s): equality of values, NaN unequal.
+fn equality(
+    op: CmpOp,
+    lhs: &Arg<'_, Cpu>,
+    rhs: &Arg<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    dtype: DType,
+) -> Result<()> {
+    let eq = match op {
+        CmpOp::Eq => true,
+        CmpOp::Ne => false,
+        _ => {
+            return Err(Error::Unsupported {
+                op: op.name(),
+                dtype,
+            });
+        }
+    };
+    with_dtype!(dtype, T => apply2(op.name(), lhs, rhs, dst, move |a: T, b: T| Bool::from((a == b) == eq)))
 }
 
 fn compare_typed<T: Ordered>(
@@ -32,7 +57,7 @@ fn compare_typed<T: Ordered>(
     macro_rules! run {
         ($(
             $(#[$doc:meta])*
-            $op:ident = $name:literal ($cmp:tt), derivative: $derivative:tt;
+            $op:ident = $name:literal ($cmp:tt) $kind:ident $($kernel:literal)?, derivative: $derivative:tt;
         )*) => {
             match op {
                 $(CmpOp::$op => apply2(name, lhs, rhs, dst, |a: T, b: T| Bool::from(a.key() $cmp b.key())),)*

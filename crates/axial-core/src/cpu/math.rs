@@ -459,6 +459,56 @@ pub(crate) fn int_pow<I: Int>(a: I, b: I) -> I {
     acc
 }
 
+/// Complex division as PyTorch's `c10::complex` divides (Smith's
+/// algorithm: the larger part of the divisor scaled out first, so that
+/// no intermediate overflows where the quotient does not).
+#[inline(always)]
+pub(crate) fn complex_div<F: num_traits::Float>(
+    x: num_complex::Complex<F>,
+    y: num_complex::Complex<F>,
+) -> num_complex::Complex<F> {
+    let (a, b, c, d) = (x.re, x.im, y.re, y.im);
+    if c.abs() >= d.abs() {
+        if c == F::zero() && d == F::zero() {
+            return num_complex::Complex::new(a / c.abs(), b / d.abs());
+        }
+        let rat = d / c;
+        let scl = F::one() / (c + d * rat);
+        num_complex::Complex::new((a + b * rat) * scl, (b - a * rat) * scl)
+    } else {
+        let rat = c / d;
+        let scl = F::one() / (d + c * rat);
+        num_complex::Complex::new((a * rat + b) * scl, (b * rat - a) * scl)
+    }
+}
+
+/// `1/(1 + e⁻ᶻ)` for complex numbers.
+#[inline(always)]
+pub(crate) fn complex_sigmoid<F: num_traits::Float>(
+    z: num_complex::Complex<F>,
+) -> num_complex::Complex<F> {
+    let one = num_complex::Complex::new(F::one(), F::zero());
+    complex_div(one, one + (-z).exp())
+}
+
+/// `xʸ = e^(y·ln x)` for complex numbers, with `0ʸ` as C++'s `std::pow`
+/// gives it (1 for `y = 0`, 0 for a `y` of positive real part).
+#[inline(always)]
+pub(crate) fn complex_pow<F: num_traits::Float>(
+    x: num_complex::Complex<F>,
+    y: num_complex::Complex<F>,
+) -> num_complex::Complex<F> {
+    if x.re == F::zero() && x.im == F::zero() {
+        if y.re == F::zero() && y.im == F::zero() {
+            return num_complex::Complex::new(F::one(), F::zero());
+        }
+        if y.im == F::zero() && y.re > F::zero() {
+            return num_complex::Complex::new(F::zero(), F::zero());
+        }
+    }
+    x.powc(y)
+}
+
 /// Runs the arm of a runtime dtype's family, with `$F` or `$I` bound to its
 /// element type: float (f32, f64, f16, bf16), integer or bool; `other`
 /// for the dtypes with no arithmetic kernel (complex, float8).

@@ -16,6 +16,7 @@ use super::gemm_at::{self, GemmElem, Product};
 use crate::ops::{Addmm, Matmul};
 use crate::plan::{MatStrides, MatmulPlan, Odometer};
 use crate::{Cpu, DType, Element, Error, Input, Output, Result};
+use num_complex::Complex;
 
 /// The product's shape, checked by the device-independent rules.
 type Problem = MatmulPlan;
@@ -95,11 +96,53 @@ fn product(
         DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
         DType::F16 => widened::<half::f16>(&problem, &lhs, &rhs, &mut dst, accumulate),
         DType::BF16 => widened::<half::bf16>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::C64 => complex::<f32>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::C128 => complex::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
         dtype => Err(Error::Unsupported {
             op: "matmul",
             dtype,
         }),
     }
+}
+
+/// complex64 and complex128: each output element the sum over the
+/// contracted dim in order, in the element's precision.
+fn complex<F: num_traits::Float + Send + Sync + 'static>(
+    p: &Problem,
+    lhs: &Input<'_, Cpu>,
+    rhs: &Input<'_, Cpu>,
+    dst: &mut Output<'_, Cpu>,
+    accumulate: bool,
+) -> Result<()>
+where
+    Complex<F>: Element,
+{
+    let (pl, pr, pd) = pointers::<Complex<F>>(lhs, rhs, dst)?;
+    for_each_batch(p, |[l, r, d], _, _: &mut ()| {
+        for i in 0..p.m as isize {
+            for j in 0..p.n as isize {
+                let mut acc = Complex::new(F::zero(), F::zero());
+                for k in 0..p.k as isize {
+                    // SAFETY: the batch's matrices are elements of layouts
+                    // checked in bounds of their storages (as in `direct`);
+                    // i < m, j < n and k < k index inside them.
+                    let (a, b) = unsafe {
+                        (
+                            *pl.get().wrapping_offset(l + i * p.lhs.row + k * p.lhs.col),
+                            *pr.get().wrapping_offset(r + k * p.rhs.row + j * p.rhs.col),
+                        )
+                    };
+                    acc = acc + a * b;
+                }
+                let at = pd.get().wrapping_offset(d + i * p.dst.row + j * p.dst.col);
+                // SAFETY: as above; each output element of a batch is
+                // written by this batch only (batches run in parallel only
+                // when dst does not overlap itself).
+                unsafe { *at = if accumulate { *at + acc } else { acc } };
+            }
+        }
+    });
+    Ok(())
 }
 
 /// The checked base pointers of the three operands.

@@ -12,6 +12,7 @@ use super::vmath::pow::PowOp;
 use super::vmath::{Lanewise, apply::apply as vector};
 use crate::ops::{PowScalarKind, Resolved, unary_table};
 use crate::{Bool, Cpu, DType, Element, Error, Input, Output, Result, UnaryOp, with_dtype};
+use num_complex::Complex;
 
 /// `dst = op(src)`; `src` and `dst` share a dtype, except for `logical_not`
 /// (bool output).
@@ -33,7 +34,13 @@ pub(crate) fn unary(op: UnaryOp, src: Input<'_, Cpu>, mut dst: Output<'_, Cpu>) 
             float F => float_unary::<F>(op, src, dst),
             int I => int_unary::<I>(op, src, dst),
             bool => Err(unsupported(op, DType::Bool)),
-            other => Err(unsupported(op, src.dtype))),
+            other => match src.dtype {
+                DType::C64 => table_complex::<f32>(op, src, dst),
+                DType::C128 => table_complex::<f64>(op, src, dst),
+                d if d.is_float8() => with_dtype!(d, T => table_float8::<T>(op, src, dst)),
+                _ => None,
+            }
+            .unwrap_or_else(|| Err(unsupported(op, src.dtype)))),
     }
 }
 
@@ -43,7 +50,8 @@ macro_rules! table_kernels {
     ($(
         $(#[$doc:meta])*
         $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
-            int: $int:tt, bool: $bool:tt, float: $float:tt, simd: $simd:tt,
+            int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt, simd: $simd:tt,
             cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
         }
     )*) => {
@@ -66,6 +74,34 @@ macro_rules! table_kernels {
         ) -> Option<Result<()>> {
             match op {
                 $(UnaryOp::$op { .. } => table_kernels!(@int $int, op, src, dst),)*
+            }
+        }
+
+        /// Runs the row's `complex` kernel over `Complex<F>`; `None` for
+        /// the rows without one.
+        fn table_complex<F: num_traits::Float + Send + Sync + 'static>(
+            op: UnaryOp,
+            src: &Input<'_, Cpu>,
+            dst: &mut Output<'_, Cpu>,
+        ) -> Option<Result<()>>
+        where
+            Complex<F>: Element,
+            F: Element,
+        {
+            match op {
+                $(UnaryOp::$op { .. } => table_kernels!(@complex $complex, $cost, op, src, dst),)*
+            }
+        }
+
+        /// Runs the row's float kernel on f32 for a float8 `T` (rounded
+        /// once); `None` for the rows the float8s do not have.
+        fn table_float8<T: Element>(
+            op: UnaryOp,
+            src: &Input<'_, Cpu>,
+            dst: &mut Output<'_, Cpu>,
+        ) -> Option<Result<()>> {
+            match op {
+                $(UnaryOp::$op { .. } => table_kernels!(@float8 $float8, $float, op, src, dst),)*
             }
         }
 
@@ -107,6 +143,28 @@ macro_rules! table_kernels {
     (@int ($f:expr), $op:ident, $src:ident, $dst:ident) => {
         Some(apply1($op.name(), $src, $dst, $f))
     };
+    (@complex (modulus), $cost:ident, $op:ident, $src:ident, $dst:ident) => {
+        Some(apply1($op.name(), $src, $dst, |z: Complex<F>| z.norm()))
+    };
+    (@complex (power), $cost:ident, $op:ident, $src:ident, $dst:ident) => {
+        match $op {
+            UnaryOp::PowScalar(p) => {
+                let p = F::from(p).unwrap_or_else(F::nan);
+                Some(apply1_weighted($op.name(), COSTLY, $src, $dst, move |z: Complex<F>| {
+                    crate::cpu::math::complex_pow(z, Complex::new(p, F::zero()))
+                }))
+            }
+            _ => None,
+        }
+    };
+    (@complex ($f:expr), $cost:ident, $op:ident, $src:ident, $dst:ident) => {
+        Some(apply1_weighted($op.name(), table_kernels!(@weight $cost), $src, $dst, $f))
+    };
+    (@complex $rule:tt, $cost:ident, $op:ident, $src:ident, $dst:ident) => { None };
+    (@float8 ok, ($f:expr), $op:ident, $src:ident, $dst:ident) => {
+        Some(apply1($op.name(), $src, $dst, |x: T| T::from_f32(($f)(x.to_f32()))))
+    };
+    (@float8 $rule:tt, $f:tt, $op:ident, $src:ident, $dst:ident) => { None };
     (@simd -, $op:ident, $src:ident, $dst:ident) => { None };
     (@simd ($t:path), $op:ident, $src:ident, $dst:ident) => {
         vectorised::<E, _>($op, $t, $src, $dst)

@@ -10,7 +10,11 @@
 //! integer kernel refuses ([`RhsRule`]); the work of one element; and its
 //! derivative. The CUDA kernels are `binary_<name>_<dtype>` for floats and
 //! the logical ops, `binary_int_<dtype>` with the op's number for
-//! integers ([`BinaryOp::code`]).
+//! integers ([`BinaryOp::code`]). Three columns say what the op does to
+//! the dtypes PyTorch gives few kernels: `complex` (its element function
+//! over `Complex<f32>`/`Complex<f64>`, or PyTorch's refusal), `uint`
+//! (uint16, uint32, uint64: `ok` runs the integer kernel) and `float8`
+//! (`ok` computes in f32 and rounds once).
 
 use super::grad::{add, add_scalar, bin, cmp, cmp_scalar, div, mul, neg, scale, un, zero_where};
 use super::unary::{no_derivative, unsaved};
@@ -29,63 +33,75 @@ macro_rules! binary_table {
             /// `a + b`.
             Add = "add" (any) {
                 int: (I::wrapping_add), bool: (as LogicalOr), float: (|a, b| a + b),
+                complex: (|a, b| a + b), uint: (unsupported "add_stub"), float8: (unsupported "add_stub"),
                 rhs: -, cost: cheap, derivative: (NOTHING: c => add_backward(c)),
             }
             /// `a - b`.
             Sub = "sub" (any) {
                 int: (I::wrapping_sub), bool: (refused SUB_BOOL), float: (|a, b| a - b),
+                complex: (|a, b| a - b), uint: (unsupported "add_stub"), float8: (unsupported "add_stub"),
                 rhs: -, cost: cheap, derivative: (NOTHING: c => sub_backward(c)),
             }
             /// `a * b`.
             Mul = "mul" (any) {
                 int: (I::wrapping_mul), bool: (as LogicalAnd), float: (|a, b| a * b),
+                complex: (|a, b| a * b), uint: ok, float8: ok,
                 rhs: -, cost: cheap, derivative: (EACH_OTHER: c => mul_backward(c)),
             }
             /// `a / b`, true division (integers give f32).
             Div = "div" (math) {
                 int: -, bool: -, float: (|a, b| a / b),
+                complex: (crate::cpu::math::complex_div), uint: ok, float8: (unsupported "div_cpu"),
                 rhs: -, cost: cheap, derivative: (DIVISION: c => div_backward(c)),
             }
             /// `a % b`, with the sign of the divisor (Python's).
             Rem = "remainder" (any) {
                 int: (crate::cpu::math::int_remainder::<I>), bool: (unsupported "remainder_cpu"),
                 float: (crate::cpu::math::remainder),
+                complex: (unsupported "remainder_cpu"), uint: (unsupported "remainder_cpu"), float8: (unsupported "remainder_cpu"),
                 rhs: (NonZero), cost: costly, derivative: (BOTH: c => rem_backward(c)),
             }
             /// `a // b`, rounding toward −∞.
             FloorDiv = "floor_divide" (any) {
                 int: (crate::cpu::math::int_floor_divide::<I>), bool: (unsupported "div_floor_cpu"),
                 float: (crate::cpu::math::floor_divide::<E>),
+                complex: (unsupported "div_floor_cpu"), uint: (unsupported "div_floor_cpu"), float8: (unsupported "div_floor_cpu"),
                 rhs: (NonZero), cost: costly, derivative: -,
             }
             /// `aᵇ`.
             Pow = "pow" (any) {
                 int: (crate::cpu::math::int_pow::<I>), bool: (unsupported "pow"),
                 float: (crate::cpu::math::Float::powf),
+                complex: (crate::cpu::math::complex_pow), uint: (unsupported "pow"), float8: (unsupported "pow"),
                 rhs: (NonNegative), cost: costly, derivative: (POWER: c => pow_backward(c)),
             }
             /// Larger of the two (NaN propagates).
             Maximum = "maximum" (any) {
                 int: (|a: I, b: I| a.max(b)), bool: (as LogicalOr), float: (crate::cpu::math::maximum),
+                complex: (refused "maximum not implemented for complex tensors."), uint: ok, float8: (unsupported "maximum_cpu"),
                 rhs: -, cost: cheap, derivative: (BOTH: c => extremum_backward(c, CmpOp::Lt)),
             }
             /// Smaller of the two (NaN propagates).
             Minimum = "minimum" (any) {
                 int: (|a: I, b: I| a.min(b)), bool: (as LogicalAnd), float: (crate::cpu::math::minimum),
+                complex: (refused "minimum not implemented for complex tensors."), uint: ok, float8: (unsupported "minimum_cpu"),
                 rhs: -, cost: cheap, derivative: (BOTH: c => extremum_backward(c, CmpOp::Gt)),
             }
             /// `atan2(a, b)`.
             Atan2 = "atan2" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::atan2),
+                complex: (unsupported "atan2_cpu"), uint: ok, float8: (unsupported "atan2_cpu"),
                 rhs: -, cost: costly, derivative: (BOTH: c => atan2_backward(c)),
             }
             /// `a && b` (output bool).
             LogicalAnd = "logical_and" (logical) {
-                int: -, bool: -, float: -, rhs: -, cost: cheap, derivative: -,
+                int: -, bool: -, float: -, complex: -, uint: (unsupported "logical_and_cpu"), float8: (unsupported "logical_and_cpu"),
+                rhs: -, cost: cheap, derivative: -,
             }
             /// `a || b` (output bool).
             LogicalOr = "logical_or" (logical) {
-                int: -, bool: -, float: -, rhs: -, cost: cheap, derivative: -,
+                int: -, bool: -, float: -, complex: -, uint: (unsupported "logical_or_cpu"), float8: (unsupported "logical_or_cpu"),
+                rhs: -, cost: cheap, derivative: -,
             }
         }
     };
@@ -118,11 +134,23 @@ enum BoolRule {
     Refused(&'static str),
 }
 
+/// What a row says of the dtypes PyTorch gives few kernels.
+#[derive(Copy, Clone)]
+enum Rule {
+    /// The op runs (on its kernel for the dtype).
+    Ok,
+    /// PyTorch's "not implemented for" with its kernel's name.
+    Unsupported(&'static str),
+    /// PyTorch's own message.
+    Refused(&'static str),
+}
+
 macro_rules! define_binary {
     ($(
         $(#[$doc:meta])*
         $op:ident = $name:literal ($class:ident) {
             int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt,
             rhs: $rhs:tt, cost: $cost:ident, derivative: $derivative:tt,
         }
     )*) => {
@@ -181,6 +209,22 @@ macro_rules! define_binary {
                     $(BinaryOp::$op => define_binary!(@rhs $rhs),)*
                 }
             }
+
+            /// The row's rule for `dtype` when it is complex, a wide
+            /// unsigned integer or a float8.
+            fn rule(self, dtype: DType) -> Rule {
+                match self {
+                    $(BinaryOp::$op => if dtype.is_complex() {
+                        define_binary!(@rule $complex)
+                    } else if dtype.is_wide_unsigned() {
+                        define_binary!(@rule $uint)
+                    } else if dtype.is_float8() {
+                        define_binary!(@rule $float8)
+                    } else {
+                        Rule::Ok
+                    },)*
+                }
+            }
         }
     };
     (@bool -) => { BoolRule::None };
@@ -188,6 +232,11 @@ macro_rules! define_binary {
     (@bool (unsupported $k:literal)) => { BoolRule::Unsupported($k) };
     (@bool (refused $m:expr)) => { BoolRule::Refused($m) };
     (@rhs -) => { None };
+    (@rule -) => { Rule::Ok };
+    (@rule ok) => { Rule::Ok };
+    (@rule (unsupported $k:literal)) => { Rule::Unsupported($k) };
+    (@rule (refused $m:expr)) => { Rule::Refused($m) };
+    (@rule ($f:expr)) => { Rule::Ok };
     (@rhs ($rule:ident)) => { Some(RhsRule::$rule) };
 }
 binary_table!(define_binary);
@@ -282,6 +331,7 @@ macro_rules! binary_derivatives {
         $(#[$doc:meta])*
         $op:ident = $name:literal ($class:ident) {
             int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt,
             rhs: $rhs:tt, cost: $cost:ident, derivative: $derivative:tt,
         }
     )*) => {
@@ -440,9 +490,10 @@ impl BinaryOp {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn output_dtype(self, dtype: DType) -> Result<DType> {
+        self.check_rule(dtype)?;
         match self.class() {
             Class::logical => Ok(DType::Bool),
-            Class::math if !dtype.is_float() => Ok(DType::F32),
+            Class::math if !dtype.is_float() && !dtype.is_complex() => Ok(DType::F32),
             _ if dtype == DType::Bool => match self.bool_rule() {
                 BoolRule::Refused(message) => Err(Error::invalid(self.name(), message)),
                 _ => Ok(dtype),
@@ -469,6 +520,7 @@ impl BinaryOp {
     /// ```
     pub fn resolve(self, dtype: DType) -> Result<BinaryOp> {
         let unsupported = |op| Error::Unsupported { op, dtype };
+        self.check_rule(dtype)?;
         match self.class() {
             Class::logical => Ok(self),
             _ if dtype == DType::Bool => match self.bool_rule() {
@@ -477,8 +529,27 @@ impl BinaryOp {
                 BoolRule::Unsupported(kernel) => Err(unsupported(kernel)),
                 BoolRule::None => Err(unsupported(self.name())),
             },
-            Class::math if !dtype.is_float() => Err(unsupported(self.name())),
+            Class::math if !dtype.is_float() && !dtype.is_complex() => {
+                Err(unsupported(self.name()))
+            }
             _ => Ok(self),
+        }
+    }
+
+    /// PyTorch's refusal of the op on a complex, wide unsigned or float8
+    /// `dtype`, where its row has one.
+    ///
+    /// ```
+    /// # use axial_core::{BinaryOp, DType};
+    /// assert_eq!(BinaryOp::Add.check_rule(DType::U32).unwrap_err().to_string(), "\"add_stub\" not implemented for 'UInt32'");
+    /// assert_eq!(BinaryOp::Maximum.check_rule(DType::C64).unwrap_err().to_string(), "maximum not implemented for complex tensors.");
+    /// assert!(BinaryOp::Mul.check_rule(DType::F8E5M2).is_ok());
+    /// ```
+    pub fn check_rule(self, dtype: DType) -> Result<()> {
+        match self.rule(dtype) {
+            Rule::Ok => Ok(()),
+            Rule::Unsupported(op) => Err(Error::Unsupported { op, dtype }),
+            Rule::Refused(message) => Err(Error::Refused(message)),
         }
     }
 
@@ -492,7 +563,7 @@ impl BinaryOp {
     /// assert_eq!(BinaryOp::FloorDiv.rhs_rule(DType::F32), None); // floats divide by zero
     /// ```
     pub fn rhs_rule(self, dtype: DType) -> Option<RhsRule> {
-        if dtype.is_float() || dtype == DType::Bool {
+        if !dtype.is_int() {
             return None;
         }
         self.rhs()

@@ -2,7 +2,9 @@
 //! name and its operator (Rust's and C's alike), and the op's rules. Every
 //! dtype compares (halves as f32, bool as `false < true`); the result is
 //! bool. The CUDA kernel is `compare_<dtype>`, with the op's number
-//! ([`CmpOp::code`]).
+//! ([`CmpOp::code`]). A row is `every` dtype's, or `ordered`: PyTorch has
+//! no kernel of it (named in the row) for complex numbers, the wide
+//! unsigned integers and the float8s, which compare for equality only.
 
 use super::{Derivative, Lowering, Op, OpInfo};
 
@@ -11,17 +13,17 @@ macro_rules! compare_table {
     ($then:ident) => {
         $then! {
             /// `==`.
-            Eq = "eq" (==), derivative: -;
+            Eq = "eq" (==) every, derivative: -;
             /// `!=`.
-            Ne = "ne" (!=), derivative: -;
+            Ne = "ne" (!=) every, derivative: -;
             /// `<`.
-            Lt = "lt" (<), derivative: -;
+            Lt = "lt" (<) ordered "lt_cpu", derivative: -;
             /// `<=`.
-            Le = "le" (<=), derivative: -;
+            Le = "le" (<=) ordered "le_cpu", derivative: -;
             /// `>`.
-            Gt = "gt" (>), derivative: -;
+            Gt = "gt" (>) ordered "gt_cpu", derivative: -;
             /// `>=`.
-            Ge = "ge" (>=), derivative: -;
+            Ge = "ge" (>=) ordered "ge_cpu", derivative: -;
         }
     };
 }
@@ -30,7 +32,7 @@ pub(crate) use compare_table;
 macro_rules! define_compare {
     ($(
         $(#[$doc:meta])*
-        $op:ident = $name:literal ($cmp:tt), derivative: $derivative:tt;
+        $op:ident = $name:literal ($cmp:tt) $kind:ident $($kernel:literal)?, derivative: $derivative:tt;
     )*) => {
         /// Comparisons; the result is bool.
         ///
@@ -68,12 +70,36 @@ macro_rules! define_compare {
                 }
             }
 
+            /// PyTorch's refusal of the comparison on `dtype`: the ordering
+            /// ones have no kernel for complex numbers, the wide unsigned
+            /// integers and the float8s.
+            ///
+            /// ```
+            /// # use axial_core::{CmpOp, DType};
+            /// assert!(CmpOp::Eq.check(DType::C64).is_ok());
+            /// assert_eq!(CmpOp::Lt.check(DType::C64).unwrap_err().to_string(), "\"lt_cpu\" not implemented for 'ComplexFloat'");
+            /// assert!(CmpOp::Ge.check(DType::U16).is_err());
+            /// ```
+            pub fn check(self, dtype: crate::DType) -> crate::Result<()> {
+                match self {
+                    $(CmpOp::$op => define_compare!(@check $kind $($kernel)?, dtype),)*
+                }
+            }
+
             /// The operator, as C and Rust spell it (for the CUDA header).
             pub(crate) fn operator(self) -> &'static str {
                 match self {
                     $(CmpOp::$op => stringify!($cmp),)*
                 }
             }
+        }
+    };
+    (@check every, $dtype:ident) => { Ok(()) };
+    (@check ordered $kernel:literal, $dtype:ident) => {
+        if $dtype.is_basic() {
+            Ok(())
+        } else {
+            Err(crate::Error::Unsupported { op: $kernel, dtype: $dtype })
         }
     };
 }

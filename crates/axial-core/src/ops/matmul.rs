@@ -72,9 +72,14 @@ fn product_dtype(op: &'static str, a: DType, b: DType) -> Result<DType> {
     if a != b {
         return Err(dtypes_differ(op, a, b));
     }
-    if !a.is_float() {
+    if !a.is_float() && !a.is_complex() {
         return Err(Error::Unsupported {
-            op: "matmul",
+            // PyTorch names its kernel for the wide unsigned integers.
+            op: if a.is_wide_unsigned() {
+                "addmm_impl_cpu_"
+            } else {
+                "matmul"
+            },
             dtype: a,
         });
     }

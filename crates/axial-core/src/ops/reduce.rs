@@ -86,19 +86,34 @@ impl ReduceOp {
     /// assert_eq!(ReduceOp::All.output_dtype(DType::U8)?, DType::U8);
     /// assert_eq!(
     ///     ReduceOp::Mean.output_dtype(DType::I64).unwrap_err().to_string(),
-    ///     "mean: could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"
+    ///     "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long"
+    /// );
+    /// assert_eq!(ReduceOp::Sum.output_dtype(DType::U32)?, DType::I64);
+    /// assert_eq!(ReduceOp::Mean.output_dtype(DType::C64)?, DType::C64);
+    /// assert_eq!(
+    ///     ReduceOp::Max.output_dtype(DType::C64).unwrap_err().to_string(),
+    ///     "\"max_values_cpu\" not implemented for 'ComplexFloat'"
     /// );
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn output_dtype(self, dtype: DType) -> Result<DType> {
+        if let Some(op) = self.missing_kernel(dtype) {
+            return Err(Error::Unsupported { op, dtype });
+        }
         match self {
             ReduceOp::Sum | ReduceOp::Prod => Ok(dtype.sum_dtype()),
             ReduceOp::Max | ReduceOp::Min => Ok(dtype),
             ReduceOp::All | ReduceOp::Any if dtype == DType::U8 => Ok(DType::U8),
             ReduceOp::All | ReduceOp::Any => Ok(DType::Bool),
+            ReduceOp::Mean if dtype.is_complex() => Ok(dtype),
             ReduceOp::Mean | ReduceOp::Var { .. } | ReduceOp::Std { .. } if !dtype.is_float() => {
                 Err(Error::Invalid {
-                    op: self.name(),
+                    // PyTorch's own spelling of mean's name here.
+                    op: if self == ReduceOp::Mean {
+                        "mean()"
+                    } else {
+                        self.name()
+                    },
                     message: format!(
                         "could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
                         dtype.scalar_type_name()
@@ -106,6 +121,22 @@ impl ReduceOp {
                 })
             }
             _ => Ok(dtype),
+        }
+    }
+
+    /// PyTorch's kernel that a reduction lacks for a dtype with few kernels
+    /// (`max` of complex numbers or unsigned integers, `sum` of a float8),
+    /// and the ones axial lacks (complex `prod`, `var`, `std`).
+    fn missing_kernel(self, dtype: DType) -> Option<&'static str> {
+        match self {
+            ReduceOp::Max if !dtype.is_basic() => Some("max_values_cpu"),
+            ReduceOp::Min if !dtype.is_basic() => Some("min_values_cpu"),
+            ReduceOp::Sum | ReduceOp::Mean if dtype.is_float8() => Some("sum_cpu"),
+            ReduceOp::Prod if dtype.is_float8() => Some("prod_out_cpu"),
+            ReduceOp::Prod if dtype.is_complex() => Some("prod"),
+            ReduceOp::Var { .. } if dtype.is_complex() => Some("var"),
+            ReduceOp::Std { .. } if dtype.is_complex() => Some("std"),
+            _ => None,
         }
     }
 
@@ -248,6 +279,19 @@ impl ArgReduceOp {
     pub(crate) fn check(self, dtype: DType, numel: usize, dim: Option<isize>) -> Result<()> {
         if dtype == DType::Bool {
             return Err(Error::invalid(self.name(), "does not support bool input"));
+        }
+        if dtype.is_complex() {
+            return Err(Error::Refused(match self {
+                ArgReduceOp::ArgMax => "argmax(): does not support complex input",
+                ArgReduceOp::ArgMin => "argmin(): does not support complex input",
+            }));
+        }
+        if !dtype.is_basic() {
+            let op = match self {
+                ArgReduceOp::ArgMax => "argmax_cpu",
+                ArgReduceOp::ArgMin => "argmin_cpu",
+            };
+            return Err(Error::Unsupported { op, dtype });
         }
         self.check_any(numel, dim)
     }

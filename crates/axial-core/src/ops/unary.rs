@@ -41,67 +41,80 @@ macro_rules! unary_table {
             /// `-x`.
             Neg = "neg" (any) {
                 int: (I::wrapping_neg), bool: (refused NEG_BOOL), float: (|x| -x),
+                complex: (|z: Complex<F>| -z), uint: (unsupported "neg_cpu"), float8: (unsupported "neg_cpu"),
                 simd: -, cost: cheap, cuda: "neg", derivative: (nothing: c => neg(&c.g)),
             }
             /// `|x|`.
             Abs = "abs" (any) {
                 int: (I::wrapping_abs), bool: (unsupported "abs_cpu"),
                 float: (crate::cpu::math::Float::abs),
+                complex: (modulus), uint: (unsupported "abs_cpu"), float8: ok,
                 simd: -, cost: cheap, cuda: "abs", derivative: (input: c => mul(&c.g, &un(UnaryOp::Sign, c.x()?)?)),
             }
             /// `√x`.
             Sqrt = "sqrt" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::sqrt),
+                complex: (|z: Complex<F>| z.sqrt()), uint: ok, float8: (unsupported "sqrt_vml_cpu"),
                 simd: -, cost: cheap, cuda: "sqrt", derivative: (output: c => div(&c.g, &scale(c.y()?, 2.0)?)),
             }
             /// `1/√x`.
             Rsqrt = "rsqrt" (math) {
                 int: -, bool: -, float: (crate::cpu::math::rsqrt),
+                complex: (|z: Complex<F>| crate::cpu::math::complex_div(Complex::new(F::one(), F::zero()), z.sqrt())), uint: ok, float8: (unsupported "rsqrt_cpu"),
                 simd: (crate::cpu::vmath::RsqrtOp), cost: cheap, cuda: "rsqrt", derivative: (output: c => mul(&c.g, &scale(&mul(&mul(c.y()?, c.y()?)?, c.y()?)?, -0.5)?)),
             }
             /// `eˣ`.
             Exp = "exp" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::exp),
+                complex: (|z: Complex<F>| z.exp()), uint: ok, float8: (unsupported "exp_vml_cpu"),
                 simd: (crate::cpu::vmath::explog::ExpOp), cost: costly, cuda: "exp", derivative: (output: c => mul(&c.g, c.y()?)),
             }
             /// `ln x`.
             Log = "log" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::ln),
+                complex: (|z: Complex<F>| z.ln()), uint: ok, float8: (unsupported "log_vml_cpu"),
                 simd: (crate::cpu::vmath::explog::LogOp), cost: costly, cuda: "log", derivative: (input: c => div(&c.g, c.x()?)),
             }
             /// `ln(1+x)`.
             Log1p = "log1p" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::ln_1p),
+                complex: (|z: Complex<F>| (z + F::one()).ln()), uint: ok, float8: (unsupported "log1p_vml_cpu"),
                 simd: -, cost: costly, cuda: "log1p", derivative: (input: c => div(&c.g, &add_scalar(c.x()?, 1.0)?)),
             }
             /// `eˣ-1`.
             Expm1 = "expm1" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::exp_m1),
+                complex: (|z: Complex<F>| z.exp() - F::one()), uint: ok, float8: (unsupported "expm1_vml_cpu"),
                 simd: -, cost: costly, cuda: "expm1", derivative: (output: c => mul(&c.g, &add_scalar(c.y()?, 1.0)?)),
             }
             /// `sin x`.
             Sin = "sin" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::sin),
+                complex: (|z: Complex<F>| z.sin()), uint: ok, float8: (unsupported "sin_vml_cpu"),
                 simd: (crate::cpu::vmath::trig::SinOp), cost: costly, cuda: "sin", derivative: (input: c => mul(&c.g, &un(UnaryOp::Cos, c.x()?)?)),
             }
             /// `cos x`.
             Cos = "cos" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::cos),
+                complex: (|z: Complex<F>| z.cos()), uint: ok, float8: (unsupported "cos_vml_cpu"),
                 simd: (crate::cpu::vmath::trig::CosOp), cost: costly, cuda: "cos", derivative: (input: c => mul(&c.g, &neg(&un(UnaryOp::Sin, c.x()?)?)?)),
             }
             /// `tan x`.
             Tan = "tan" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::tan),
+                complex: (|z: Complex<F>| z.tan()), uint: ok, float8: (unsupported "tan_vml_cpu"),
                 simd: -, cost: costly, cuda: "tan", derivative: (output: c => mul(&c.g, &add_scalar(&mul(c.y()?, c.y()?)?, 1.0)?)),
             }
             /// `tanh x`.
             Tanh = "tanh" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::tanh),
+                complex: (|z: Complex<F>| z.tanh()), uint: ok, float8: (unsupported "tanh_vml_cpu"),
                 simd: (crate::cpu::vmath::logistic::TanhOp), cost: costly, cuda: "tanh", derivative: (output: c => mul(&c.g, &rsub_scalar(1.0, &mul(c.y()?, c.y()?)?)?)),
             }
             /// `1/(1+e⁻ˣ)`.
             Sigmoid = "sigmoid" (math) {
                 int: -, bool: -, float: (crate::cpu::math::sigmoid),
+                complex: (crate::cpu::math::complex_sigmoid), uint: ok, float8: (unsupported "sigmoid_cpu_reduced_float"),
                 simd: (crate::cpu::vmath::logistic::SigmoidOp), cost: costly, cuda: "sigmoid", derivative: (output: c => mul(&c.g, &mul(c.y()?, &rsub_scalar(1.0, c.y()?)?)?)),
             }
             /// `max(x, 0)`.
@@ -109,64 +122,76 @@ macro_rules! unary_table {
                 int: (|x: I| if x < I::ZERO { I::ZERO } else { x }),
                 bool: (refused "Boolean inputs not supported for relu"),
                 float: (crate::cpu::math::relu),
+                complex: (refused "clamp is not supported for complex types"), uint: ok, float8: (unsupported "clamp_min_scalar_cpu"),
                 simd: -, cost: cheap, cuda: "relu", derivative: (output: c => zero_where(&cmp_scalar(CmpOp::Le, c.y()?, 0.0)?, &c.g)),
             }
             /// `x·Φ(x)` (the exact, erf-based GELU, PyTorch's default).
             Gelu = "gelu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::gelu),
+                complex: (unsupported "GeluKernelImpl"), uint: (unsupported "GeluKernelImpl"), float8: (unsupported "GeluKernelImpl"),
                 simd: (crate::cpu::vmath::erf::GeluOp), cost: costly, cuda: "gelu", derivative: (input: c => gelu_backward(c)),
             }
             /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))`: PyTorch's
             /// `gelu(approximate='tanh')`.
             GeluTanh = "gelu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::gelu_tanh),
+                complex: (unsupported "GeluKernelImpl"), uint: (unsupported "GeluKernelImpl"), float8: (unsupported "GeluKernelImpl"),
                 simd: (crate::cpu::vmath::logistic::GeluTanhOp), cost: costly, cuda: "gelu_tanh", derivative: (input: c => gelu_tanh_backward(c)),
             }
             /// `x·sigmoid(x)`.
             Silu = "silu" (float) {
                 int: -, bool: -, float: (crate::cpu::math::silu),
+                complex: (|z: Complex<F>| z * crate::cpu::math::complex_sigmoid(z)), uint: (unsupported "silu_cpu"), float8: (unsupported "silu_cpu"),
                 simd: (crate::cpu::vmath::logistic::SiluOp), cost: costly, cuda: "silu", derivative: (input: c => silu_backward(c)),
             }
             /// The error function.
             Erf = "erf" (math) {
                 int: -, bool: -, float: (crate::cpu::math::Float::erf),
+                complex: (unsupported "erf_vml_cpu"), uint: ok, float8: (unsupported "erf_vml_cpu"),
                 simd: (crate::cpu::vmath::erf::ErfOp), cost: costly, cuda: "erf", derivative: (input: c => erf_backward(c)),
             }
             /// Round toward −∞.
             Floor = "floor" (rounding) {
                 int: -, bool: (unsupported "floor_vml_cpu"), float: (crate::cpu::math::Float::floor),
+                complex: (refused "floor is not supported for complex inputs"), uint: ok, float8: (unsupported "floor_vml_cpu"),
                 simd: -, cost: cheap, cuda: "floor", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// Round toward +∞.
             Ceil = "ceil" (rounding) {
                 int: -, bool: (unsupported "ceil_vml_cpu"), float: (crate::cpu::math::Float::ceil),
+                complex: (refused "ceil is not supported for complex inputs"), uint: ok, float8: (unsupported "ceil_vml_cpu"),
                 simd: -, cost: cheap, cuda: "ceil", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// Round half to even.
             Round = "round" (rounding) {
                 int: -, bool: (unsupported "round_vml_cpu"),
                 float: (crate::cpu::math::Float::round_ties_even),
+                complex: (unsupported "round_vml_cpu"), uint: ok, float8: (unsupported "round_vml_cpu"),
                 simd: -, cost: cheap, cuda: "round", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// Round toward 0.
             Trunc = "trunc" (rounding) {
                 int: -, bool: (unsupported "trunc_vml_cpu"), float: (crate::cpu::math::Float::trunc),
+                complex: (refused "trunc is not supported for complex inputs"), uint: ok, float8: (unsupported "trunc_vml_cpu"),
                 simd: -, cost: cheap, cuda: "trunc", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// −1, 0 or 1 (NaN gives 0, as in PyTorch's CPU kernel).
             Sign = "sign" (any) {
                 int: (crate::cpu::math::int_sign::<I>), bool: (identity),
                 float: (crate::cpu::math::sign),
+                complex: (refused "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."), uint: (unsupported "sign_cpu"), float8: (unsupported "sign_cpu"),
                 simd: -, cost: cheap, cuda: "sign", derivative: (nothing: c => zeros_like(&c.g)),
             }
             /// `1/x`.
             Reciprocal = "reciprocal" (math) {
                 int: -, bool: -, float: (crate::cpu::math::reciprocal),
+                complex: (|z: Complex<F>| crate::cpu::math::complex_div(Complex::new(F::one(), F::zero()), z)), uint: ok, float8: (unsupported "reciprocal_cpu"),
                 simd: -, cost: cheap, cuda: "reciprocal", derivative: (output: c => mul(&c.g, &neg(&mul(c.y()?, c.y()?)?)?)),
             }
             /// `x²`.
             Square = "square" (any) {
                 int: (|x: I| x.wrapping_mul(x)), bool: (to_i64), float: (|x| x * x),
+                complex: (|z: Complex<F>| z * z), uint: (unsupported "pow"), float8: (unsupported "pow"),
                 simd: -, cost: cheap, cuda: "square", derivative: (input: c => mul(&c.g, &scale(c.x()?, 2.0)?)),
             }
             /// `ln(1 + eˣ)`, and `x` itself above 20: PyTorch's `softplus` with
@@ -178,12 +203,14 @@ macro_rules! unary_table {
                     let threshold = <E as crate::Element>::from_f64(20.0).load();
                     if x > threshold { x } else { x.exp().ln_1p() }
                 }),
+                complex: (unsupported "softplus_cpu"), uint: (unsupported "softplus_cpu"), float8: (unsupported "softplus_cpu"),
                 simd: (crate::cpu::vmath::explog::SoftplusOp), cost: costly, cuda: "softplus",
                 derivative: (input: c => mul(&c.g, &un(UnaryOp::Sigmoid, c.x()?)?)),
             }
             /// `xᵖ` for a scalar exponent.
             PowScalar with (f64) = "pow" (pow) {
-                int: -, bool: -, float: -, simd: -, cost: costly, cuda: "pow", derivative: (input: c => pow_backward(c)),
+                int: -, bool: -, float: -, complex: (power), uint: (power), float8: (unsupported "pow"),
+                simd: -, cost: costly, cuda: "pow", derivative: (input: c => pow_backward(c)),
             }
             /// `min(max(x, min), max)`; either bound may be absent.
             Clamp with {
@@ -192,11 +219,13 @@ macro_rules! unary_table {
                 /// Upper bound.
                 max: Option<f64>,
             } = "clamp" (clamp) {
-                int: -, bool: -, float: -, simd: -, cost: cheap, cuda: "clamp", derivative: (input: c => clamp_backward(c)),
+                int: -, bool: -, float: -, complex: (refused "clamp is not supported for complex types"), uint: ok, float8: (unsupported "clamp_scalar_cpu"),
+                simd: -, cost: cheap, cuda: "clamp", derivative: (input: c => clamp_backward(c)),
             }
             /// `!x` (output bool).
             LogicalNot = "logical_not" (logical_not) {
-                int: -, bool: -, float: -, simd: -, cost: cheap, cuda: "logical_not", derivative: -,
+                int: -, bool: -, float: -, complex: ok, uint: (unsupported "logical_not_cpu"), float8: (unsupported "logical_not_cpu"),
+                simd: -, cost: cheap, cuda: "logical_not", derivative: -,
             }
         }
     };
@@ -208,7 +237,8 @@ macro_rules! define_unary {
     ($(
         $(#[$doc:meta])*
         $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
-            int: $int:tt, bool: $bool:tt, float: $float:tt, simd: $simd:tt,
+            int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt, simd: $simd:tt,
             cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
         }
     )*) => {
@@ -284,12 +314,68 @@ enum BoolRule {
     Refused(&'static str),
 }
 
+/// What a row says of the dtypes PyTorch gives few kernels (complex,
+/// uint16/32/64, the float8s), for [`UnaryOp::output_dtype`] and
+/// [`UnaryOp::resolve`].
+#[derive(Copy, Clone)]
+enum Rule {
+    /// The op runs: its element function of the dtype's column (a complex
+    /// one, the float kernel on f32 for a float8), or, for the unsigned
+    /// integers, as the class says.
+    Ok,
+    /// `abs` of a complex number: its modulus, a real number.
+    Modulus,
+    /// `pow` with a scalar exponent: complex numbers have it; the unsigned
+    /// integers only with a fractional exponent (computed in f32).
+    Power,
+    /// PyTorch's "not implemented for" with its kernel's name.
+    Unsupported(&'static str),
+    /// PyTorch's own message.
+    Refused(&'static str),
+}
+
+/// Each row's [`Rule`] by dtype.
+macro_rules! dtype_rules {
+    ($(
+        $(#[$doc:meta])*
+        $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
+            int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt, simd: $simd:tt,
+            cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
+        }
+    )*) => {
+        impl UnaryOp {
+            fn rule(self, dtype: DType) -> Rule {
+                match self {
+                    $(UnaryOp::$op { .. } => if dtype.is_complex() {
+                        dtype_rules!(@rule $complex)
+                    } else if dtype.is_wide_unsigned() {
+                        dtype_rules!(@rule $uint)
+                    } else if dtype.is_float8() {
+                        dtype_rules!(@rule $float8)
+                    } else {
+                        Rule::Ok
+                    },)*
+                }
+            }
+        }
+    };
+    (@rule ok) => { Rule::Ok };
+    (@rule (modulus)) => { Rule::Modulus };
+    (@rule (power)) => { Rule::Power };
+    (@rule (unsupported $k:literal)) => { Rule::Unsupported($k) };
+    (@rule (refused $m:literal)) => { Rule::Refused($m) };
+    (@rule ($f:expr)) => { Rule::Ok };
+}
+unary_table!(dtype_rules);
+
 /// Each row's [`BoolRule`].
 macro_rules! bool_rules {
     ($(
         $(#[$doc:meta])*
         $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
-            int: $int:tt, bool: $bool:tt, float: $float:tt, simd: $simd:tt,
+            int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt, simd: $simd:tt,
             cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
         }
     )*) => {
@@ -367,7 +453,8 @@ macro_rules! unary_derivatives {
     ($(
         $(#[$doc:meta])*
         $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
-            int: $int:tt, bool: $bool:tt, float: $float:tt, simd: $simd:tt,
+            int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt, simd: $simd:tt,
             cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
         }
     )*) => {
@@ -496,7 +583,8 @@ impl UnaryOp {
             ($(
                 $(#[$doc:meta])*
                 $op:ident $(with $fields:tt)? = $name:literal ($class:ident) {
-                    int: $int:tt, bool: $bool:tt, float: $float:tt, simd: $simd:tt,
+                    int: $int:tt, bool: $bool:tt, float: $float:tt,
+            complex: $complex:tt, uint: $uint:tt, float8: $float8:tt, simd: $simd:tt,
                     cost: $cost:ident, cuda: $cuda:literal, derivative: $derivative:tt,
                 }
             )*) => {
@@ -575,6 +663,9 @@ impl UnaryOp {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn output_dtype(self, dtype: DType) -> Result<DType> {
+        if let Some(out) = self.narrow_output(dtype)? {
+            return Ok(out);
+        }
         match self.class() {
             Class::logical_not => Ok(DType::Bool),
             Class::math if !dtype.is_float() => Ok(DType::F32),
@@ -591,6 +682,26 @@ impl UnaryOp {
             },
             _ => Ok(dtype),
         }
+    }
+
+    /// The dtype the op's kernel reads for an input of `dtype`: the
+    /// output's, but for `logical_not` and a complex `abs` (the input's).
+    ///
+    /// ```
+    /// # use axial_core::{DType, UnaryOp};
+    /// assert_eq!(UnaryOp::Exp.compute_dtype(DType::I64)?, DType::F32);
+    /// assert_eq!(UnaryOp::Abs.compute_dtype(DType::C64)?, DType::C64);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn compute_dtype(self, dtype: DType) -> Result<DType> {
+        let out = self.output_dtype(dtype)?;
+        Ok(
+            if self.class() == Class::logical_not || dtype.is_complex() {
+                dtype
+            } else {
+                out
+            },
+        )
     }
 
     /// The kernel a device runs for this op on `dtype` (the dtype of both
@@ -612,6 +723,9 @@ impl UnaryOp {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn resolve(self, dtype: DType) -> Result<Resolved> {
+        if self.narrow_output(dtype)?.is_some() {
+            return Ok(Resolved::Op(self));
+        }
         match (self, self.class()) {
             (_, Class::logical_not) => Ok(Resolved::Op(self)),
             (UnaryOp::Clamp { min, max }, _) if dtype.is_float() => float_clamp(dtype, min, max),
@@ -653,6 +767,38 @@ impl UnaryOp {
                     dtype: DType::Bool,
                 })
             }
+        }
+    }
+
+    /// The row's rule for a complex, wide unsigned or float8 `dtype`:
+    /// PyTorch's refusal, or the output's dtype where the row's own column
+    /// runs (complex numbers and float8s); `None` where the class decides
+    /// (the unsigned integers the row lets through).
+    ///
+    /// ```
+    /// # use axial_core::{DType, UnaryOp};
+    /// assert_eq!(UnaryOp::Abs.output_dtype(DType::C128)?, DType::F64);
+    /// assert_eq!(UnaryOp::Exp.output_dtype(DType::U32)?, DType::F32);
+    /// assert_eq!(UnaryOp::Neg.output_dtype(DType::U16).unwrap_err().to_string(), "\"neg_cpu\" not implemented for 'UInt16'");
+    /// assert_eq!(UnaryOp::Floor.output_dtype(DType::C64).unwrap_err().to_string(), "floor is not supported for complex inputs");
+    /// assert_eq!(UnaryOp::Abs.output_dtype(DType::F8E4M3Fn)?, DType::F8E4M3Fn);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn narrow_output(self, dtype: DType) -> Result<Option<DType>> {
+        if dtype.is_basic() {
+            return Ok(None);
+        }
+        match self.rule(dtype) {
+            Rule::Unsupported(op) => Err(Error::Unsupported { op, dtype }),
+            Rule::Refused(message) => Err(Error::Refused(message)),
+            Rule::Modulus => Ok(Some(dtype.to_real())),
+            Rule::Power if dtype.is_wide_unsigned() => match self {
+                UnaryOp::PowScalar(p) if p.fract() != 0.0 => Ok(None),
+                _ => Err(Error::Unsupported { op: "pow", dtype }),
+            },
+            _ if dtype.is_wide_unsigned() => Ok(None),
+            _ if self.class() == Class::logical_not => Ok(Some(DType::Bool)),
+            _ => Ok(Some(dtype)),
         }
     }
 

@@ -117,11 +117,7 @@ impl<'a, D: Backend> TensorRef<'a, D> {
     /// ```
     pub fn unary(&self, op: UnaryOp) -> Result<RawTensor<D>> {
         let out_dtype = op.output_dtype(self.dtype)?;
-        let compute = if op == UnaryOp::LogicalNot {
-            self.dtype
-        } else {
-            out_dtype
-        };
+        let compute = op.compute_dtype(self.dtype)?;
         let conv = converted(self, compute)?;
         let src = expanded_input(self, &conv, self.shape())?;
         let layout = Layout::elementwise_output(&[operand_layout(self, &conv)], self.shape());

@@ -3,6 +3,7 @@
 //! model. The typed `axial::Tensor` is a zero-cost wrapper over these.
 
 mod attention;
+mod complex;
 mod create;
 pub use create::Generator;
 pub use loss::Reduction;

@@ -46,6 +46,9 @@ impl<D: Backend> TensorRef<'_, D> {
             check_dims_nonempty(op.name(), self.shape(), dims)?;
         }
         let dims = reduced_dims(op.name(), dims, self.dim())?;
+        if out_dtype.is_complex() {
+            return self.complex_reduce(op, &dims, keepdim);
+        }
         let mut out = if op == ReduceOp::Prod && out_dtype.is_float() {
             self.prod_one_dim_at_a_time(&dims)?
         } else {
@@ -55,6 +58,16 @@ impl<D: Backend> TensorRef<'_, D> {
             out.layout = Layout::contiguous(&reduced_shape(self.shape(), &dims, false));
         }
         Ok(out)
+    }
+
+    /// `sum` and `mean` of complex numbers: of the real and the imaginary
+    /// parts apart (views of the complex storage), put back together.
+    fn complex_reduce(&self, op: ReduceOp, dims: &[usize], keepdim: bool) -> Result<RawTensor<D>> {
+        let dims: Vec<isize> = dims.iter().map(|&d| d as isize).collect();
+        let parts = self.view_as_real()?.reduce(op, &dims, keepdim)?;
+        let (storage, layout, _) = parts.into_parts();
+        let shape = &layout.shape()[..layout.shape().len() - 1];
+        RawTensor::from_storage(storage, shape, self.dtype)
     }
 
     /// `op` over wrapped, distinct `dims` in one pass, the dims kept as size 1.

@@ -34,6 +34,10 @@ fn size_of(dtype: &Datatype) -> Option<usize> {
             Some(usize::from(*size))
         }
         Datatype::Enum { base, .. } => size_of(base),
+        // h5py's complex numbers, read whole (their parts little-endian).
+        Datatype::Compound { size, .. } if complex_of(dtype).is_some() => {
+            usize::try_from(*size).ok()
+        }
         _ => None,
     }
 }

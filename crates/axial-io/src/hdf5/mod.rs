@@ -738,7 +738,7 @@ impl Dataset {
     ///
     /// # Errors
     /// [`Error::UnsupportedDType`] naming the dataset and the datatype, as
-    /// numpy names it (`uint16`, `complex64`, `bytes80`), for one axial has
+    /// numpy names it (`float128`, `bytes80`, `compound`), for one axial has
     /// no dtype for. The file's other datasets read.
     ///
     /// ```
@@ -1026,7 +1026,8 @@ impl Dataset {
                 1 => self.slice_bytes::<1>(&selection)?,
                 2 => self.slice_bytes::<2>(&selection)?,
                 4 => self.slice_bytes::<4>(&selection)?,
-                _ => self.slice_bytes::<8>(&selection)?,
+                8 => self.slice_bytes::<8>(&selection)?,
+                _ => self.slice_bytes::<16>(&selection)?,
             }
         };
         if bytes.len() != numel * dtype.size() {

@@ -225,13 +225,14 @@ pub(crate) fn torch_dtype(dtype: DType) -> TorchDType {
         .unwrap_or(DTYPES[0])
 }
 
-/// The legacy storage class of an axial dtype (`FloatStorage`).
-pub(crate) fn storage_class(dtype: DType) -> &'static str {
+/// The legacy storage class of an axial dtype (`FloatStorage`), if it has
+/// one (uint16, uint32, uint64 and the float8s have none).
+pub(crate) fn legacy_storage_class(dtype: DType) -> Option<&'static str> {
     let name = torch_dtype(dtype).name;
     STORAGES
         .iter()
         .find(|(_, d)| *d == name)
-        .map_or("ByteStorage", |(class, _)| class)
+        .map(|(class, _)| *class)
 }
 
 /// `(module, name)` after Python 2's renames.
@@ -389,12 +390,17 @@ mod tests {
     }
 
     #[test]
-    fn every_axial_dtype_has_its_storage_class() {
-        for d in DType::ALL {
-            let class = storage_class(d);
-            assert!(
-                matches!(resolve("torch", class).unwrap(), Global::Storage(t) if t.dtype == Some(d))
-            );
+    fn every_axial_dtype_has_its_storage_class_or_its_dtype_global() {
+        for d in DType::EVERY {
+            match legacy_storage_class(d) {
+                Some(class) => assert!(
+                    matches!(resolve("torch", class).unwrap(), Global::Storage(t) if t.dtype == Some(d))
+                ),
+                None => assert!(
+                    matches!(resolve("torch", d.name()).unwrap(), Global::DType(t) if t.dtype == Some(d)),
+                    "{d}"
+                ),
+            }
         }
     }
 }

@@ -250,14 +250,22 @@ impl Pickler {
         Ok(self.storages.len() - 1)
     }
 
-    /// `('storage', torch.<T>Storage, key, 'cpu', numel)` BINPERSID.
+    /// `('storage', torch.<T>Storage, key, 'cpu', numel)` BINPERSID; for a
+    /// dtype with no legacy storage class (uint16, the float8s), as torch
+    /// saves it: `torch.storage.UntypedStorage` and its size in bytes.
     fn persistent_id(&mut self, key: usize) {
         let (storage, dtype) = &self.storages[key];
-        let numel = storage.nbytes() / dtype.size;
-        let class = dtype.dtype.map_or("ByteStorage", globals::storage_class);
+        let class = dtype.dtype.and_then(globals::legacy_storage_class);
+        let numel = match class {
+            Some(_) => storage.nbytes() / dtype.size,
+            None => storage.nbytes(),
+        };
         self.op(b'(');
         self.str("storage");
-        self.global("torch", class);
+        match class {
+            Some(class) => self.global("torch", class),
+            None => self.global("torch.storage", "UntypedStorage"),
+        }
         self.str(&key.to_string());
         self.str("cpu");
         self.int(numel as i128);
@@ -272,7 +280,14 @@ impl Pickler {
             self.global("torch._utils", "_rebuild_parameter");
             self.op(b'(');
         }
-        self.global("torch._utils", "_rebuild_tensor_v2");
+        // Dtypes without a legacy storage class name themselves (`_rebuild_tensor_v3`).
+        let untyped = globals::legacy_storage_class(tensor.dtype()).is_none();
+        let rebuild = if untyped {
+            "_rebuild_tensor_v3"
+        } else {
+            "_rebuild_tensor_v2"
+        };
+        self.global("torch._utils", rebuild);
         self.op(b'(');
         self.persistent_id(key);
         self.int(tensor.offset() as i128);
@@ -292,6 +307,9 @@ impl Pickler {
         self.global("collections", "OrderedDict");
         self.op(b')');
         self.op(b'R');
+        if untyped {
+            self.global("torch", globals::torch_dtype(tensor.dtype()).name);
+        }
         self.op(b't');
         self.op(b'R');
         if t.parameter {

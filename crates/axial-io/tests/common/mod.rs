@@ -82,6 +82,36 @@ pub(crate) fn values(t: &StoredTensor) -> Vec<f64> {
             .collect(),
         DType::F32 => cast::<f32>(t),
         DType::F64 => cast::<f64>(t),
+        DType::U16 => cast::<u16>(t),
+        DType::U32 => cast::<u32>(t),
+        DType::U64 => t
+            .to_vec::<u64>()
+            .unwrap()
+            .into_iter()
+            .map(|v| v as f64)
+            .collect(),
+        DType::C64 => t
+            .to_vec::<num_complex::Complex<f32>>()
+            .unwrap()
+            .into_iter()
+            .flat_map(|c| [f64::from(c.re), f64::from(c.im)])
+            .collect(),
+        DType::C128 => t
+            .to_vec::<num_complex::Complex<f64>>()
+            .unwrap()
+            .into_iter()
+            .flat_map(|c| [c.re, c.im])
+            .collect(),
+        d => {
+            // The float8s: every value exact in f32.
+            let f = t.view().to_dtype(DType::F32).unwrap();
+            assert!(d.is_float8());
+            f.to_vec::<f32>()
+                .unwrap()
+                .into_iter()
+                .map(f64::from)
+                .collect()
+        }
     }
 }
 
@@ -145,6 +175,15 @@ pub(crate) fn dtype(name: &str) -> DType {
         "bfloat16" | "BF16" => DType::BF16,
         "float32" | "F32" => DType::F32,
         "float64" | "F64" => DType::F64,
+        "uint16" | "U16" | "<u2" => DType::U16,
+        "uint32" | "U32" | "<u4" => DType::U32,
+        "uint64" | "U64" | "<u8" => DType::U64,
+        "complex64" | "C64" | "<c8" => DType::C64,
+        "complex128" | "<c16" => DType::C128,
+        "float8_e4m3fn" | "F8_E4M3" => DType::F8E4M3Fn,
+        "float8_e5m2" | "F8_E5M2" => DType::F8E5M2,
+        "float8_e4m3fnuz" | "F8_E4M3FNUZ" => DType::F8E4M3FnUz,
+        "float8_e5m2fnuz" | "F8_E5M2FNUZ" => DType::F8E5M2FnUz,
         other => panic!("unknown dtype {other}"),
     }
 }
@@ -174,52 +213,4 @@ pub(crate) fn flat_numbers(v: &Value) -> Vec<f64> {
         Value::Array(items) => items.iter().flat_map(flat_numbers).collect(),
         other => vec![number(other)],
     }
-}
-
-/// float8_e4m3fn (1 sign, 4 exponent bits of bias 7, 3 mantissa bits; no
-/// infinities, NaN at 0x7f/0xff) as f64.
-fn e4m3fn(b: u8) -> f64 {
-    let sign = if b & 0x80 != 0 { -1.0 } else { 1.0 };
-    let (e, m) = (i32::from((b >> 3) & 0xf), f64::from(b & 7));
-    match (e, m) {
-        (15, 7.0) => f64::NAN,
-        (0, m) => sign * m / 8.0 * 2f64.powi(-6),
-        (e, m) => sign * (1.0 + m / 8.0) * 2f64.powi(e - 7),
-    }
-}
-
-/// A tensor of a dtype axial does not have, decoded from its
-/// little-endian bytes in logical order (complex values as re, im).
-pub(crate) fn foreign_values(t: &axial_io::ForeignTensor) -> Vec<f64> {
-    let bytes = t.storage.as_bytes();
-    let size = t.element_size;
-    let numel: usize = t.shape.iter().product();
-    let mut out = Vec::new();
-    for flat in 0..numel {
-        // The element's offset from its index in C order and the strides.
-        let mut rest = flat;
-        let mut at = t.offset as isize;
-        for (d, (&n, &s)) in t.shape.iter().zip(&t.strides).enumerate().rev() {
-            let _ = d;
-            at += (rest % n) as isize * s;
-            rest /= n;
-        }
-        let e = &bytes[at as usize * size..(at as usize + 1) * size];
-        match t.dtype.as_str() {
-            "uint16" => out.push(f64::from(u16::from_le_bytes(e.try_into().unwrap()))),
-            "uint32" => out.push(f64::from(u32::from_le_bytes(e.try_into().unwrap()))),
-            "uint64" => out.push(u64::from_le_bytes(e.try_into().unwrap()) as f64),
-            "complex64" => out.extend(
-                e.chunks(4)
-                    .map(|p| f64::from(f32::from_le_bytes(p.try_into().unwrap()))),
-            ),
-            "complex128" => out.extend(
-                e.chunks(8)
-                    .map(|p| f64::from_le_bytes(p.try_into().unwrap())),
-            ),
-            "float8_e4m3fn" => out.push(e4m3fn(e[0])),
-            other => panic!("no decoder for {other}"),
-        }
-    }
-    out
 }

@@ -254,6 +254,7 @@ def hdf5_properties():
                 entry["values_flat"] = d[()].reshape(-1).tolist()
             else:
                 entry["fillvalue"] = [float(d.fillvalue.real), float(d.fillvalue.imag)]
+                entry["values_flat"] = [p for z in d[()].reshape(-1).tolist() for p in (z.real, z.imag)]
             objects[name] = entry
     write_json(path + ".json", {
         "fixture": "filters_fill.h5",
