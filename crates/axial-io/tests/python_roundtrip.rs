@@ -29,7 +29,79 @@ fn grid(dtype: DType) -> RawTensor {
         .unwrap()
 }
 
+/// `[[0, 1, 2], [3, 4, 5]]` with imaginary parts `-x / 2`.
+fn complex_grid(dtype: DType) -> RawTensor {
+    let z: Vec<num_complex::Complex<f64>> = (0..6)
+        .map(|i| num_complex::Complex::new(f64::from(i), -f64::from(i) / 2.0))
+        .collect();
+    RawTensor::from_vec(z, &[2, 3])
+        .unwrap()
+        .view()
+        .to_dtype(dtype)
+        .unwrap()
+}
+
+/// The dtypes with few kernels, in every format that holds them.
+fn write_new_dtypes(dir: &Path) {
+    let grid = |d: DType| grid(DType::F64).view().to_dtype(d).unwrap();
+    let wide = [
+        ("u16", DType::U16),
+        ("u32", DType::U32),
+        ("u64", DType::U64),
+    ];
+    let float8 = [
+        ("f8e4m3fn", DType::F8E4M3Fn),
+        ("f8e5m2", DType::F8E5M2),
+        ("f8e4m3fnuz", DType::F8E4M3FnUz),
+        ("f8e5m2fnuz", DType::F8E5M2FnUz),
+    ];
+    let mut owned: Vec<(&str, RawTensor)> = wide
+        .iter()
+        .chain(&float8)
+        .map(|&(k, d)| (k, grid(d)))
+        .collect();
+    owned.push(("c64", complex_grid(DType::C64)));
+    let refs: Vec<(&str, axial_core::TensorRef<'_>)> =
+        owned.iter().map(|(k, t)| (*k, t.view())).collect();
+    safetensors::save(dir.join("new.safetensors"), &refs, &[]).unwrap();
+
+    owned.push(("c128", complex_grid(DType::C128)));
+    let mut items: Vec<(&str, Value)> = owned
+        .iter()
+        .map(|(k, t)| {
+            (
+                *k,
+                Value::tensor(StoredTensor::from_raw(t.view().to_contiguous().unwrap())),
+            )
+        })
+        .collect();
+    // "u16" and its transpose, views of one storage.
+    let u16s = StoredTensor::from_raw(grid(DType::U16));
+    let t = u16s.with_layout(u16s.layout().t().unwrap()).unwrap();
+    items.retain(|(k, _)| *k != "u16");
+    items.push(("u16", u16s.into()));
+    items.push(("u16_t", t.into()));
+    torch::save(dir.join("new.pt"), &Value::dict(items)).unwrap();
+
+    for (name, t) in [
+        ("u2", grid(DType::U16)),
+        ("u4", grid(DType::U32)),
+        ("u8", grid(DType::U64)),
+        ("c8", complex_grid(DType::C64)),
+        ("c16", complex_grid(DType::C128)),
+    ] {
+        npy::save(dir.join(format!("new_{name}.npy")), &t.view()).unwrap();
+    }
+
+    let mut h = H5Writer::new();
+    for (k, d) in wide {
+        h.dataset(k, &grid(d).view(), H5Layout::Contiguous).unwrap();
+    }
+    h.save(dir.join("new.h5")).unwrap();
+}
+
 fn write_all(dir: &Path) {
+    write_new_dtypes(dir);
     // safetensors
     let names = [
         "bool", "u8", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64",
@@ -238,7 +310,13 @@ fn files_axial_writes_read_back_in_torch_numpy_h5py_and_safetensors() {
         "read_back.py failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for format in ["safetensors: ok", "torch: ok", "npy/npz: ok", "hdf5: ok"] {
+    for format in [
+        "safetensors: ok",
+        "torch: ok",
+        "npy/npz: ok",
+        "hdf5: ok",
+        "new dtypes: ok",
+    ] {
         assert!(
             stdout.lines().any(|l| l == format),
             "{format} missing in:\n{stdout}"

@@ -88,6 +88,7 @@ mod tensor;
 mod views;
 
 pub use access::OneElementShape;
+pub use axial_core::float8::{F8E4M3Fn, F8E4M3FnUz, F8E5M2, F8E5M2FnUz};
 pub use axial_core::layout::AxisIndex;
 pub use axial_core::{Backend, Bool, Cpu, DType, Device, Element, Error, Generator, Result};
 pub use axial_shape::{
@@ -103,11 +104,14 @@ pub use extent::{Extent, Extents, ExtentsFit, KeepRuntime, RuntimeAxes};
 pub use float::Float;
 pub use half::{bf16, f16};
 pub use nested_array::NestedArray;
+/// Complex numbers (`Complex<f32>` is PyTorch's `complex64`,
+/// `Complex<f64>` its `complex128`).
+pub use num_complex::Complex;
 #[doc(hidden)]
 pub use ops::AssignInto;
 pub use ops::{
     Attended, Attention, AttentionMask, AxisOf, CatAll, Chosen, Condition, Number, OpShape,
-    Operand, Pad, Padded, Promote, Promoted, ResultTypes, SameDType, Selected, Stacked,
+    Operand, Ordered, Pad, Padded, Promote, Promoted, ResultTypes, SameDType, Selected, Stacked,
     WithIndices,
 };
 pub use quantized::{

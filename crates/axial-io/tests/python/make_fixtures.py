@@ -12,6 +12,11 @@ the reference library answers when it loads it:
   beside ones it has, in a safetensors file, an `.npz`, an `.npy`, a
   checkpoint and an HDF5 file: a reader must open the file, read the others,
   and refuse only those, by name.
+- every dtype axial has beyond the ten every op has (uint16, uint32,
+  uint64, complex64, complex128 and the four float8s) in a checkpoint (with
+  a transposed view of one), a safetensors file (all but complex128, which
+  it has no dtype for), an `.npz` and an HDF5 file (numpy's and h5py's:
+  unsigned and complex), their extreme values included: `new_dtypes.*`.
 - an HDF5 file whose datasets carry filters (gzip, shuffle, LZF, fletcher32)
   and fill values, and HDF5 and `.npy` files cut short, with h5py's and
   numpy's messages.
@@ -72,8 +77,8 @@ def values(t):
     t = t.contiguous().reshape(-1)
     if t.is_complex():
         return [[float(z.real), float(z.imag)] for z in t.tolist()]
-    if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
-        return t.float().tolist()
+    if t.dtype in (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz):
+        return [v if v == v else "nan" for v in t.float().tolist()]
     return t.tolist()
 
 
@@ -294,7 +299,53 @@ def npy_truncated_header():
         })
 
 
+def new_dtypes():
+    """Every new dtype, with its extremes, in each format that holds it."""
+    tensors = {
+        "u16": torch.tensor([[0, 1, 65535], [300, 7, 2**15]], dtype=torch.uint16),
+        "u32": torch.tensor([0, 2**32 - 1, 2**31, 5], dtype=torch.uint32),
+        "u64": torch.tensor([0, 2**64 - 1, 2**63, 2**53 + 1], dtype=torch.uint64),
+        "c64": torch.tensor([[1 + 2j, -3.5 + 0.5j], [1e30 - 1e-30j, 0j]], dtype=torch.complex64),
+        "c128": torch.tensor([1e300 + 1j, -0.0 - 2.5j, 1 / 3 + 2 / 3j], dtype=torch.complex128),
+    }
+    for name, dt in [("f8_e4m3fn", torch.float8_e4m3fn), ("f8_e5m2", torch.float8_e5m2),
+                     ("f8_e4m3fnuz", torch.float8_e4m3fnuz), ("f8_e5m2fnuz", torch.float8_e5m2fnuz)]:
+        tensors[name] = torch.tensor([0.5, -1.75, 240.0, 0.015625, 3.0, -0.0]).to(dt)
+    strides = {k: list(t.stride()) for k, t in tensors.items()}
+
+    def entry(t):
+        return {"dtype": str(t.dtype).removeprefix("torch."), "shape": list(t.shape),
+                "strides": list(t.stride()), "values_flat": values(t)}
+
+    ckpt = dict(tensors)
+    ckpt["u16_t"] = tensors["u16"].t()
+    path = out("torch", "new_dtypes.pt")
+    torch.save(ckpt, path)
+    write_json(path + ".json", {"fixture": "new_dtypes.pt", "written_by": WRITTEN_BY,
+                                "tensors": {k: entry(t) for k, t in ckpt.items()},
+                                "torch_load": outcome(lambda: torch.load(path, weights_only=True))})
+    st = {k: t for k, t in tensors.items() if k != "c128"}
+    path = out("safetensors", "new_dtypes.safetensors")
+    save_file(st, path)
+    write_json(path + ".json", {"fixture": "new_dtypes.safetensors", "written_by": WRITTEN_BY,
+                                "tensors": {k: entry(t) for k, t in st.items()},
+                                "load_file": outcome(lambda: safetensors.torch.load_file(path))})
+    arrays = {k: tensors[k].numpy() for k in ("u16", "u32", "u64", "c64", "c128")}
+    path = out("npy", "new_dtypes.npz")
+    np.savez(path, **arrays)
+    arrays_json = {k: {"descr": a.dtype.str, "dtype": a.dtype.name, "shape": list(a.shape), "values_flat": np_values(a)}
+                   for k, a in arrays.items()}
+    write_json(path + ".json", {"fixture": "new_dtypes.npz", "written_by": WRITTEN_BY, "arrays": arrays_json})
+    path = out("hdf5", "new_dtypes.h5")
+    with h5py.File(path, "w") as f:
+        for k, a in arrays.items():
+            f.create_dataset(k, data=a)
+    write_json(path + ".json", {"fixture": "new_dtypes.h5", "written_by": WRITTEN_BY, "datasets": arrays_json})
+    del strides
+
+
 if __name__ == "__main__":
+    new_dtypes()
     archive_names()
     unsupported_dtypes()
     hdf5_properties()

@@ -87,3 +87,36 @@ with h5py.File(f"{d}/data.h5", "r") as h:
     check(w.attrs["scale"] == 0.5 and w.attrs["units"] in (b"m/s", "m/s") and list(w.attrs["ids"]) == [1, 2], f"h5 attrs {dict(w.attrs)}")
     check(h["model"].attrs["version"] == 3 and h.attrs["title"] in (b"axial", "axial"), "h5 group and root attrs")
 print("hdf5: ok")
+
+# The dtypes with few kernels: uint16/32/64, complex64/128, the float8s
+grid = torch.arange(6).view(2, 3)
+cgrid = torch.complex(grid.double(), -grid.double() / 2)
+new = {"u16": torch.uint16, "u32": torch.uint32, "u64": torch.uint64, "f8e4m3fn": torch.float8_e4m3fn,
+       "f8e5m2": torch.float8_e5m2, "f8e4m3fnuz": torch.float8_e4m3fnuz, "f8e5m2fnuz": torch.float8_e5m2fnuz}
+
+
+def same(t, dtype, what):
+    want = cgrid.to(dtype) if dtype.is_complex else grid.to(dtype)
+    check(t.dtype == dtype and t.shape == (2, 3), f"{what}: {t.dtype} {tuple(t.shape)}")
+    check(torch.equal(t.to(torch.complex128 if dtype.is_complex else torch.float64),
+                      want.to(torch.complex128 if dtype.is_complex else torch.float64)), f"{what} values")
+
+
+st = load_file(f"{d}/new.safetensors")
+check(set(st) == set(new) | {"c64"}, f"new safetensors keys {sorted(st)}")
+for k, dtype in [*new.items(), ("c64", torch.complex64)]:
+    same(st[k], dtype, f"safetensors {k}")
+ck = torch.load(f"{d}/new.pt", weights_only=True)
+for k, dtype in [*new.items(), ("c64", torch.complex64), ("c128", torch.complex128)]:
+    same(ck[k], dtype, f"torch {k}")
+t = ck["u16_t"]
+check(t.dtype == torch.uint16 and t.stride() == (1, 3) and t.untyped_storage().data_ptr() == ck["u16"].untyped_storage().data_ptr()
+      and torch.equal(t.long(), grid.t()), "torch u16 transposed view of u16")
+for name, dtype in [("u2", "<u2"), ("u4", "<u4"), ("u8", "<u8"), ("c8", "<c8"), ("c16", "<c16")]:
+    a = np.load(f"{d}/new_{name}.npy")
+    want = (np.arange(6) - 0.5j * np.arange(6)) if dtype[1] == "c" else np.arange(6)
+    check(a.dtype.str == dtype and a.shape == (2, 3) and (a == want.reshape(2, 3).astype(dtype)).all(), f"npy new {name}: {a.dtype.str} {a}")
+with h5py.File(f"{d}/new.h5", "r") as h:
+    for k, dtype in [("u16", "<u2"), ("u32", "<u4"), ("u64", "<u8")]:
+        check(h[k].dtype.str == dtype and (h[k][()] == np.arange(6).reshape(2, 3)).all(), f"h5 {k}")
+print("new dtypes: ok")

@@ -4,6 +4,7 @@
 use axial_core::{ArgReduceOp, Backend, Element, Result};
 use axial_shape::{HasAxis, Nil, Reduce, ReducedKeep, Shape};
 
+use super::dtype::Ordered;
 use crate::access::owned;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
@@ -54,7 +55,7 @@ macro_rules! arg_reductions {
         $values:ident, $try_values:ident, $values_keep:ident, $try_values_keep:ident: $op:ident,
         [$($input:tt)*] => $by_cols:tt, $by_rows:tt, $flat:expr, $vals_by_cols:tt;
     )*) => {$(
-        impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+        impl<T: Ordered, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
             $(#[$doc])*
             /// Along the axis `A`, which leaves the shape.
             ///

@@ -4,7 +4,7 @@
 use axial_core::{Backend, Bool, CmpOp, Element, Result};
 use axial_shape::{BroadcastWith, Broadcasted, Shape};
 
-use super::dtype::SameDType;
+use super::dtype::{Ordered, SameDType};
 use super::mismatch;
 use super::operand::{Operand, Value};
 use crate::access::owned;
@@ -38,9 +38,9 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
 macro_rules! comparisons {
     ($(
         $(#[$doc:meta])*
-        $name:ident, $try_name:ident: $op:ident => $expected:tt;
+        $name:ident, $try_name:ident: $op:ident, T: $bound:ident => $expected:tt;
     )*) => {$(
-        impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+        impl<T: $bound, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
             $(#[$doc])*
             ///
             /// # Errors
@@ -96,17 +96,17 @@ macro_rules! comparisons {
 
 comparisons! {
     /// `self == other` elementwise, with broadcasting: a bool tensor.
-    eq, try_eq: Eq => [false, true, false, false];
+    eq, try_eq: Eq, T: Element => [false, true, false, false];
     /// `self != other` elementwise, with broadcasting: a bool tensor.
-    ne, try_ne: Ne => [true, false, true, true];
+    ne, try_ne: Ne, T: Element => [true, false, true, true];
     /// `self < other` elementwise, with broadcasting: a bool tensor.
-    lt, try_lt: Lt => [true, false, false, false];
+    lt, try_lt: Lt, T: Ordered => [true, false, false, false];
     /// `self <= other` elementwise, with broadcasting: a bool tensor.
-    le, try_le: Le => [true, true, false, false];
+    le, try_le: Le, T: Ordered => [true, true, false, false];
     /// `self > other` elementwise, with broadcasting: a bool tensor.
-    gt, try_gt: Gt => [false, false, true, true];
+    gt, try_gt: Gt, T: Ordered => [false, false, true, true];
     /// `self >= other` elementwise, with broadcasting: a bool tensor.
-    ge, try_ge: Ge => [false, true, true, true];
+    ge, try_ge: Ge, T: Ordered => [false, true, true, true];
 }
 
 /// The condition of [`if_else`](TensorBase::if_else) is a bool tensor.

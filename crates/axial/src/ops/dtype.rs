@@ -1,8 +1,10 @@
 //! Element types in op signatures: operands of one dtype, the numbers
 //! (every dtype but bool), and the dtypes PyTorch gives results.
 
+use axial_core::float8::{F8E4M3Fn, F8E4M3FnUz, F8E5M2, F8E5M2FnUz};
 use axial_core::{Bool, Element};
 use half::{bf16, f16};
+use num_complex::Complex;
 
 mod sealed {
     pub trait Sealed {}
@@ -30,7 +32,8 @@ impl<T: Element> SameDType<T> for T {}
 
 /// An element type with arithmetic: every dtype but `Bool` (PyTorch refuses
 /// `-` and `neg` on bool tensors, and `//`, `%` and powers are not defined
-/// for them).
+/// for them), the wide unsigned integers and the float8s (PyTorch has no
+/// `+` for them); complex numbers are numbers.
 ///
 /// ```
 /// use axial::Number;
@@ -84,9 +87,54 @@ result_types! {
     bf16 => bf16, bf16, Bool;
     f32 => f32, f32, Bool;
     f64 => f64, f64, Bool;
+    u16 => i64, f32, Bool;
+    u32 => i64, f32, Bool;
+    u64 => i64, f32, Bool;
+    Complex<f32> => Complex<f32>, Complex<f32>, Bool;
+    Complex<f64> => Complex<f64>, Complex<f64>, Bool;
 }
+
+/// An element type with an order (`<`, `max`, `argmax`, sorting): every
+/// dtype but the complex ones.
+///
+/// ```
+/// use axial::Ordered;
+/// fn ordered<T: Ordered>() {}
+/// ordered::<u16>();
+/// ordered::<axial::F8E4M3Fn>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "complex numbers have no order: `{Self}` has no `<`, `max` or `argmax`",
+    label = "needs a real element type",
+    note = "compare their magnitudes (`.abs()`) or their real parts (`.real()`)"
+)]
+pub trait Ordered: Element + ordered::Sealed {}
+
+mod ordered {
+    pub trait Sealed {}
+}
+
+macro_rules! ordered {
+    ($($t:ty),*) => {$( impl ordered::Sealed for $t {} impl Ordered for $t {} )*};
+}
+ordered!(
+    Bool, u8, i8, i16, i32, i64, u16, u32, u64, f16, bf16, f32, f64, F8E4M3Fn, F8E5M2, F8E4M3FnUz,
+    F8E5M2FnUz
+);
 
 macro_rules! number {
     ($($t:ty),*) => {$( impl Number for $t {} )*};
 }
-number!(u8, i8, i16, i32, i64, f16, bf16, f32, f64);
+number!(
+    u8,
+    i8,
+    i16,
+    i32,
+    i64,
+    f16,
+    bf16,
+    f32,
+    f64,
+    Complex<f32>,
+    Complex<f64>
+);

@@ -7,7 +7,7 @@
 use axial_core::{Backend, Element, ReduceOp, Result};
 use axial_shape::{GenericArray, Nil, Reduce, Reduced, ReducedKeep, Shape};
 
-use super::dtype::ResultTypes;
+use super::dtype::{Ordered, ResultTypes};
 use crate::access::owned;
 use crate::float::Float;
 use crate::repr::Data;
@@ -194,11 +194,11 @@ reductions! {
     f32: [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] () => [1.0, 4.0], [1.5, 2.5, 3.5], 2.5;
     /// The largest value (NaN propagates; PyTorch's `amax`).
     amax, try_amax, amax_keepdim, try_amax_keepdim, amax_all, try_amax_all
-    (): ReduceOp::Max, T: Element => T,
+    (): ReduceOp::Max, T: Ordered => T,
     i64: [[0, 7, 2], [3, 4, -5]] () => [7, 4], [3, 7, 2], 7;
     /// The smallest value (NaN propagates; PyTorch's `amin`).
     amin, try_amin, amin_keepdim, try_amin_keepdim, amin_all, try_amin_all
-    (): ReduceOp::Min, T: Element => T,
+    (): ReduceOp::Min, T: Ordered => T,
     i64: [[0, 7, 2], [3, 4, -5]] () => [0, -5], [0, 4, -5], -5;
     /// Whether every element is non-zero (a bool tensor; `u8` stays `u8`).
     all, try_all, all_keepdim, try_all_keepdim, all_all, try_all_all
