@@ -78,4 +78,14 @@ macro_rules! scalar {
         }
     )*};
 }
-scalar!(f64, f32, bf16, f16, i64, i32, i16, i8, u8, Bool);
+scalar!(
+    f64, f32, bf16, f16, i64, i32, i16, i8, u8, Bool, u16, u32, u64
+);
+scalar!(
+    num_complex::Complex<f32>,
+    num_complex::Complex<f64>,
+    crate::F8E4M3Fn,
+    crate::F8E5M2,
+    crate::F8E4M3FnUz,
+    crate::F8E5M2FnUz
+);

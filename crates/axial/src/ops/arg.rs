@@ -55,7 +55,7 @@ macro_rules! arg_reductions {
         $values:ident, $try_values:ident, $values_keep:ident, $try_values_keep:ident: $op:ident,
         [$($input:tt)*] => $by_cols:tt, $by_rows:tt, $flat:expr, $vals_by_cols:tt;
     )*) => {$(
-        impl<T: Ordered, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+        impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
             $(#[$doc])*
             /// Along the axis `A`, which leaves the shape.
             ///
@@ -73,6 +73,7 @@ macro_rules! arg_reductions {
             /// ```
             pub fn $try_arg<A>(&self) -> Result<Tensor<i64, S::Without, D>>
             where
+                T: Ordered,
                 S: HasAxis<A>,
             {
                 self.arg_reduce_at(ArgReduceOp::$op, Some(S::POS), false)
@@ -94,6 +95,7 @@ macro_rules! arg_reductions {
             #[track_caller]
             pub fn $arg<A>(&self) -> Tensor<i64, S::Without, D>
             where
+                T: Ordered,
                 S: HasAxis<A>,
             {
                 or_panic(self.$try_arg::<A>())
@@ -116,6 +118,7 @@ macro_rules! arg_reductions {
             /// ```
             pub fn $try_arg_keep<A>(&self) -> Result<Tensor<i64, ReducedKeep<S, A>, D>>
             where
+                T: Ordered,
                 S: HasAxis<A> + Reduce<A>,
             {
                 self.arg_reduce_at(ArgReduceOp::$op, Some(<S as HasAxis<A>>::POS), true)
@@ -136,6 +139,7 @@ macro_rules! arg_reductions {
             #[track_caller]
             pub fn $arg_keep<A>(&self) -> Tensor<i64, ReducedKeep<S, A>, D>
             where
+                T: Ordered,
                 S: HasAxis<A> + Reduce<A>,
             {
                 or_panic(self.$try_arg_keep::<A>())
@@ -153,7 +157,10 @@ macro_rules! arg_reductions {
             #[doc = concat!("assert_eq!(x.", stringify!($try_arg_all), "()?.item(), ", stringify!($flat), ");")]
             /// # Ok::<(), axial::Error>(())
             /// ```
-            pub fn $try_arg_all(&self) -> Result<Tensor<i64, Nil, D>> {
+            pub fn $try_arg_all(&self) -> Result<Tensor<i64, Nil, D>>
+            where
+                T: Ordered,
+            {
                 self.arg_reduce_at(ArgReduceOp::$op, None, false)
             }
 
@@ -169,7 +176,10 @@ macro_rules! arg_reductions {
             #[doc = concat!("assert_eq!(x.", stringify!($arg_all), "().item(), ", stringify!($flat), ");")]
             /// ```
             #[track_caller]
-            pub fn $arg_all(&self) -> Tensor<i64, Nil, D> {
+            pub fn $arg_all(&self) -> Tensor<i64, Nil, D>
+            where
+                T: Ordered,
+            {
                 or_panic(self.$try_arg_all())
             }
 
@@ -191,6 +201,7 @@ macro_rules! arg_reductions {
             /// ```
             pub fn $try_values<A>(&self) -> Result<WithIndices<T, S::Without, D>>
             where
+                T: Ordered,
                 S: HasAxis<A>,
             {
                 self.max_min_at(ArgReduceOp::$op, S::POS, false)
@@ -214,6 +225,7 @@ macro_rules! arg_reductions {
             #[track_caller]
             pub fn $values<A>(&self) -> WithIndices<T, S::Without, D>
             where
+                T: Ordered,
                 S: HasAxis<A>,
             {
                 or_panic(self.$try_values::<A>())
@@ -237,6 +249,7 @@ macro_rules! arg_reductions {
             /// ```
             pub fn $try_values_keep<A>(&self) -> Result<WithIndices<T, ReducedKeep<S, A>, D>>
             where
+                T: Ordered,
                 S: HasAxis<A> + Reduce<A>,
             {
                 self.max_min_at(ArgReduceOp::$op, <S as HasAxis<A>>::POS, true)
@@ -259,6 +272,7 @@ macro_rules! arg_reductions {
             #[track_caller]
             pub fn $values_keep<A>(&self) -> WithIndices<T, ReducedKeep<S, A>, D>
             where
+                T: Ordered,
                 S: HasAxis<A> + Reduce<A>,
             {
                 or_panic(self.$try_values_keep::<A>())

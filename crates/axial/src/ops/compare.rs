@@ -40,7 +40,7 @@ macro_rules! comparisons {
         $(#[$doc:meta])*
         $name:ident, $try_name:ident: $op:ident, T: $bound:ident => $expected:tt;
     )*) => {$(
-        impl<T: $bound, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+        impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
             $(#[$doc])*
             ///
             /// # Errors
@@ -58,6 +58,7 @@ macro_rules! comparisons {
             /// ```
             pub fn $try_name<Rhs>(&self, other: Rhs) -> Result<Tensor<Bool, Broadcasted<S, Rhs::Shape>, D>>
             where
+                T: $bound,
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
                 Rhs::Device: SameDevice<D>,
@@ -83,6 +84,7 @@ macro_rules! comparisons {
             #[track_caller]
             pub fn $name<Rhs>(&self, other: Rhs) -> Tensor<Bool, Broadcasted<S, Rhs::Shape>, D>
             where
+                T: $bound,
                 Rhs: Operand<D>,
                 Rhs::Elem: SameDType<T>,
                 Rhs::Device: SameDevice<D>,

@@ -106,7 +106,7 @@ result_types! {
 #[diagnostic::on_unimplemented(
     message = "complex numbers have no order: `{Self}` has no `<`, `max` or `argmax`",
     label = "needs a real element type",
-    note = "compare their magnitudes (`.abs()`) or their real parts (`.real()`)"
+    note = "`.cast::<f32>()` keeps the real parts (as PyTorch's cast does), which have one"
 )]
 pub trait Ordered: Element + ordered::Sealed {}
 
