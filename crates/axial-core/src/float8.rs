@@ -163,7 +163,7 @@ macro_rules! float8 {
             /// Zero.
             pub const ZERO: Self = $t(0);
             /// One.
-            pub const ONE: Self = $t((($bias as u8) << $m));
+            pub const ONE: Self = $t(($bias as u8) << $m);
             /// PyTorch's name of the dtype.
             pub const NAME: &'static str = $name;
 

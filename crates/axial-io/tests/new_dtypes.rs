@@ -146,11 +146,18 @@ fn an_npz_of_the_new_dtypes_numpy_has_reads_exactly_and_writes_back() {
 }
 
 #[test]
-fn an_hdf5_file_of_the_new_dtypes_h5py_writes_reads_exactly() {
+fn an_hdf5_file_of_the_new_dtypes_h5py_writes_reads_exactly_and_writes_back() {
     let json = expected("hdf5", "new_dtypes.h5");
     let file = hdf5::open(fixture("hdf5", "new_dtypes.h5")).unwrap();
+    let mut w = hdf5::H5Writer::new();
     for (key, want) in json["datasets"].as_object().unwrap() {
         let t = file.dataset(key).unwrap().read().unwrap();
         check(&format!("hdf5 {key}"), &t, want, false);
+        w.dataset(key, &t.view(), hdf5::Layout::Contiguous).unwrap();
+    }
+    let again = hdf5::open_bytes(&w.to_bytes().unwrap()).unwrap();
+    for (key, want) in json["datasets"].as_object().unwrap() {
+        let t = again.dataset(key).unwrap().read().unwrap();
+        check(&format!("hdf5 again {key}"), &t, want, false);
     }
 }

@@ -97,6 +97,14 @@ fn write_new_dtypes(dir: &Path) {
     for (k, d) in wide {
         h.dataset(k, &grid(d).view(), H5Layout::Contiguous).unwrap();
     }
+    for (k, d) in [("c64", DType::C64), ("c128", DType::C128)] {
+        let chunked = H5Layout::Chunked {
+            chunks: vec![1, 3],
+            gzip: Some(1),
+            shuffle: true,
+        };
+        h.dataset(k, &complex_grid(d).view(), chunked).unwrap();
+    }
     h.save(dir.join("new.h5")).unwrap();
 }
 

@@ -79,14 +79,14 @@ macro_rules! table_kernels {
 
         /// Runs the row's `complex` kernel over `Complex<F>`; `None` for
         /// the rows without one.
-        fn table_complex<F: num_traits::Float + Send + Sync + 'static>(
+        fn table_complex<F>(
             op: UnaryOp,
             src: &Input<'_, Cpu>,
             dst: &mut Output<'_, Cpu>,
         ) -> Option<Result<()>>
         where
+            F: num_traits::Float + Element,
             Complex<F>: Element,
-            F: Element,
         {
             match op {
                 $(UnaryOp::$op { .. } => table_kernels!(@complex $complex, $cost, op, src, dst),)*

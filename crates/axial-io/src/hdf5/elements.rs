@@ -236,7 +236,8 @@ fn is_bool(base: &Datatype, members: &[hdf5_reader::EnumMember]) -> bool {
 }
 
 /// The HDF5 datatype axial writes for a dtype (little-endian; bool as
-/// h5py's enum), or why there is none.
+/// h5py's enum, complex numbers as h5py's `{r, i}` compound), or why there
+/// is none.
 pub(crate) fn datatype_for(dtype: DType) -> Result<Datatype, String> {
     let int = |size: u8, signed: bool| Datatype::FixedPoint {
         size,
@@ -271,10 +272,21 @@ pub(crate) fn datatype_for(dtype: DType) -> Result<Datatype, String> {
         DType::U16 => int(2, false),
         DType::U32 => int(4, false),
         DType::U64 => int(8, false),
+        DType::C64 | DType::C128 => {
+            // h5py's complex numbers: `{r, i}`, the real part first.
+            let part = (dtype.size() / 2) as u8;
+            let field = |name: &str, at: u8| hdf5_reader::CompoundField {
+                name: name.into(),
+                byte_offset: u32::from(at),
+                datatype: float(part),
+            };
+            Datatype::Compound {
+                size: u32::from(2 * part),
+                fields: vec![field("r", 0), field("i", part)],
+            }
+        }
         DType::F16
         | DType::BF16
-        | DType::C64
-        | DType::C128
         | DType::F8E4M3Fn
         | DType::F8E5M2
         | DType::F8E4M3FnUz

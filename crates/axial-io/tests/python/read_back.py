@@ -119,4 +119,7 @@ for name, dtype in [("u2", "<u2"), ("u4", "<u4"), ("u8", "<u8"), ("c8", "<c8"), 
 with h5py.File(f"{d}/new.h5", "r") as h:
     for k, dtype in [("u16", "<u2"), ("u32", "<u4"), ("u64", "<u8")]:
         check(h[k].dtype.str == dtype and (h[k][()] == np.arange(6).reshape(2, 3)).all(), f"h5 {k}")
+    for k, dtype in [("c64", "<c8"), ("c128", "<c16")]:
+        want = (np.arange(6) - 0.5j * np.arange(6)).reshape(2, 3)
+        check(h[k].dtype.str == dtype and h[k].chunks == (1, 3) and (h[k][()] == want).all(), f"h5 {k}: {h[k].dtype} {h[k][()]}")
 print("new dtypes: ok")

@@ -129,7 +129,7 @@ impl SparseCoo {
                 }
                 Ok(())
             })?
-        }, _ => return Err(Error::Unsupported { op: "add", dtype: dtype }));
+        }, _ => return Err(Error::Unsupported { op: "add", dtype }));
         Ok(SparseCoo::from_checked(
             RawTensor::from_vec(idx, &[sd, n])?,
             values,

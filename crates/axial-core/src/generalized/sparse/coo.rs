@@ -507,7 +507,7 @@ impl SparseCoo {
                 }
                 Ok(())
             })
-        }, _ => return Err(Error::Unsupported { op: "to_dense", dtype: self.dtype() }))
+        }, _ => Err(Error::Unsupported { op: "to_dense", dtype: self.dtype() }))
     }
 
     /// `x.to_sparse(sparse_dim)`: the coalesced COO of the entries (or, for

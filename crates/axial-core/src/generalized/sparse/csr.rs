@@ -385,7 +385,7 @@ impl SparseCsr {
                 }
                 Ok(())
             })
-        }, _ => return Err(Error::Unsupported { op: "to_dense", dtype: self.dtype() }))
+        }, _ => Err(Error::Unsupported { op: "to_dense", dtype: self.dtype() }))
     }
 
     /// `x.to_sparse_csr()` of a dense matrix: its non-zero elements, `i64`

@@ -36,6 +36,6 @@ impl SparseCoo {
                 }
                 Ok(())
             })
-        }, _ => return Err(Error::Unsupported { op: op, dtype: self.dtype() }))
+        }, _ => Err(Error::Unsupported { op, dtype: self.dtype() }))
     }
 }

@@ -175,7 +175,7 @@ impl SparseCoo {
                 spmm(shape[0], n, &starts, order.as_deref(), &col, v, &d, out);
                 Ok(())
             })
-        }, _ => return Err(Error::Unsupported { op: OP, dtype: self.dtype() }))
+        }, _ => Err(Error::Unsupported { op: OP, dtype: self.dtype() }))
     }
 }
 
@@ -212,7 +212,7 @@ impl SparseCsr {
                 spmm(shape[0], n, &starts, None, &col, v, &d, out);
                 Ok(())
             })
-        }, _ => return Err(Error::Unsupported { op: OP, dtype: self.dtype() }))
+        }, _ => Err(Error::Unsupported { op: OP, dtype: self.dtype() }))
     }
 }
 
