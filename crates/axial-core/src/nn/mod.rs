@@ -47,6 +47,7 @@ mod pool;
 mod window;
 
 pub use crate::PadMode;
+pub(crate) use act::prelu_mismatch;
 pub use conv::{ConvAxes, ConvOptions, Padding, PaddingMode};
 pub use fuse::fold_batch_norm;
 pub use patches::Blocks;

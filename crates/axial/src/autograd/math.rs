@@ -9,7 +9,7 @@ use axial_shape::Shape;
 
 use super::var::{Kept, Var, Writable};
 use crate::float::Float;
-use crate::views::or_panic;
+use crate::or_panic::or_panic;
 
 /// Unary ops that keep their input. A [`Writable`] input is consumed (so
 /// nothing can write it while the graph reads it; `x.as_kept().log()` keeps

@@ -9,9 +9,9 @@ use axial_shape::conv::{AdaptiveShape, AxisPad, GlobalShape, PoolRule, PoolShape
 
 use super::conv::typed;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 #[cfg(doc)]
 use axial_shape::conv::Pool;
