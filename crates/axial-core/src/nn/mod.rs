@@ -38,7 +38,7 @@
 
 mod act;
 mod alloc;
-mod conv;
+pub(crate) mod conv;
 mod fuse;
 mod norm;
 mod pad;
