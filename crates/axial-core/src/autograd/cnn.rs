@@ -271,7 +271,7 @@ impl<'g> Var<'g, Cpu> {
     /// let o = PoolOptions::new(&[2]).padding(&[1]).count_include_pad(false);
     /// let y = x.avg_pool_axes(&[1], &o)?; // [2, 5]
     /// let g = y.sum(&[], false)?.backward()?.get(id).unwrap().to_vec::<f64>()?;
-    /// assert_eq!(g, vec![1.5, 0.5, 0.5]);
+    /// assert_eq!(g, vec![1.0, 0.5, 0.5]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn avg_pool_axes(&self, spatial: &[usize], options: &PoolOptions) -> Result<Var<'g, Cpu>> {
