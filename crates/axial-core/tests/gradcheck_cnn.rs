@@ -209,3 +209,33 @@ fn running_statistics_follow_pytorch() {
     assert_eq!(mean.to_vec::<f64>().unwrap(), vec![0.75, 2.25]);
     assert_eq!(var.to_vec::<f64>().unwrap(), vec![0.5 + 0.5 * 0.5, 0.5 + 0.5 * 4.5]);
 }
+
+#[test]
+fn three_spatial_dims() {
+    let o = ConvOptions::new().stride(&[2, 1, 1]).padding(Padding::Both(vec![1]));
+    check(
+        |v| v[0].conv_axes(&v[1], Some(&v[2]), &ConvAxes::new(1, &[2, 3, 4]), &o),
+        &[input(&[1, 2, 3, 3, 4], 1), input(&[2, 2, 2, 2, 2], 2), input(&[2], 3)],
+    );
+    let p = PoolOptions::new(&[2]).stride(&[1]);
+    check(|v| v[0].max_pool_axes(&[2, 3, 4], &p), &[distinct(&[1, 1, 3, 3, 3], 4)]);
+    check(|v| v[0].avg_pool_axes(&[2, 3, 4], &p.clone().padding(&[1])), &[input(&[1, 2, 3, 2, 3], 5)]);
+}
+
+#[test]
+fn an_empty_batch_gives_zero_gradients() {
+    // PyTorch: a convolution of no image leaves every weight's gradient 0.
+    let x = Var::leaf(RawTensor::zeros(&[0, 2, 4, 4], DType::F32).unwrap()).unwrap();
+    let w = Var::leaf(RawTensor::from_vec(vec![1.0f32; 54], &[3, 2, 3, 3]).unwrap()).unwrap();
+    let b = Var::leaf(RawTensor::from_vec(vec![1.0f32; 3], &[3]).unwrap()).unwrap();
+    let ids = [x.leaf_id().unwrap(), w.leaf_id().unwrap(), b.leaf_id().unwrap()];
+    let y = x
+        .conv_axes(&w, Some(&b), &ConvAxes::new(1, &[2, 3]), &ConvOptions::new())
+        .unwrap();
+    assert_eq!(y.shape(), &[0, 3, 2, 2]);
+    let pooled = y.max_pool_axes(&[2, 3], &PoolOptions::new(&[2])).unwrap();
+    let grads = pooled.sum(&[], false).unwrap().backward().unwrap();
+    assert_eq!(grads.get(ids[0]).unwrap().shape(), &[0, 2, 4, 4]);
+    assert_eq!(grads.get(ids[1]).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 54]);
+    assert_eq!(grads.get(ids[2]).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 3]);
+}
