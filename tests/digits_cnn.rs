@@ -33,7 +33,10 @@ fn digits_cnn_trains_as_in_pytorch() {
             "step {s}: loss {ours}, PyTorch's {theirs} (relative {rel:e})"
         );
     }
-    for (what, ours) in [("running_mean", &run.running.mean), ("running_var", &run.running.var)] {
+    for (what, ours) in [
+        ("running_mean", &run.running.mean),
+        ("running_var", &run.running.var),
+    ] {
         let theirs = reference[what].as_array().unwrap();
         for (c, (a, b)) in ours.to_vec().iter().zip(theirs).enumerate() {
             let b = b.as_f64().unwrap();

@@ -13,7 +13,10 @@ use axial::optim::{Adam, AdamConfig, Optimizer, Parameter, zero_grad};
 use axial::prelude::*;
 use serde_json::Value;
 
-#[allow(dead_code, reason = "the data loading is shared with the MLP; its network is not used here")]
+#[allow(
+    dead_code,
+    reason = "the data loading is shared with the MLP; its network is not used here"
+)]
 #[path = "../digits/mlp.rs"]
 mod mlp;
 
@@ -132,7 +135,13 @@ impl Weights {
     }
 
     /// One step: the loss, its gradients, AdamW's update; returns the loss.
-    fn step(&mut self, running: &mut Running, opt: &mut Adam, x: &Images, y: &Labels) -> Result<f32> {
+    fn step(
+        &mut self,
+        running: &mut Running,
+        opt: &mut Adam,
+        x: &Images,
+        y: &Labels,
+    ) -> Result<f32> {
         let (loss, mut grads) = {
             let loss = self.loss(running, x, y)?;
             let value = loss.value().item();

@@ -34,7 +34,12 @@ fn main() -> cnn::Result<()> {
             );
         }
     }
-    let ours = run.running.mean.to_vec().into_iter().chain(run.running.var.to_vec());
+    let ours = run
+        .running
+        .mean
+        .to_vec()
+        .into_iter()
+        .chain(run.running.var.to_vec());
     let theirs = reference["running_mean"]
         .as_array()
         .into_iter()

@@ -49,17 +49,25 @@ fn conv2d_nchw_with_every_option() {
     let cases: Vec<(ConvOptions, [usize; 4], [usize; 4])> = vec![
         (ConvOptions::new(), [2, 2, 5, 4], [3, 2, 3, 2]),
         (
-            ConvOptions::new().stride(&[2]).padding(Padding::Both(vec![1])),
+            ConvOptions::new()
+                .stride(&[2])
+                .padding(Padding::Both(vec![1])),
             [1, 2, 5, 5],
             [2, 2, 3, 3],
         ),
         (
-            ConvOptions::new().dilation(&[2, 1]).padding(Padding::Both(vec![1, 0])),
+            ConvOptions::new()
+                .dilation(&[2, 1])
+                .padding(Padding::Both(vec![1, 0])),
             [1, 1, 6, 4],
             [2, 1, 2, 2],
         ),
         // stride above the kernel: inputs no window reads.
-        (ConvOptions::new().stride(&[3, 2]), [2, 1, 7, 5], [1, 1, 2, 1]),
+        (
+            ConvOptions::new().stride(&[3, 2]),
+            [2, 1, 7, 5],
+            [1, 1, 2, 1],
+        ),
         (ConvOptions::new().groups(2), [1, 4, 4, 3], [4, 2, 2, 2]),
         // depthwise
         (
@@ -86,13 +94,18 @@ fn conv2d_nchw_with_every_option() {
 #[test]
 fn conv_nhwc_and_1d_and_unbatched() {
     // NHWC: channels last, read in place.
-    let o = ConvOptions::new().stride(&[2]).padding(Padding::Both(vec![1]));
+    let o = ConvOptions::new()
+        .stride(&[2])
+        .padding(Padding::Both(vec![1]));
     check(
         |v| v[0].conv_axes(&v[1], None, &ConvAxes::new(3, &[1, 2]), &o),
         &[input(&[2, 5, 4, 3], 1), input(&[2, 3, 3, 3], 2)],
     );
     // 1-d, grouped and dilated.
-    let o = ConvOptions::new().dilation(&[2]).groups(2).padding(Padding::Both(vec![2]));
+    let o = ConvOptions::new()
+        .dilation(&[2])
+        .groups(2)
+        .padding(Padding::Both(vec![2]));
     check(
         |v| v[0].conv_axes(&v[1], Some(&v[2]), &ConvAxes::new(1, &[2]), &o),
         &[input(&[2, 4, 7], 3), input(&[6, 2, 3], 4), input(&[6], 5)],
@@ -115,11 +128,18 @@ fn max_pooling_goes_to_the_maximum() {
     let cases = [
         (PoolOptions::new(&[2]), vec![2, 2, 4, 4], vec![2, 3]),
         (
-            PoolOptions::new(&[3]).stride(&[2]).padding(&[1]).ceil_mode(true),
+            PoolOptions::new(&[3])
+                .stride(&[2])
+                .padding(&[1])
+                .ceil_mode(true),
             vec![1, 2, 5, 6],
             vec![2, 3],
         ),
-        (PoolOptions::new(&[2]).dilation(&[2]).stride(&[1]), vec![1, 1, 5, 5], vec![2, 3]),
+        (
+            PoolOptions::new(&[2]).dilation(&[2]).stride(&[1]),
+            vec![1, 1, 5, 5],
+            vec![2, 3],
+        ),
         (PoolOptions::new(&[2]).stride(&[3]), vec![2, 3, 7], vec![2]),
         // NHWC
         (PoolOptions::new(&[2]), vec![1, 4, 4, 3], vec![1, 2]),
@@ -138,9 +158,21 @@ fn average_pooling_divides_as_the_forward() {
         for ceil in [false, true] {
             let cases = [
                 (PoolOptions::new(&[2]), vec![1, 2, 4, 5], vec![2, 3]),
-                (PoolOptions::new(&[3]).stride(&[2]).padding(&[1]), vec![2, 1, 5, 6], vec![2, 3]),
-                (PoolOptions::new(&[2, 3]).stride(&[3, 1]).padding(&[1, 1]), vec![1, 1, 7, 4], vec![2, 3]),
-                (PoolOptions::new(&[3]).stride(&[2]).padding(&[1]), vec![2, 3, 8], vec![2]),
+                (
+                    PoolOptions::new(&[3]).stride(&[2]).padding(&[1]),
+                    vec![2, 1, 5, 6],
+                    vec![2, 3],
+                ),
+                (
+                    PoolOptions::new(&[2, 3]).stride(&[3, 1]).padding(&[1, 1]),
+                    vec![1, 1, 7, 4],
+                    vec![2, 3],
+                ),
+                (
+                    PoolOptions::new(&[3]).stride(&[2]).padding(&[1]),
+                    vec![2, 3, 8],
+                    vec![2],
+                ),
                 (PoolOptions::new(&[2]), vec![1, 5, 5, 2], vec![1, 2]),
             ];
             for (n, (o, shape, spatial)) in cases.into_iter().enumerate() {
@@ -152,8 +184,13 @@ fn average_pooling_divides_as_the_forward() {
             }
         }
     }
-    let o = PoolOptions::new(&[2]).padding(&[1]).divisor_override(Some(3));
-    check(|v| v[0].avg_pool_axes(&[2, 3], &o), &[input(&[1, 1, 3, 3], 9)]);
+    let o = PoolOptions::new(&[2])
+        .padding(&[1])
+        .divisor_override(Some(3));
+    check(
+        |v| v[0].avg_pool_axes(&[2, 3], &o),
+        &[input(&[1, 1, 3, 3], 9)],
+    );
 }
 
 #[test]
@@ -166,7 +203,10 @@ fn adaptive_average_pooling() {
         |v| v[0].adaptive_avg_pool_axes(&[1, 2], &[1, 1]),
         &[input(&[2, 3, 3, 2], 2)],
     );
-    check(|v| v[0].adaptive_avg_pool_axes(&[1], &[4]), &[input(&[3, 6], 3)]);
+    check(
+        |v| v[0].adaptive_avg_pool_axes(&[1], &[4]),
+        &[input(&[3, 6], 3)],
+    );
 }
 
 #[test]
@@ -203,23 +243,48 @@ fn running_statistics_follow_pytorch() {
     let mut mean = RawTensor::from_vec(vec![0.0f64, 0.0], &[2]).unwrap();
     let mut var = RawTensor::from_vec(vec![1.0f64, 1.0], &[2]).unwrap();
     let y = x
-        .batch_norm_train(1, None, None, Some((&mut mean.view_mut(), &mut var.view_mut())), 0.5, 0.0)
+        .batch_norm_train(
+            1,
+            None,
+            None,
+            Some((&mut mean.view_mut(), &mut var.view_mut())),
+            0.5,
+            0.0,
+        )
         .unwrap();
-    assert_eq!(y.value().to_vec::<f64>().unwrap(), vec![-1.0, -1.0, 1.0, 1.0]);
+    assert_eq!(
+        y.value().to_vec::<f64>().unwrap(),
+        vec![-1.0, -1.0, 1.0, 1.0]
+    );
     assert_eq!(mean.to_vec::<f64>().unwrap(), vec![0.75, 2.25]);
-    assert_eq!(var.to_vec::<f64>().unwrap(), vec![0.5 + 0.5 * 0.5, 0.5 + 0.5 * 4.5]);
+    assert_eq!(
+        var.to_vec::<f64>().unwrap(),
+        vec![0.5 + 0.5 * 0.5, 0.5 + 0.5 * 4.5]
+    );
 }
 
 #[test]
 fn three_spatial_dims() {
-    let o = ConvOptions::new().stride(&[2, 1, 1]).padding(Padding::Both(vec![1]));
+    let o = ConvOptions::new()
+        .stride(&[2, 1, 1])
+        .padding(Padding::Both(vec![1]));
     check(
         |v| v[0].conv_axes(&v[1], Some(&v[2]), &ConvAxes::new(1, &[2, 3, 4]), &o),
-        &[input(&[1, 2, 3, 3, 4], 1), input(&[2, 2, 2, 2, 2], 2), input(&[2], 3)],
+        &[
+            input(&[1, 2, 3, 3, 4], 1),
+            input(&[2, 2, 2, 2, 2], 2),
+            input(&[2], 3),
+        ],
     );
     let p = PoolOptions::new(&[2]).stride(&[1]);
-    check(|v| v[0].max_pool_axes(&[2, 3, 4], &p), &[distinct(&[1, 1, 3, 3, 3], 4)]);
-    check(|v| v[0].avg_pool_axes(&[2, 3, 4], &p.clone().padding(&[1])), &[input(&[1, 2, 3, 2, 3], 5)]);
+    check(
+        |v| v[0].max_pool_axes(&[2, 3, 4], &p),
+        &[distinct(&[1, 1, 3, 3, 3], 4)],
+    );
+    check(
+        |v| v[0].avg_pool_axes(&[2, 3, 4], &p.clone().padding(&[1])),
+        &[input(&[1, 2, 3, 2, 3], 5)],
+    );
 }
 
 #[test]
@@ -228,14 +293,29 @@ fn an_empty_batch_gives_zero_gradients() {
     let x = Var::leaf(RawTensor::zeros(&[0, 2, 4, 4], DType::F32).unwrap()).unwrap();
     let w = Var::leaf(RawTensor::from_vec(vec![1.0f32; 54], &[3, 2, 3, 3]).unwrap()).unwrap();
     let b = Var::leaf(RawTensor::from_vec(vec![1.0f32; 3], &[3]).unwrap()).unwrap();
-    let ids = [x.leaf_id().unwrap(), w.leaf_id().unwrap(), b.leaf_id().unwrap()];
+    let ids = [
+        x.leaf_id().unwrap(),
+        w.leaf_id().unwrap(),
+        b.leaf_id().unwrap(),
+    ];
     let y = x
-        .conv_axes(&w, Some(&b), &ConvAxes::new(1, &[2, 3]), &ConvOptions::new())
+        .conv_axes(
+            &w,
+            Some(&b),
+            &ConvAxes::new(1, &[2, 3]),
+            &ConvOptions::new(),
+        )
         .unwrap();
     assert_eq!(y.shape(), &[0, 3, 2, 2]);
     let pooled = y.max_pool_axes(&[2, 3], &PoolOptions::new(&[2])).unwrap();
     let grads = pooled.sum(&[], false).unwrap().backward().unwrap();
     assert_eq!(grads.get(ids[0]).unwrap().shape(), &[0, 2, 4, 4]);
-    assert_eq!(grads.get(ids[1]).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 54]);
-    assert_eq!(grads.get(ids[2]).unwrap().to_vec::<f32>().unwrap(), vec![0.0; 3]);
+    assert_eq!(
+        grads.get(ids[1]).unwrap().to_vec::<f32>().unwrap(),
+        vec![0.0; 54]
+    );
+    assert_eq!(
+        grads.get(ids[2]).unwrap().to_vec::<f32>().unwrap(),
+        vec![0.0; 3]
+    );
 }

@@ -47,7 +47,10 @@ fn raw(v: &Value) -> R<RawTensor> {
 fn close(what: &str, got: &RawTensor, want: &Value) -> R<()> {
     let shape = usizes(&want["shape"]);
     if got.shape() != shape.as_slice() {
-        return Err(format!("{what}: shape {:?}, PyTorch {shape:?}", got.shape()));
+        return Err(format!(
+            "{what}: shape {:?}, PyTorch {shape:?}",
+            got.shape()
+        ));
     }
     let got = got
         .view()
@@ -96,7 +99,10 @@ fn replay(case: &Value) -> R<()> {
     let last = p["channels_last"].as_bool().unwrap_or(false);
     let (there, back) = to_last(rank);
     let input = match last {
-        true => x.permute(&there).and_then(|t| t.contiguous()).map_err(err)?,
+        true => x
+            .permute(&there)
+            .and_then(|t| t.contiguous())
+            .map_err(err)?,
         false => x.share(),
     };
     let channel = if last { rank - 1 } else { 1 };
@@ -180,7 +186,11 @@ fn replay(case: &Value) -> R<()> {
         let got = grads
             .get(id)
             .ok_or_else(|| format!("no gradient of {name}"))?;
-        close(&format!("gradient of {name}"), &got.to_contiguous().map_err(err)?, &case["grads"][&name])?;
+        close(
+            &format!("gradient of {name}"),
+            &got.to_contiguous().map_err(err)?,
+            &case["grads"][&name],
+        )?;
     }
     Ok(())
 }
@@ -194,7 +204,10 @@ fn cnn_gradients_match_torch_autograd() {
     let mut failures = Vec::new();
     for (n, case) in cases.iter().enumerate() {
         if let Err(e) = replay(case) {
-            failures.push(format!("case {n} ({} {}): {e}", case["kind"], case["params"]));
+            failures.push(format!(
+                "case {n} ({} {}): {e}",
+                case["kind"], case["params"]
+            ));
         }
     }
     assert!(

@@ -18,7 +18,9 @@ use super::grad::Grad;
 use super::node::Saved;
 use super::var::Var;
 use crate::nn::conv::plan as conv_plan;
-use crate::nn::{ConvAxes, ConvOptions, Padding, PaddingMode, PoolOptions, adaptive_window, per_dim};
+use crate::nn::{
+    ConvAxes, ConvOptions, Padding, PaddingMode, PoolOptions, adaptive_window, per_dim,
+};
 use crate::ops::grad::{cmp_scalar, div, mean_keep, mul, sub, sum_keep};
 use crate::ops::scatter::scattered;
 use crate::{
@@ -343,7 +345,9 @@ impl<'g> Var<'g, Cpu> {
             .collect();
         let moved: Vec<usize> = order.iter().map(|&d| div_shape[d]).collect();
         let divisor = scattered_back(
-            RawTensor::from_vec(divisor, &moved)?.view().to_dtype(dtype)?,
+            RawTensor::from_vec(divisor, &moved)?
+                .view()
+                .to_dtype(dtype)?,
             &moved,
             &order,
         )?;
@@ -369,7 +373,9 @@ impl<'g> Var<'g, Cpu> {
                     .padding(Padding::Sides(sides.clone()))
                     .output_padding(&extra);
                 let axes = ConvAxes::channels_first(n + 2, n);
-                let gx = gs.view().conv_transpose_axes(&ones.view(), None, &axes, &t)?;
+                let gx = gs
+                    .view()
+                    .conv_transpose_axes(&ones.view(), None, &axes, &t)?;
                 let full: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
                 Ok(vec![Some(Grad::new(scattered_back(gx, &full, &order)?))])
             }),
@@ -394,7 +400,11 @@ impl<'g> Var<'g, Cpu> {
     /// assert_eq!(g, vec![third, third, 2.0 * third, third, third]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn adaptive_avg_pool_axes(&self, spatial: &[usize], sizes: &[usize]) -> Result<Var<'g, Cpu>> {
+    pub fn adaptive_avg_pool_axes(
+        &self,
+        spatial: &[usize],
+        sizes: &[usize],
+    ) -> Result<Var<'g, Cpu>> {
         let value = self.value().adaptive_avg_pool_axes(spatial, sizes)?;
         let mut out = Var::fresh(value);
         if !Var::tracks(&[self]) {
@@ -427,7 +437,10 @@ impl<'g> Var<'g, Cpu> {
                     let last = t.shape().len() as isize - 1;
                     let moved = t.view().movedim(&[d as isize], &[last])?;
                     let prod = moved.matmul(&m.view())?;
-                    t = prod.view().movedim(&[last], &[d as isize])?.to_contiguous()?;
+                    t = prod
+                        .view()
+                        .movedim(&[last], &[d as isize])?
+                        .to_contiguous()?;
                 }
                 Ok(vec![Some(Grad::new(t))])
             }),
@@ -465,9 +478,14 @@ impl<'g> Var<'g, Cpu> {
         eps: f64,
     ) -> Result<Var<'g, Cpu>> {
         let (w, b) = (weight.map(Var::value), bias.map(Var::value));
-        let value =
-            self.value()
-                .batch_norm_train(channel, w.as_ref(), b.as_ref(), running, momentum, eps)?;
+        let value = self.value().batch_norm_train(
+            channel,
+            w.as_ref(),
+            b.as_ref(),
+            running,
+            momentum,
+            eps,
+        )?;
         let mut out = Var::fresh(value);
         let mut inputs = vec![self];
         inputs.extend(weight);
@@ -589,7 +607,10 @@ impl<'g> Var<'g, Cpu> {
             {
                 return Err(Error::invalid(
                     "batch_norm",
-                    format!("{what} should contain {c} elements not {}", s.iter().product::<usize>()),
+                    format!(
+                        "{what} should contain {c} elements not {}",
+                        s.iter().product::<usize>()
+                    ),
                 ));
             }
         }
@@ -709,7 +730,12 @@ fn weight_grad(
 ) -> Result<RawTensor<Cpu>> {
     let rank = x.dim();
     let n = axes.spatial.len();
-    let batch = others(rank, &std::iter::once(axes.channel).chain(axes.spatial.iter().copied()).collect::<Vec<_>>());
+    let batch = others(
+        rank,
+        &std::iter::once(axes.channel)
+            .chain(axes.spatial.iter().copied())
+            .collect::<Vec<_>>(),
+    );
     let count: usize = batch.iter().map(|&d| x.shape()[d]).product();
     let groups = plan.groups;
     let (cin, cout) = (x.shape()[axes.channel], g.shape()[axes.channel]);
@@ -728,7 +754,11 @@ fn weight_grad(
     perm.extend((3..3 + n).map(|d| d as isize));
     let mut merged = vec![per_in, groups * count];
     merged.extend(&sx);
-    let xs = gathered(&xs.view(), &perm.iter().map(|&d| d as usize).collect::<Vec<_>>(), &merged)?;
+    let xs = gathered(
+        &xs.view(),
+        &perm.iter().map(|&d| d as usize).collect::<Vec<_>>(),
+        &merged,
+    )?;
     // g as the weight [cout, count, out spatial...].
     let so: Vec<usize> = axes.spatial.iter().map(|&d| g.shape()[d]).collect();
     let mut gshape = vec![cout, count];

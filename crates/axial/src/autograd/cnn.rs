@@ -34,7 +34,10 @@ fn typed<'g, T, S2: Shape>(op: &'static str, v: CoreVar<'g, Cpu>) -> Result<Var<
     if !agrees {
         return Err(Error::invalid(
             op,
-            format!("the result's sizes {:?} are not its type's {sizes:?}", v.shape()),
+            format!(
+                "the result's sizes {:?} are not its type's {sizes:?}",
+                v.shape()
+            ),
         ));
     }
     Ok(Var::from_core(v))
