@@ -319,3 +319,35 @@ fn an_empty_batch_gives_zero_gradients() {
         vec![0.0; 3]
     );
 }
+
+#[test]
+fn an_input_written_after_the_op_kept_it_is_refused() {
+    // PyTorch keeps a pooling's and a convolution's input: a write into it
+    // in place before `backward` is its "modified by an inplace operation".
+    let x =
+        Var::leaf(RawTensor::from_vec(vec![1.0f64, 4.0, 2.0, 3.0], &[1, 1, 4]).unwrap()).unwrap();
+    let w = Var::leaf(RawTensor::from_vec(vec![1.0f64, -1.0], &[1, 1, 2]).unwrap()).unwrap();
+    let ops: [&dyn Fn(&Var<'static>) -> Result<Var<'static>>; 3] = [
+        &|h| h.max_pool_axes(&[2], &PoolOptions::new(&[2])),
+        &|h| h.avg_pool_axes(&[2], &PoolOptions::new(&[2])),
+        &|h| h.conv_axes(&w, None, &ConvAxes::new(1, &[2]), &ConvOptions::new()),
+    ];
+    for op in ops {
+        let mut h = x
+            .binary_scalar(axial_core::BinaryOp::Mul, axial_core::Scalar::Float(2.0))
+            .unwrap();
+        let y = op(&h).unwrap();
+        h.binary_scalar_(axial_core::BinaryOp::Add, axial_core::Scalar::Float(1.0))
+            .unwrap();
+        let e = y
+            .sum(&[], false)
+            .unwrap()
+            .backward()
+            .err()
+            .expect("an error");
+        assert!(
+            e.to_string().contains("modified by an inplace operation"),
+            "{e}"
+        );
+    }
+}

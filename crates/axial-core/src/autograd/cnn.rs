@@ -14,6 +14,7 @@
 //! product by its averaging matrix, a max pooling's a scatter-add at the
 //! kept indices.
 
+use super::elementwise::read;
 use super::grad::Grad;
 use super::node::Saved;
 use super::var::Var;
@@ -23,6 +24,7 @@ use crate::nn::{
 };
 use crate::ops::grad::{cmp_scalar, div, mean_keep, mul, sub, sum_keep};
 use crate::ops::scatter::scattered;
+use crate::ops::{AdaptiveAvgPool, AvgPool, BatchNorm, Convolution, Derivative, MaxPool, Op};
 use crate::{
     Backend, BinaryOp, CmpOp, Cpu, DType, Error, Layout, RawTensor, Result, Scalar, TensorMut,
     TensorRef, UnaryOp,
@@ -64,6 +66,22 @@ impl ContiguousParts for RawTensor<Cpu> {
         }
         Ok(self.view().to_contiguous()?.into_parts())
     }
+}
+
+/// What `op` keeps of its operand `i` (the op table's slot), for the
+/// backward pass: kept, `v` is read from there, and a write into it in
+/// place since is PyTorch's error at `backward`.
+fn kept<'g>(op: impl Op, i: usize, v: &Var<'g, Cpu>, needs: &[bool]) -> Option<Saved<'g, Cpu>> {
+    match op.info().derivative {
+        Derivative::Written(saves) if saves.keeps(i, needs) => Some(v.save()),
+        _ => None,
+    }
+}
+
+/// A kept operand, or the error of one the op table says is not kept.
+fn need<'a>(op: impl Op, saved: &'a Option<Saved<'_, Cpu>>) -> Result<TensorRef<'a, Cpu>> {
+    read(saved)?
+        .ok_or_else(|| Error::invalid(op.name(), "an operand the backward pass reads was not kept"))
 }
 
 /// The error of a tracked op that has no derivative for these options.
@@ -148,7 +166,11 @@ impl<'g> Var<'g, Cpu> {
             false,
         )?;
         let mut out = Var::fresh(value);
-        let (x, w) = (self.save(), weight.save());
+        let needs = Var::needs(&inputs);
+        let (x, w) = (
+            kept(Convolution, 0, self, &needs),
+            kept(Convolution, 1, weight, &needs),
+        );
         let has_bias = bias.is_some();
         let axes = axes.clone();
         let x_shape = self.shape().to_vec();
@@ -178,13 +200,13 @@ impl<'g> Var<'g, Cpu> {
                         .groups(plan.groups)
                         .padding(Padding::Sides(plan.pad.to_vec()))
                         .output_padding(&extra);
-                    let gx = g.conv_transpose_axes(&w.get()?, None, &axes, &t)?;
+                    let gx = g.conv_transpose_axes(&need(Convolution, &w)?, None, &axes, &t)?;
                     grads.push(Some(Grad::new(gx)));
                 } else {
                     grads.push(None);
                 }
                 if needs[1] {
-                    let gw = weight_grad(&x.get()?, &g, &axes, &plan, &w_shape)?;
+                    let gw = weight_grad(&need(Convolution, &x)?, &g, &axes, &plan, &w_shape)?;
                     grads.push(Some(Grad::new(gw)));
                 } else {
                     grads.push(None);
@@ -234,12 +256,14 @@ impl<'g> Var<'g, Cpu> {
         let (value, idx) = self.value().max_pool_with_indices_axes(spatial, options)?;
         let mut out = Var::fresh(value);
         let idx = Saved::own(idx);
+        let x = kept(MaxPool, 0, self, &[true]);
         let (shape, spatial) = (self.shape().to_vec(), spatial.to_vec());
         out.attach(
             "MaxPoolWithIndices",
             &[self],
             Box::new(move |g, _| {
                 let g = g.view();
+                need(MaxPool, &x)?; // kept as PyTorch keeps it
                 let idx = idx.get()?;
                 let batch = others(shape.len(), &spatial);
                 let order: Vec<usize> = batch.iter().chain(&spatial).copied().collect();
@@ -352,10 +376,12 @@ impl<'g> Var<'g, Cpu> {
             &order,
         )?;
         let divisor = Saved::own(divisor);
+        let x = kept(AvgPool, 0, self, &[true]);
         out.attach(
             "AvgPool",
             &[self],
             Box::new(move |g, _| {
+                need(AvgPool, &x)?; // kept as PyTorch keeps it
                 let scaled = div(&g, &divisor.get()?)?;
                 let batch = others(shape.len(), &spatial);
                 let planes: usize = batch.iter().map(|&d| shape[d]).product();
@@ -428,10 +454,12 @@ impl<'g> Var<'g, Cpu> {
             })
             .collect::<Result<Vec<_>>>()?;
         let spatial = spatial.to_vec();
+        let x = kept(AdaptiveAvgPool, 0, self, &[true]);
         out.attach(
             "AdaptiveAvgPool",
             &[self],
             Box::new(move |g, _| {
+                need(AdaptiveAvgPool, &x)?; // kept as PyTorch keeps it
                 let mut t = g.view().to_contiguous()?;
                 for (&d, m) in spatial.iter().zip(&matrices) {
                     let last = t.shape().len() as isize - 1;
@@ -493,8 +521,9 @@ impl<'g> Var<'g, Cpu> {
         if !Var::tracks(&inputs) {
             return Ok(out);
         }
-        let x = self.save();
-        let wk = weight.map(Var::save);
+        let needs = Var::needs(&inputs);
+        let x = kept(BatchNorm, 0, self, &needs);
+        let wk = weight.and_then(|w| kept(BatchNorm, 1, w, &needs));
         let (has_w, has_b) = (weight.is_some(), bias.is_some());
         let rank = self.shape().len();
         let c = self.shape()[channel];
@@ -502,7 +531,7 @@ impl<'g> Var<'g, Cpu> {
             "NativeBatchNorm",
             &inputs,
             Box::new(move |g, needs| {
-                let x = x.get()?;
+                let x = need(BatchNorm, &x)?;
                 let dims = others(rank, &[channel]);
                 let mut col = vec![1usize; rank];
                 col[channel] = c;
