@@ -55,13 +55,15 @@ fn others(rank: usize, skip: &[usize]) -> Vec<usize> {
     (0..rank).filter(|d| !skip.contains(d)).collect()
 }
 
+/// A tensor's elements in row-major order from the start of a storage of
+/// their own.
 trait ContiguousParts {
     fn to_contiguous_parts(self) -> Result<(crate::Storage<Cpu>, Layout, DType)>;
 }
 
 impl ContiguousParts for RawTensor<Cpu> {
     fn to_contiguous_parts(self) -> Result<(crate::Storage<Cpu>, Layout, DType)> {
-        if self.layout().is_contiguous() {
+        if self.layout().is_contiguous() && self.layout().offset() == 0 {
             return Ok(self.into_parts());
         }
         Ok(self.view().to_contiguous()?.into_parts())
