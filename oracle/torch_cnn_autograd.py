@@ -8,7 +8,8 @@ Each case is one op of `torch.nn.functional` on small float32 tensors:
 ties), `avg_pool1d/2d` (padding, ceil_mode, count_include_pad,
 divisor_override), `adaptive_avg_pool1d/2d`, `batch_norm` in training
 (with the running statistics it updates) and in eval mode, `relu6`,
-`hardswish`, `hardsigmoid`, `leaky_relu`, `prelu`; batches of 1 and more,
+`hardswish`, `hardsigmoid`, `leaky_relu`, `prelu`, and convolutions
+padding in reflect, replicate and circular mode; batches of 1 and more,
 and channels-last (the case is replayed on an NHWC tensor by axis). The
 forward runs in `torch.autograd` with a random output gradient; the inputs,
 the output, the gradient and every input's gradient go to a JSON file that
@@ -38,6 +39,7 @@ PER_KIND = {
     "adaptive_avg_pool": 20,
     "batch_norm": 24,
     "activation": 20,
+    "conv_mode": 30,
 }
 
 
@@ -93,6 +95,39 @@ def conv_case(rng):
         "dims": dims,
         "stride": stride,
         "padding": padding,
+        "dilation": dilation,
+        "groups": groups,
+        "channels_last": rng.random() < 0.3,
+    }
+    return params, inputs, y
+
+
+def conv_mode_case(rng):
+    """A convolution padding in another mode, as `nn.Conv2d` computes it:
+    `F.pad` in that mode, then no padding."""
+    dims = rng.choice([1, 2])
+    mode = rng.choice(["reflect", "replicate", "circular"])
+    groups = rng.choice([1, 2])
+    cin, cout = groups * rng.randint(1, 2), groups * rng.randint(1, 2)
+    kernel = spatial_sizes(rng, dims, 1, 3)
+    stride = spatial_sizes(rng, dims, 1, 3)
+    dilation = spatial_sizes(rng, dims, 1, 2)
+    padding = spatial_sizes(rng, dims, 1, 2)
+    size = spatial_sizes(rng, dims, 3, 7)
+    x = leaf([rng.choice([1, 2]), cin] + size)
+    w = leaf([cout, cin // groups] + kernel)
+    b = leaf([cout]) if rng.random() < 0.5 else None
+    pads = [p for q in reversed(padding) for p in (q, q)]
+    fn = F.conv1d if dims == 1 else F.conv2d
+    y = fn(F.pad(x, pads, mode=mode), w, b, stride=stride, dilation=dilation, groups=groups)
+    inputs = {"x": x, "w": w}
+    if b is not None:
+        inputs["b"] = b
+    params = {
+        "dims": dims,
+        "stride": stride,
+        "padding": padding,
+        "padding_mode": mode,
         "dilation": dilation,
         "groups": groups,
         "channels_last": rng.random() < 0.3,
@@ -232,6 +267,7 @@ KINDS = {
     "adaptive_avg_pool": adaptive_case,
     "batch_norm": batch_norm_case,
     "activation": activation_case,
+    "conv_mode": conv_mode_case,
 }
 
 

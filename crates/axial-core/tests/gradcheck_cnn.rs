@@ -5,7 +5,7 @@
 //! NHWC layouts.
 
 use axial_core::autograd::{F64, Var, gradcheck};
-use axial_core::nn::{ConvAxes, ConvOptions, Padding, PoolOptions};
+use axial_core::nn::{ConvAxes, ConvOptions, Padding, PaddingMode, PoolOptions};
 use axial_core::{DType, Generator, RawTensor, Result};
 
 fn values(n: usize, lo: f64, hi: f64, seed: u64) -> Vec<f64> {
@@ -348,6 +348,34 @@ fn an_input_written_after_the_op_kept_it_is_refused() {
         assert!(
             e.to_string().contains("modified by an inplace operation"),
             "{e}"
+        );
+    }
+}
+
+#[test]
+fn padding_modes() {
+    for mode in [
+        PaddingMode::Reflect,
+        PaddingMode::Replicate,
+        PaddingMode::Circular,
+    ] {
+        let o = ConvOptions::new()
+            .padding(Padding::Both(vec![2, 1]))
+            .stride(&[2, 1])
+            .padding_mode(mode);
+        check(
+            |v| v[0].conv_axes(&v[1], Some(&v[2]), &ConvAxes::new(1, &[2, 3]), &o),
+            &[
+                input(&[1, 2, 4, 3], 1),
+                input(&[3, 2, 3, 2], 2),
+                input(&[3], 3),
+            ],
+        );
+        // 'same' in NHWC.
+        let o = ConvOptions::new().padding(Padding::Same).padding_mode(mode);
+        check(
+            |v| v[0].conv_axes(&v[1], None, &ConvAxes::new(3, &[1, 2]), &o),
+            &[input(&[2, 3, 4, 2], 4), input(&[2, 2, 3, 2], 5)],
         );
     }
 }

@@ -6,7 +6,7 @@
 //! case runs on an NHWC copy of the input, by dims, and is permuted back.
 
 use axial_core::autograd::{LeafId, Var};
-use axial_core::nn::{ConvAxes, ConvOptions, Padding, PoolOptions};
+use axial_core::nn::{ConvAxes, ConvOptions, Padding, PaddingMode, PoolOptions};
 use axial_core::{DType, RawTensor};
 use serde_json::Value;
 
@@ -113,7 +113,7 @@ fn replay(case: &Value) -> R<()> {
     let mut running = None;
     let kind = case["kind"].as_str().expect("kind");
     let out = match kind {
-        "conv" => {
+        "conv" | "conv_mode" => {
             let padding = match &p["padding"] {
                 Value::String(s) if s == "same" => Padding::Same,
                 Value::String(_) => Padding::Valid,
@@ -123,7 +123,13 @@ fn replay(case: &Value) -> R<()> {
                 .stride(&per_dim(p, "stride"))
                 .dilation(&per_dim(p, "dilation"))
                 .groups(p["groups"].as_u64().expect("groups") as usize)
-                .padding(padding);
+                .padding(padding)
+                .padding_mode(match p["padding_mode"].as_str() {
+                    Some("reflect") => PaddingMode::Reflect,
+                    Some("replicate") => PaddingMode::Replicate,
+                    Some("circular") => PaddingMode::Circular,
+                    _ => PaddingMode::Zeros,
+                });
             let axes = ConvAxes::new(channel, &spatial);
             input.conv_axes(get("w").expect("w"), get("b"), &axes, &o)
         }

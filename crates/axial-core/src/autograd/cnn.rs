@@ -19,15 +19,17 @@ use super::grad::Grad;
 use super::node::Saved;
 use super::var::Var;
 use crate::nn::conv::plan as conv_plan;
+use crate::nn::pad::pad_sides;
 use crate::nn::{
     ConvAxes, ConvOptions, Padding, PaddingMode, PoolOptions, adaptive_window, per_dim,
 };
 use crate::ops::grad::{cmp_scalar, div, mean_keep, mul, sub, sum_keep};
-use crate::ops::scatter::scattered;
+use crate::ops::scatter::{index_added, scattered};
 use crate::ops::{AdaptiveAvgPool, AvgPool, BatchNorm, Convolution, Derivative, MaxPool, Op};
+use crate::tensor::pad::source_index;
 use crate::{
-    Backend, BinaryOp, CmpOp, Cpu, DType, Error, Layout, RawTensor, Result, Scalar, TensorMut,
-    TensorRef, UnaryOp,
+    Backend, BinaryOp, CmpOp, Cpu, DType, Error, Layout, PadMode, RawTensor, Result, Scalar,
+    TensorMut, TensorRef, UnaryOp,
 };
 
 /// `t`'s dims reordered as `order` into a contiguous tensor of `shape`
@@ -86,14 +88,6 @@ fn need<'a>(op: impl Op, saved: &'a Option<Saved<'_, Cpu>>) -> Result<TensorRef<
         .ok_or_else(|| Error::invalid(op.name(), "an operand the backward pass reads was not kept"))
 }
 
-/// The error of a tracked op that has no derivative for these options.
-fn no_gradient(op: &'static str, what: String) -> Error {
-    Error::invalid(
-        op,
-        format!("{what} has no derivative: compute it on the value (`x.detach()`) or in `no_grad`"),
-    )
-}
-
 impl<'g> Var<'g, Cpu> {
     /// A convolution over the dims `axes` names (as
     /// [`TensorRef::conv_axes`]), recorded: the gradient of the input is
@@ -101,11 +95,13 @@ impl<'g> Var<'g, Cpu> {
     /// the weight's a convolution of the input by the output's gradient,
     /// the bias's its sum. Keeps the input and the weight (PyTorch's
     /// `ConvolutionBackward0`). An output clamp is recorded as a
-    /// `hardtanh` after the convolution.
+    /// `hardtanh` after the convolution; a padding mode other than zeros as
+    /// a recorded padding (its gradient added back to the elements each
+    /// padded one copies) before an unpadded convolution, as `nn.Conv2d`
+    /// computes it.
     ///
     /// # Errors
-    /// As [`TensorRef::conv_axes`]; a padding mode other than zeros on a
-    /// tensor that needs a gradient (no derivative yet).
+    /// As [`TensorRef::conv_axes`].
     ///
     /// ```
     /// use axial_core::nn::{ConvAxes, ConvOptions};
@@ -146,13 +142,22 @@ impl<'g> Var<'g, Cpu> {
                 .hardtanh(min, max);
         }
         if options.padding_mode != PaddingMode::Zeros {
-            return Err(no_gradient(
+            // `nn.Conv2d`'s way: pad (recorded), then convolve unpadded.
+            let plan = conv_plan(
                 "conv",
-                format!(
-                    "a convolution with padding_mode='{}'",
-                    options.padding_mode.name()
-                ),
-            ));
+                self.shape(),
+                weight.shape(),
+                bias.map(Var::shape),
+                axes,
+                options,
+                false,
+            )?;
+            let padded = self.padded(&axes.spatial, &plan.pad, options.padding_mode)?;
+            let plain = options
+                .clone()
+                .padding(Padding::Valid)
+                .padding_mode(PaddingMode::Zeros);
+            return padded.conv_axes(weight, bias, axes, &plain);
         }
         let b = bias.map(Var::value);
         let value = self
@@ -226,6 +231,48 @@ impl<'g> Var<'g, Cpu> {
                     });
                 }
                 Ok(grads)
+            }),
+        );
+        Ok(out)
+    }
+
+    /// The dims `dims` padded by `(before, after)` each in `mode` (reflect,
+    /// replicate, circular), recorded: each padded element's gradient goes
+    /// back to the element it copies (PyTorch's `ReflectionPad`,
+    /// `ReplicationPad`, circular `pad`). Keeps nothing.
+    fn padded(
+        &self,
+        dims: &[usize],
+        sides: &[(usize, usize)],
+        mode: PaddingMode,
+    ) -> Result<Var<'g, Cpu>> {
+        let mut out = Var::fresh(pad_sides(&self.value(), dims, sides, mode, 0.0)?);
+        if !Var::tracks(&[self]) {
+            return Ok(out);
+        }
+        let (pad_mode, name) = match mode {
+            PaddingMode::Reflect => (PadMode::Reflect, "ReflectionPad"),
+            PaddingMode::Replicate => (PadMode::Replicate, "ReplicationPad"),
+            PaddingMode::Circular => (PadMode::Circular, "Pad"),
+            PaddingMode::Zeros => (PadMode::Constant(Scalar::Float(0.0)), "ConstantPad"),
+        };
+        let (shape, dims, sides) = (self.shape().to_vec(), dims.to_vec(), sides.to_vec());
+        out.attach(
+            name,
+            &[self],
+            Box::new(move |g, _| {
+                let mut t = g.view().to_contiguous()?;
+                for (&d, &(lo, hi)) in dims.iter().zip(&sides) {
+                    let n = shape[d];
+                    let sources: Vec<i64> = (0..n + lo + hi)
+                        .map(|o| source_index(pad_mode, o as i64 - lo as i64, n as i64))
+                        .collect();
+                    let index = RawTensor::from_vec(sources, &[n + lo + hi])?;
+                    let mut target = t.shape().to_vec();
+                    target[d] = n;
+                    t = index_added(&target, d, &index.view(), &t.view())?;
+                }
+                Ok(vec![Some(Grad::new(t))])
             }),
         );
         Ok(out)

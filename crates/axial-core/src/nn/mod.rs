@@ -41,7 +41,7 @@ mod alloc;
 pub(crate) mod conv;
 mod fuse;
 mod norm;
-mod pad;
+pub(crate) mod pad;
 mod patches;
 mod pool;
 mod window;

@@ -55,8 +55,7 @@ macro_rules! cnn_ops {
             /// bias `[out]` get gradients. Keeps the input and the weight.
             ///
             /// # Errors
-            /// A `Dyn` size that does not fit (PyTorch's message); a padding
-            /// mode other than zeros (no derivative yet).
+            /// A `Dyn` size that does not fit (PyTorch's message).
             ///
             /// ```
             /// use axial::prelude::*;

@@ -49,9 +49,8 @@
 //! Second-order gradients are not computed: the backward pass records
 //! nothing. Convolution, max, average, adaptive and global pooling, batch
 //! norm (training and eval), `prelu`, `hardswish` and `hardsigmoid` have
-//! derivatives on the CPU (their forward ops are the CPU's); a convolution
-//! whose padding mode is not zeros has none yet and is an `Err` on a
-//! tracked tensor.
+//! derivatives on the CPU (their forward ops are the CPU's), padding modes
+//! included.
 //!
 //! # Example
 //! ```
