@@ -320,6 +320,9 @@ fn an_empty_batch_gives_zero_gradients() {
     );
 }
 
+/// An op of a tracked tensor.
+type Keeping<'a> = dyn Fn(&Var<'static>) -> Result<Var<'static>> + 'a;
+
 #[test]
 fn an_input_written_after_the_op_kept_it_is_refused() {
     // PyTorch keeps a pooling's and a convolution's input: a write into it
@@ -327,7 +330,7 @@ fn an_input_written_after_the_op_kept_it_is_refused() {
     let x =
         Var::leaf(RawTensor::from_vec(vec![1.0f64, 4.0, 2.0, 3.0], &[1, 1, 4]).unwrap()).unwrap();
     let w = Var::leaf(RawTensor::from_vec(vec![1.0f64, -1.0], &[1, 1, 2]).unwrap()).unwrap();
-    let ops: [&dyn Fn(&Var<'static>) -> Result<Var<'static>>; 3] = [
+    let ops: [&Keeping<'_>; 3] = [
         &|h| h.max_pool_axes(&[2], &PoolOptions::new(&[2])),
         &|h| h.avg_pool_axes(&[2], &PoolOptions::new(&[2])),
         &|h| h.conv_axes(&w, None, &ConvAxes::new(1, &[2]), &ConvOptions::new()),
