@@ -38,10 +38,10 @@
 
 mod act;
 mod alloc;
-mod conv;
+pub(crate) mod conv;
 mod fuse;
 mod norm;
-mod pad;
+pub(crate) mod pad;
 mod patches;
 mod pool;
 mod window;

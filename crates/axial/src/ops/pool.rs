@@ -17,7 +17,7 @@ use crate::tensor::{Tensor, TensorBase};
 use axial_shape::conv::Pool;
 
 /// The run-time options of the pooling rule `R` over `n` axes.
-fn pool_options<R: PoolRule>(n: usize) -> PoolOptions {
+pub(crate) fn pool_options<R: PoolRule>(n: usize) -> PoolOptions {
     let axes: Vec<_> = (0..n).map(R::axis).collect();
     let padding = axes
         .iter()
