@@ -18,8 +18,8 @@ use crate::float::Float;
 use crate::ops::AxisOf;
 use crate::ops::conv::conv_options;
 use crate::ops::pool::pool_options;
+use crate::or_panic::or_panic;
 use crate::tensor::{Tensor, TensorView};
-use crate::views::or_panic;
 
 /// `v` as a tracked tensor of `S2`, after checking that its sizes are the
 /// ones the type computed while compiling.
