@@ -9,7 +9,7 @@ macro_rules! row {
     ($a:ty: $($b:ty),*) => {$(
         assert_eq!(
             <Promoted<$a, $b> as Element>::DTYPE,
-            <$a as Element>::DTYPE.promote(<$b as Element>::DTYPE),
+            <$a as Element>::DTYPE.promote(<$b as Element>::DTYPE).unwrap(),
             "{} with {}",
             stringify!($a),
             stringify!($b),

@@ -6,7 +6,7 @@ mod common;
 
 use axial::prelude::*;
 use axial_core::{DType, RawTensor};
-use axial_io::{Error, ErrorKind, TensorMap, safetensors};
+use axial_io::{ErrorKind, TensorMap, safetensors};
 use common::{check_values, dtype, expected, fixture, fixtures, flat_numbers, usizes};
 
 #[test]

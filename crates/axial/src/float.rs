@@ -23,7 +23,10 @@ mod sealed {
     label = "needs f16, bf16, f32 or f64",
     note = "convert first with `.cast::<f32>()`"
 )]
-pub trait Float: Number + ResultTypes<Sum = Self, Quotient = Self> + sealed::Sealed {}
+pub trait Float:
+    Number + crate::Ordered + ResultTypes<Sum = Self, Quotient = Self> + sealed::Sealed
+{
+}
 
 macro_rules! float {
     ($($t:ty),*) => {$(
