@@ -441,14 +441,13 @@ macro_rules! with_dtype {
 /// runs for the complex dtypes and the float8s.
 ///
 /// ```
-/// use axial_core::{with_real_dtype, DType, Error};
-/// fn largest(d: DType) -> axial_core::Result<f64> {
-///     Ok(with_real_dtype!(d, T => <T as num_traits::Bounded>::max_value().to_f64(),
-///         _ => return Err(Error::Unsupported { op: "largest", dtype: d })))
+/// use axial_core::{with_real_dtype, DType, Element, Error};
+/// fn one(d: DType) -> axial_core::Result<f64> {
+///     Ok(with_real_dtype!(d, T => <T as Element>::ONE.to_f64(),
+///         _ => return Err(Error::Unsupported { op: "one", dtype: d })))
 /// }
-/// # use axial_core::Element;
-/// assert_eq!(largest(DType::U16)?, 65535.0);
-/// assert!(largest(DType::C64).is_err());
+/// assert_eq!(one(DType::U16)?, 1.0);
+/// assert!(one(DType::C64).is_err());
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 #[macro_export]
