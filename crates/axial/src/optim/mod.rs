@@ -45,7 +45,8 @@ pub use clip::clip_grad_norm;
 pub use schedule::{CosineAnnealingLr, LinearLr, Schedule, StepLr};
 pub use sgd::{Sgd, SgdConfig};
 
-use axial_core::{Backend, Device, Result, TensorMut};
+use axial_core::autograd::LeafId;
+use axial_core::{Backend, Device, RawTensor, Result, TensorMut};
 use axial_shape::Shape;
 
 use crate::autograd::Param;
@@ -69,6 +70,18 @@ pub trait Parameter<D: Device> {
 
     /// Empties the gradient slot.
     fn clear_grad(&mut self);
+
+    /// The name its gradient is filed under in a backward pass's
+    /// [`Gradients`](crate::autograd::Gradients).
+    fn leaf_id(&self) -> LeafId;
+
+    /// Adds `grad` into the gradient slot (set when empty, summed
+    /// otherwise), as [`Gradients::accumulate`](crate::autograd::Gradients::accumulate).
+    ///
+    /// # Errors
+    /// `grad` is not of the parameter's shape and dtype, or the device
+    /// failed to add.
+    fn add_grad(&mut self, grad: RawTensor<D>) -> Result<()>;
 }
 
 impl<T: Float, S: Shape, D: Backend> Parameter<D> for Param<T, S, D> {
@@ -81,6 +94,14 @@ impl<T: Float, S: Shape, D: Backend> Parameter<D> for Param<T, S, D> {
 
     fn clear_grad(&mut self) {
         self.grad = None;
+    }
+
+    fn leaf_id(&self) -> LeafId {
+        self.id()
+    }
+
+    fn add_grad(&mut self, grad: RawTensor<D>) -> Result<()> {
+        self.add_raw_grad(grad)
     }
 }
 
