@@ -198,7 +198,8 @@ impl<D: Backend> Gradients<D> {
     #[track_caller]
     pub fn accumulate_all(&mut self, params: &mut [&mut dyn Parameter<D>]) {
         for p in params {
-            if let Some(g) = or_panic(self.grads.remove(p.leaf_id())) {
+            let Some(id) = p.leaf_id() else { continue };
+            if let Some(g) = or_panic(self.grads.remove(id)) {
                 or_panic(p.add_grad(g));
             }
         }

@@ -36,6 +36,7 @@
 
 mod adam;
 mod clip;
+mod groups;
 mod schedule;
 mod sgd;
 mod update;
@@ -72,16 +73,28 @@ pub trait Parameter<D: Device> {
     fn clear_grad(&mut self);
 
     /// The name its gradient is filed under in a backward pass's
-    /// [`Gradients`](crate::autograd::Gradients).
-    fn leaf_id(&self) -> LeafId;
+    /// [`Gradients`](crate::autograd::Gradients) (by default none: a
+    /// parameter whose gradients are set by hand).
+    fn leaf_id(&self) -> Option<LeafId> {
+        None
+    }
 
     /// Adds `grad` into the gradient slot (set when empty, summed
     /// otherwise), as [`Gradients::accumulate`](crate::autograd::Gradients::accumulate).
     ///
     /// # Errors
     /// `grad` is not of the parameter's shape and dtype, or the device
-    /// failed to add.
-    fn add_grad(&mut self, grad: RawTensor<D>) -> Result<()>;
+    /// failed to add; by default, always (a parameter without a
+    /// [`leaf_id`](Parameter::leaf_id) is given no gradient).
+    fn add_grad(&mut self, grad: RawTensor<D>) -> Result<()> {
+        Err(axial_core::Error::invalid(
+            "add_grad",
+            format!(
+                "a gradient of shape {:?} for a parameter that takes none from a backward pass",
+                grad.shape()
+            ),
+        ))
+    }
 }
 
 impl<T: Float, S: Shape, D: Backend> Parameter<D> for Param<T, S, D> {
@@ -96,8 +109,8 @@ impl<T: Float, S: Shape, D: Backend> Parameter<D> for Param<T, S, D> {
         self.grad = None;
     }
 
-    fn leaf_id(&self) -> LeafId {
-        self.id()
+    fn leaf_id(&self) -> Option<LeafId> {
+        Some(self.id())
     }
 
     fn add_grad(&mut self, grad: RawTensor<D>) -> Result<()> {
@@ -120,7 +133,9 @@ pub trait Optimizer<D: Device> {
     /// The learning rate (PyTorch's `param_groups[0]["lr"]`).
     fn lr(&self) -> f64;
 
-    /// Sets the learning rate.
+    /// Sets the learning rate of every parameter group (a [`Schedule`]
+    /// drives one rate for all; each optimizer's `set_group_lr` sets one
+    /// group's).
     fn set_lr(&mut self, lr: f64);
 }
 
