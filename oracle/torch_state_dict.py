@@ -16,7 +16,9 @@ whose `hidden.weight` is `[32, 64]`.
 The other modes, run by the test:
 
     --block DIR          the block's state dict (seeded) to DIR/block.pt and
-                         {"x": input, "y": output} to DIR/block_io.pt
+                         {"x": input, "y": output, "losses": the losses of
+                         3 training steps from there (bench/torch_train.py's
+                         step: AdamW's defaults)} to DIR/block_io.pt
     --check-mlp FILE     loads FILE (a state dict axial wrote) into the MLP
                          with `load_state_dict`, prints the logits as JSON
     --check-block FILE IO  loads FILE into the block, runs it on IO's "x",
@@ -91,7 +93,10 @@ def block(out):
     x = torch.randn(torch_train.BATCH, torch_train.SEQ, torch_train.MODEL)
     torch.save(model.state_dict(), Path(out) / "block.pt")
     with torch.no_grad():
-        torch.save({"x": x, "y": model(x)}, Path(out) / "block_io.pt")
+        y = model(x)
+    opt = torch.optim.AdamW(model.parameters(), foreach=False)
+    losses = torch.stack([torch_train.step(model, x, opt) for _ in range(3)])
+    torch.save({"x": x, "y": y, "losses": losses}, Path(out) / "block_io.pt")
 
 
 def check_mlp(path):

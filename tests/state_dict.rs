@@ -7,7 +7,8 @@
 //! that does not fit is refused with PyTorch's own messages, and nothing is
 //! copied. The MiniLM-sized encoder block of `examples/encoder_block`
 //! (transformers' `BertLayer` names) goes both ways too, its outputs
-//! compared (the PyTorch side when `bench/.venv` exists; required under
+//! compared, and from PyTorch's weights its training step (the one
+//! `benches/train.rs` times) gives PyTorch's losses (the PyTorch side when `bench/.venv` exists; required under
 //! `AXIAL_REQUIRE_PYTHON=1`, as `.ci/run` sets).
 
 #[path = "../examples/encoder_block/block.rs"]
@@ -20,6 +21,7 @@ use std::process::Command;
 
 use axial::Generator;
 use axial::autograd::Module;
+use axial::optim::{Adam, AdamConfig};
 use axial_core::{DType, RawTensor};
 use axial_io::{StoredTensor, TensorMap, Value, state_dict, torch};
 
@@ -182,6 +184,14 @@ fn the_encoder_block_crosses_both_ways() {
     let x = block::Hidden::from_vec(io.tensor("x").unwrap().to_vec::<f32>().unwrap());
     let want = io.tensor("y").unwrap().to_vec::<f32>().unwrap();
     assert_close(&model.forward(&x).value().to_vec(), &want, 1e-4);
+    // The benchmarked training step (forward, backward, AdamW) is PyTorch's.
+    let mut opt = Adam::adamw(AdamConfig::adamw()).unwrap();
+    let losses: Vec<f32> = (0..3).map(|_| model.step(&mut opt, &x).unwrap()).collect();
+    assert_close(
+        &losses,
+        &io.tensor("losses").unwrap().to_vec::<f32>().unwrap(),
+        1e-5,
+    );
 
     // Axial's block in PyTorch: another block's state dict, and its output.
     let mut ours = block::Block::new(&mut Generator::seed(4));
