@@ -29,6 +29,8 @@ pub(crate) type Labels = Tensor<i64, shape![Batch: 64]>;
 /// The held-out images and their labels.
 pub(crate) type HeldImages = Tensor<f32, shape![Batch: 360, Pixels: 64]>;
 pub(crate) type HeldLabels = Tensor<i64, shape![Batch: 360]>;
+/// The logits of the held-out images.
+pub(crate) type HeldLogits = Tensor<f32, shape![Batch: 360, Classes: 10]>;
 
 /// The repository's root.
 fn root() -> &'static Path {
@@ -143,7 +145,7 @@ impl Mlp {
     }
 
     /// The logits of `x`, untracked.
-    pub(crate) fn logits(&self, x: &HeldImages) -> Tensor<f32, shape![Batch: 360, Classes: 10]> {
+    pub(crate) fn logits(&self, x: &HeldImages) -> HeldLogits {
         let h = x
             .linear(self.hidden_w.value(), Some(self.hidden_b.value().as_view()))
             .relu();

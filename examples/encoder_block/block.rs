@@ -80,6 +80,11 @@ impl Module for Norm {
 }
 
 type Projection = Linear<shape![Inner: 384, Model: 384], shape![Inner: 384]>;
+type Up = Linear<shape![Mlp: 1536, Model: 384], shape![Mlp: 1536]>;
+type AttentionOutput = Output<shape![Model: 384, Inner: 384], shape![Model: 384]>;
+type MlpOutput = Output<shape![Model: 384, Mlp: 1536], shape![Model: 384]>;
+/// The hidden states, tracked.
+type HiddenVar<'a> = Var<'a, f32, shape![Batch: 8, Seq: 128, Model: 384]>;
 
 /// `BertSelfAttention`: the query, key and value projections.
 pub(crate) struct SelfAttention {
@@ -112,7 +117,7 @@ impl<W: StaticShape, B: StaticShape> Module for Output<W, B> {
 /// `BertAttention`: `self` (the attention) and `output`.
 pub(crate) struct Attention {
     pub(crate) attention: SelfAttention,
-    pub(crate) output: Output<shape![Model: 384, Inner: 384], shape![Model: 384]>,
+    pub(crate) output: AttentionOutput,
 }
 
 impl Module for Attention {
@@ -124,7 +129,7 @@ impl Module for Attention {
 
 /// `BertIntermediate`: the MLP's up projection.
 pub(crate) struct Intermediate {
-    pub(crate) dense: Linear<shape![Mlp: 1536, Model: 384], shape![Mlp: 1536]>,
+    pub(crate) dense: Up,
 }
 
 impl Module for Intermediate {
@@ -138,7 +143,7 @@ impl Module for Intermediate {
 pub(crate) struct Block {
     pub(crate) attention: Attention,
     pub(crate) intermediate: Intermediate,
-    pub(crate) output: Output<shape![Model: 384, Mlp: 1536], shape![Model: 384]>,
+    pub(crate) output: MlpOutput,
 }
 
 impl Module for Block {
@@ -178,10 +183,7 @@ impl Block {
     /// dropout): scores `Q·Kᵀ/√32`, softmax over keys, the heads merged,
     /// the attention's output projection added to `x` and normed, the
     /// MLP (GELU) added to that and normed.
-    pub(crate) fn forward<'a>(
-        &'a self,
-        x: &'a Hidden,
-    ) -> Var<'a, f32, shape![Batch: 8, Seq: 128, Model: 384]> {
+    pub(crate) fn forward<'a>(&'a self, x: &'a Hidden) -> HiddenVar<'a> {
         let a = &self.attention.attention;
         let project = |p: &'a Projection| {
             x.linear_tracked(&p.weight.var(), Some(&p.bias.var()))
