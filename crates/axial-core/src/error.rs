@@ -330,6 +330,62 @@ impl From<axial_pattern::PatternError> for Error {
     }
 }
 
+/// Messages that more than one op gives, each written here once.
+impl Error {
+    /// `t()` of a tensor of more than two dims.
+    pub(crate) fn t_rank(rank: usize) -> Error {
+        Error::invalid(
+            "t",
+            format!("t() expects a tensor with <= 2 dimensions, but self is {rank}D"),
+        )
+    }
+
+    /// A layout with a negative stride, which no storage view takes.
+    pub(crate) fn negative_strides(op: &'static str, strides: &[isize]) -> Error {
+        Error::invalid(
+            op,
+            format!("Negative strides are not supported at the moment, got strides: {strides:?}"),
+        )
+    }
+
+    /// A linear layer's weight that is not `[out_features, in_features]`.
+    pub(crate) fn weight_not_2d(op: &'static str, shape: &[usize]) -> Error {
+        Error::invalid(
+            op,
+            format!("weight must be 2-D (out_features, in_features), got shape {shape:?}"),
+        )
+    }
+
+    /// An operand of another dtype than the op's (PyTorch's words for a
+    /// weight or dense operand that must match the input).
+    pub(crate) fn scalar_type(op: &'static str, expected: DType, found: DType) -> Error {
+        Error::invalid(
+            op,
+            format!(
+                "expected scalar type {} but found {}",
+                expected.scalar_type_name(),
+                found.scalar_type_name()
+            ),
+        )
+    }
+
+    /// An allocation of `bytes` that the allocator refused.
+    pub(crate) fn out_of_memory(op: &'static str, bytes: usize) -> Error {
+        Error::Device {
+            op,
+            message: format!("out of memory allocating {bytes} bytes"),
+        }
+    }
+
+    /// A nested tensor asked to hold no items.
+    pub(crate) fn empty_nested(op: &'static str) -> Error {
+        Error::invalid(
+            op,
+            "Cannot construct a nested tensor from an empty tensor list",
+        )
+    }
+}
+
 /// `Result<T, axial_core::Error>`.
 ///
 /// ```

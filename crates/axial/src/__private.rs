@@ -24,10 +24,4 @@ pub use axial_shape::{Ax, Cons, Dyn, Ellipsis, False, Nil, Sz, True};
 
 /// The tensor of a `Result` (what the macros without `try_` give), panicking
 /// with the error's message at the caller.
-///
-/// # Panics
-/// On an error.
-#[track_caller]
-pub fn or_panic<X>(result: axial_core::Result<X>) -> X {
-    crate::views::or_panic(result)
-}
+pub use crate::or_panic::or_panic;

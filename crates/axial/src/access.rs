@@ -8,9 +8,9 @@ use axial_shape::report::OneElement;
 use axial_shape::{RankIs, Shape, SizeEq};
 use typenum::U1;
 
+use crate::or_panic::or_panic;
 use crate::repr::{Data, DataMut, Owned, Shared};
 use crate::tensor::{ArcTensor, Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// A shape with exactly one element (proven when its sizes are static).
 ///

@@ -29,9 +29,9 @@ pub use axial_cuda::{Cuda, Event, Stream};
 use axial_shape::Shape;
 
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// Page-locked host memory as a storage kind: a CPU tensor (every CPU op
 /// takes it) whose storage the GPU's copy engines read directly, so that

@@ -77,6 +77,7 @@ mod meta;
 mod nested_array;
 mod ops;
 pub mod optim;
+mod or_panic;
 pub mod prelude;
 mod quantized;
 mod ragged;

@@ -22,9 +22,9 @@ use axial_shape::{HasAxis, Nil, Shape};
 use crate::access::owned;
 use crate::float::Float;
 use crate::ops::AxisOf;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 mod sealed {
     pub trait Sealed {}

@@ -6,9 +6,9 @@ use axial_core::{Device, Element, Error, Result};
 use axial_shape::Shape;
 use axial_shape::slicing::SliceBy;
 
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 /// NumPy-style slicing of the leading axes, one entry per axis, for
 /// [`slice_s`](crate::TensorBase::slice_s):

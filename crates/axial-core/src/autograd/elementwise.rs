@@ -20,6 +20,10 @@ use crate::{
     UnaryOp,
 };
 
+/// The refusal of an in-place op whose derivative would need the operand
+/// it overwrites.
+const KEEPS_OPERANDS: &str = "the op keeps its operands: pass the tensor as a constant `Var`";
+
 /// The kept tensors, read back (each checked against its version).
 pub(crate) fn read<'a, D: Backend>(
     saved: &'a Option<Saved<'_, D>>,
@@ -251,10 +255,7 @@ impl<'g, D: Backend> Var<'g, D> {
         needs[me] = true;
         let saves = saves(op.name(), op.derivative())?;
         if saves.keeps(1 - me, &needs) || saves.keeps_output(&needs) {
-            return Err(Error::invalid(
-                op.name(),
-                "the op keeps its operands: pass the tensor as a constant `Var`",
-            ));
+            return Err(Error::invalid(op.name(), KEEPS_OPERANDS));
         }
         let x = self.value();
         let value = match other_first {
@@ -814,10 +815,7 @@ impl<'g, D: Backend> Var<'g, D> {
         let tracks = Var::tracks(&[self]);
         let saves = saves(op.name(), op.derivative())?;
         if tracks && (saves.keeps(0, &[true, false]) || saves.keeps(1, &[true, false])) {
-            return Err(Error::invalid(
-                op.name(),
-                "the op keeps its operands: pass the tensor as a constant `Var`",
-            ));
+            return Err(Error::invalid(op.name(), KEEPS_OPERANDS));
         }
         self.write_in_place(op.name(), |mut dst| dst.binary_(op, other))?;
         if tracks {
@@ -1027,12 +1025,7 @@ fn prelu_shape(shape: &[usize], weight: &[usize]) -> Result<Vec<usize>> {
         return Ok(vec![1; shape.len()]);
     }
     if weight.len() != 1 || count != channels {
-        return Err(Error::invalid(
-            "prelu",
-            format!(
-                "Mismatch of parameter numbers and input channel size. Found parameter numbers = {count} and channel size = {channels}."
-            ),
-        ));
+        return Err(crate::nn::prelu_mismatch(count, channels));
     }
     let mut out = vec![1; shape.len()];
     out[1] = channels;

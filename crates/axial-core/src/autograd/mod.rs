@@ -72,6 +72,7 @@
 //! ```
 
 mod check;
+mod cnn;
 mod elementwise;
 mod engine;
 mod grad;

@@ -131,10 +131,7 @@ impl CpuBuffer {
         // SAFETY: `layout` has a non-zero size. alloc_zeroed initialises every byte,
         // which is what lets the pool hand stale bytes out safely later.
         let ptr = unsafe { alloc::alloc_zeroed(layout) };
-        let ptr = NonNull::new(ptr).ok_or_else(|| Error::Device {
-            op: "alloc",
-            message: format!("out of memory allocating {len} bytes"),
-        })?;
+        let ptr = NonNull::new(ptr).ok_or_else(|| Error::out_of_memory("alloc", len))?;
         Ok(CpuBuffer {
             ptr,
             len,

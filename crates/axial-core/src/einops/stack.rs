@@ -1,5 +1,6 @@
 //! A list of tensors as one (einops' `stack_on_zeroth_dimension`).
 
+use crate::ops::Stack;
 use crate::{Backend, Error, RawTensor, Result, TensorRef};
 
 /// `torch.stack(xs)`: the tensors as one, along a new first dim (dtypes
@@ -21,20 +22,8 @@ pub fn stack<D: Backend>(xs: &[TensorRef<'_, D>]) -> Result<RawTensor<D>> {
             "Rearrange/Reduce/Repeat can't be applied to an empty list",
         ));
     };
-    if let Some((i, x)) = xs
-        .iter()
-        .enumerate()
-        .find(|(_, x)| x.shape() != first.shape())
-    {
-        return Err(Error::invalid(
-            "stack",
-            format!(
-                "stack expects each tensor to be equal size, but got {:?} at entry 0 and {:?} at entry {i}",
-                first.shape(),
-                x.shape()
-            ),
-        ));
-    }
+    let shapes: Vec<&[usize]> = xs.iter().map(|x| x.shape()).collect();
+    Stack::new(0, &shapes)?;
     let dtype = xs.iter().fold(first.dtype(), |d, x| d.promote(x.dtype()));
     let mut shape = vec![xs.len()];
     shape.extend_from_slice(first.shape());

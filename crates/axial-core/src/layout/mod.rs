@@ -235,13 +235,7 @@ impl Layout {
     /// ```
     pub fn check_bounds(&self, storage_len: usize, itemsize: usize) -> Result<()> {
         if self.strides.iter().any(|&s| s < 0) {
-            return Err(Error::invalid(
-                "setStorage",
-                format!(
-                    "Negative strides are not supported at the moment, got strides: {:?}",
-                    self.strides
-                ),
-            ));
+            return Err(Error::negative_strides("setStorage", &self.strides));
         }
         checked_numel("setStorage", &self.shape)?;
         let required = self.required_len();

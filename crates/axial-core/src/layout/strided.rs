@@ -52,12 +52,7 @@ impl Layout {
             ));
         }
         if strides.iter().any(|&s| s < 0) {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "Negative strides are not supported at the moment, got strides: {strides:?}"
-                ),
-            ));
+            return Err(Error::negative_strides(op, strides));
         }
         let layout = Layout::from_parts(shape, strides, offset);
         layout.check_bounds(storage_len, itemsize)?;

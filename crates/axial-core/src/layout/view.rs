@@ -322,10 +322,7 @@ impl Layout {
         match self.rank() {
             0 | 1 => Ok(self.clone()),
             2 => self.transpose(0, 1),
-            r => Err(Error::invalid(
-                "t",
-                format!("t() expects a tensor with <= 2 dimensions, but self is {r}D"),
-            )),
+            r => Err(Error::t_rank(r)),
         }
     }
 

@@ -150,23 +150,10 @@ impl TensorRef<'_, Cpu> {
         let op = "prelu";
         let c = self.shape().get(channel).copied().unwrap_or(1);
         if weight.numel() != 1 && weight.numel() != c {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "Mismatch of parameter numbers and input channel size. Found parameter numbers = {} and channel size = {c}.",
-                    weight.numel()
-                ),
-            ));
+            return Err(prelu_mismatch(weight.numel(), c));
         }
         if weight.dtype() != self.dtype() {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "expected scalar type {} but found {}",
-                    self.dtype().scalar_type_name(),
-                    weight.dtype().scalar_type_name()
-                ),
-            ));
+            return Err(Error::scalar_type(op, self.dtype(), weight.dtype()));
         }
         let dtype = compute_dtype(self.dtype()).ok_or(Error::Unsupported {
             op,
@@ -203,16 +190,21 @@ impl TensorRef<'_, Cpu> {
     pub fn prelu(&self, weight: &TensorRef<'_, Cpu>) -> Result<RawTensor<Cpu>> {
         match self.dim() {
             0 => Err(Error::invalid("prelu", "Not allow zero-dim input tensor.")),
-            1 if weight.numel() != 1 => Err(Error::invalid(
-                "prelu",
-                format!(
-                    "Mismatch of parameter numbers and input channel size. Found parameter numbers = {} and channel size = 1.",
-                    weight.numel()
-                ),
-            )),
+            1 if weight.numel() != 1 => Err(prelu_mismatch(weight.numel(), 1)),
             // One weight for every element of a 1-d tensor.
             1 => self.prelu_axes(0, weight),
             _ => self.prelu_axes(1, weight),
         }
     }
+}
+
+/// PyTorch's error for a `prelu` weight of `count` elements on an input of
+/// `channels` channels (one weight, or one per channel).
+pub(crate) fn prelu_mismatch(count: usize, channels: usize) -> Error {
+    Error::invalid(
+        "prelu",
+        format!(
+            "Mismatch of parameter numbers and input channel size. Found parameter numbers = {count} and channel size = {channels}."
+        ),
+    )
 }

@@ -5,7 +5,9 @@
 
 use super::alloc::{alloc, conv_output_layout};
 use super::pad::pad_sides;
-use super::window::{PerDim, conv_out_len, dilated, joined, per_dim, transposed_out_len};
+use super::window::{
+    PerDim, conv_out_len, dilated, joined, not_positive, per_dim, transposed_out_len,
+};
 use crate::cpu::conv::forward::{self, ConvDims};
 use crate::cpu::conv::transposed;
 use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef};
@@ -341,14 +343,7 @@ pub(crate) fn check_types(op: &'static str, x: DType, w: DType, bias: Option<DTy
         ));
     }
     if w != x {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "expected scalar type {} but found {}",
-                x.scalar_type_name(),
-                w.scalar_type_name()
-            ),
-        ));
+        return Err(Error::scalar_type(op, x, w));
     }
     if compute_dtype(x).is_none() {
         return Err(Error::Unsupported { op, dtype: x });
@@ -396,9 +391,10 @@ pub(crate) fn plan(
         return bad("non-positive stride is not supported".into());
     }
     if dilation.contains(&0) {
-        return bad(format!(
-            "dilation should be greater than zero, but got {:?}",
-            dilation.as_slice()
+        return bad(not_positive(
+            "dilation",
+            " ",
+            format_args!("{:?}", dilation.as_slice()),
         ));
     }
     if o.groups == 0 {
@@ -492,15 +488,13 @@ pub(crate) fn plan(
         }
         if kernel.contains(&0) {
             return bad(if n == 3 {
-                format!(
-                    "kernel size should be greater than zero, but got: {} (TxHxW)",
-                    joined(kernel, " x ")
+                not_positive(
+                    "kernel size",
+                    ": ",
+                    format_args!("{} (TxHxW)", joined(kernel, " x ")),
                 )
             } else {
-                format!(
-                    "kernel size should be greater than zero, but got {}",
-                    named_sizes("kernel", kernel, 1)
-                )
+                not_positive("kernel size", " ", named_sizes("kernel", kernel, 1))
             });
         }
         out_shape[c_dim] = w[0];

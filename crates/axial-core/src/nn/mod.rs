@@ -38,15 +38,16 @@
 
 mod act;
 mod alloc;
-mod conv;
+pub(crate) mod conv;
 mod fuse;
 mod norm;
-mod pad;
+pub(crate) mod pad;
 mod patches;
 mod pool;
 mod window;
 
 pub use crate::PadMode;
+pub(crate) use act::prelu_mismatch;
 pub use conv::{ConvAxes, ConvOptions, Padding, PaddingMode};
 pub use fuse::fold_batch_norm;
 pub use patches::Blocks;

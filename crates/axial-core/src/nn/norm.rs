@@ -334,13 +334,7 @@ impl TensorRef<'_, Cpu> {
         eps: f64,
     ) -> Result<RawTensor<Cpu>> {
         if self.dim() < 2 {
-            return Err(Error::invalid(
-                "group_norm",
-                format!(
-                    "Expected at least 2 dimensions for input tensor but received {}",
-                    self.dim()
-                ),
-            ));
+            return Err(too_few_dims("group_norm", self.dim()));
         }
         let spatial: Vec<usize> = (2..self.dim()).collect();
         self.group_norm_axes(1, &spatial, groups, weight, bias, eps)
@@ -373,13 +367,7 @@ impl TensorRef<'_, Cpu> {
     ) -> Result<RawTensor<Cpu>> {
         let op = "instance_norm";
         if self.dim() < 2 {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "Expected at least 2 dimensions for input tensor but received {}",
-                    self.dim()
-                ),
-            ));
+            return Err(too_few_dims(op, self.dim()));
         }
         let shape = self.shape();
         let (n, c) = (shape[0], shape[1]);
@@ -503,4 +491,13 @@ fn update(
         .view()
         .to_dtype(running.dtype())?;
     running.copy_(&t.view())
+}
+
+/// PyTorch's error for a group or instance norm of an input with fewer than
+/// two dims (batch and channels).
+fn too_few_dims(op: &'static str, dims: usize) -> Error {
+    Error::invalid(
+        op,
+        format!("Expected at least 2 dimensions for input tensor but received {dims}"),
+    )
 }

@@ -4,7 +4,7 @@
 
 use super::alloc::{alloc, output};
 use super::conv::{as_dtype, compute_dtype, or_view};
-use super::window::conv_out_len;
+use super::window::{conv_out_len, not_positive};
 use crate::cpu::conv::transposed::{Patches, col2im, im2col};
 use crate::{Cpu, Error, Layout, RawTensor, Result, TensorRef};
 
@@ -84,28 +84,19 @@ impl Blocks {
         if self.kernel.contains(&0) {
             return Err(Error::invalid(
                 op,
-                format!(
-                    "kernel size should be greater than zero, but got {}",
-                    pair("kernel", self.kernel)
-                ),
+                not_positive("kernel size", " ", pair("kernel", self.kernel)),
             ));
         }
         if self.dilation.contains(&0) {
             return Err(Error::invalid(
                 op,
-                format!(
-                    "dilation should be greater than zero, but got {}",
-                    pair("dilation", self.dilation)
-                ),
+                not_positive("dilation", " ", pair("dilation", self.dilation)),
             ));
         }
         if self.stride.contains(&0) {
             return Err(Error::invalid(
                 op,
-                format!(
-                    "stride should be greater than zero, but got {}",
-                    pair("stride", self.stride)
-                ),
+                not_positive("stride", " ", pair("stride", self.stride)),
             ));
         }
         Ok(())

@@ -5,7 +5,7 @@
 
 use super::alloc::{alloc, conv_output_layout, output};
 use super::conv::ConvAxes;
-use super::window::{PerDim, joined, pool_out_len};
+use super::window::{PerDim, joined, not_positive, pool_out_len};
 use crate::cpu::conv::pool::{self, PoolDims, Reduction};
 use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef};
 
@@ -265,15 +265,13 @@ fn plan(
         ));
     }
     if kernel.contains(&0) {
-        return bad(format!(
-            "kernel size should be greater than zero, but got {}",
-            letters("k", &kernel)
-        ));
+        return bad(not_positive("kernel size", " ", letters("k", &kernel)));
     }
     if dilation.contains(&0) {
-        return bad(format!(
-            "dilation should be greater than zero, but got {}",
-            letters("dilation", &dilation)
+        return bad(not_positive(
+            "dilation",
+            " ",
+            letters("dilation", &dilation),
         ));
     }
     if let Some(d) = spatial.iter().find(|&&d| x[d] == 0) {

@@ -46,6 +46,13 @@ pub(crate) fn joined(values: &[impl std::fmt::Display], sep: &str) -> String {
         .join(sep)
 }
 
+/// PyTorch's message for a window value (kernel size, dilation, stride)
+/// that is zero: `what` names it, `got` shows the values as the op prints
+/// them, after `sep` (`" "`, or `": "` where PyTorch puts a colon).
+pub(crate) fn not_positive(what: &str, sep: &str, got: impl std::fmt::Display) -> String {
+    format!("{what} should be greater than zero, but got{sep}{got}")
+}
+
 /// The extent of a dilated kernel: `dilation·(kernel − 1) + 1`.
 ///
 /// ```

@@ -164,21 +164,19 @@ pub(crate) fn mean_keep<D: Backend>(a: &impl AsView<D>, dims: &[usize]) -> Resul
 /// # Errors
 /// `to` does not broadcast to `from`.
 pub(crate) fn broadcast_dims(from: &[usize], to: &[usize]) -> Result<Vec<usize>> {
-    let lead = from.len().checked_sub(to.len()).ok_or_else(|| {
+    let unreachable = || {
         Error::invalid(
             "backward",
             format!("a gradient of shape {from:?} cannot be summed to shape {to:?}"),
         )
-    })?;
+    };
+    let lead = from.len().checked_sub(to.len()).ok_or_else(unreachable)?;
     let mut dims: Vec<usize> = (0..lead).collect();
     for (d, (&f, &t)) in from[lead..].iter().zip(to).enumerate() {
         if t == 1 && f != 1 {
             dims.push(lead + d);
         } else if t != f {
-            return Err(Error::invalid(
-                "backward",
-                format!("a gradient of shape {from:?} cannot be summed to shape {to:?}"),
-            ));
+            return Err(unreachable());
         }
     }
     Ok(dims)

@@ -24,6 +24,7 @@
 //! functions, the CUDA header. Adding such an op is adding a row.
 
 pub(crate) mod binary;
+pub(crate) mod cnn;
 pub(crate) mod compare;
 pub(crate) mod compose;
 pub(crate) mod copy;
@@ -42,6 +43,7 @@ pub(crate) mod softmax;
 pub(crate) mod unary;
 
 pub use binary::{BinaryOp, RhsRule};
+pub use cnn::{AdaptiveAvgPool, AvgPool, BatchNorm, Convolution, MaxPool};
 pub use compare::CmpOp;
 pub use copy::{Cast, Fill, can_cast};
 pub use index::{Embedding, Gather, IndexSelect, check_index_dtype, checked_index};
@@ -209,6 +211,10 @@ pub enum Lowering {
     Fused,
     /// Written by the core with other ops; no device has a kernel of it.
     Composite,
+    /// A kernel of the CPU that the tensor layer calls directly (the
+    /// convolutional ops of [`nn`](crate::nn)): not a method of
+    /// [`Backend`](crate::Backend) yet, so another device has none.
+    CpuKernel,
 }
 
 /// What every op declares, whatever its family.

@@ -75,7 +75,7 @@ impl<D: Backend> fmt::Display for TensorRef<'_, D> {
 /// # Ok::<(), axial_core::Error>(())
 /// ```
 pub fn with_suffixes<D: Backend>(t: &TensorRef<'_, D>, extra: &[String]) -> String {
-    repr(t, extra).unwrap_or_else(|err| format!("{PREFIX}<unprintable: {err}>)"))
+    repr(t, extra).unwrap_or_else(|err| unprintable(&err))
 }
 
 impl<D: Backend> fmt::Display for TensorMut<'_, D> {
@@ -160,6 +160,11 @@ pub(crate) fn add_suffixes(mut text: String, suffixes: &[String], force_newline:
     }
     text.push(')');
     text
+}
+
+/// What a tensor prints as when reading its values failed.
+pub(crate) fn unprintable(err: &dyn fmt::Display) -> String {
+    format!("{PREFIX}<unprintable: {err}>)")
 }
 
 /// A Python tuple: `(0, 3)`, `(0,)`.

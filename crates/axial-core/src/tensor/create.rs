@@ -485,13 +485,8 @@ fn float_only(op: &'static str, dtype: DType) -> Result<()> {
 /// do not fit in memory.
 fn host_values<T>(op: &'static str, n: usize, f: impl FnMut(usize) -> T) -> Result<Vec<T>> {
     let mut data = Vec::new();
-    data.try_reserve_exact(n).map_err(|_| Error::Device {
-        op,
-        message: format!(
-            "out of memory allocating {} bytes",
-            n.saturating_mul(size_of::<T>())
-        ),
-    })?;
+    data.try_reserve_exact(n)
+        .map_err(|_| Error::out_of_memory(op, n.saturating_mul(size_of::<T>())))?;
     data.extend((0..n).map(f));
     Ok(data)
 }

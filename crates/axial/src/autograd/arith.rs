@@ -22,9 +22,9 @@ use half::{bf16, f16};
 
 use super::var::{Kept, Var, Writable, WriteInPlace};
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 /// `op(a, b)` of two tracked tensors (their lifetimes unified to `'o`, a
 /// shortening: the result lives no longer than either).

@@ -10,9 +10,9 @@ use super::var::{Kept, Var};
 use crate::Float;
 use crate::access::owned;
 use crate::optim::Parameter;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// The name of a leaf read in place from `raw`'s elements.
 pub(crate) fn tensor_id<D: Device>(raw: &TensorRef<'_, D>) -> LeafId {

@@ -16,9 +16,9 @@ use axial_shape::{
 use super::var::{Kept, Var, Writable, WriteInPlace};
 use crate::float::Float;
 use crate::ops::{AxisOf, Chosen};
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 /// The right operand of a tracked [`Var::matmul`], and the lifetime of the
 /// product it gives. The left operand is kept when this one needs a

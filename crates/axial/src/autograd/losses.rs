@@ -11,9 +11,9 @@ use axial_shape::{HasAxis, Nil, Shape};
 
 use super::var::{Held, Kept, Var, Writable};
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 /// A target of [`mse_loss`](Var::mse_loss) or
 /// [`binary_cross_entropy_with_logits`](Var::binary_cross_entropy_with_logits),

@@ -9,7 +9,7 @@ use axial_shape::Shape;
 
 use super::var::{Kept, Var, Writable};
 use crate::float::Float;
-use crate::views::or_panic;
+use crate::or_panic::or_panic;
 
 /// Unary ops that keep their input. A [`Writable`] input is consumed (so
 /// nothing can write it while the graph reads it; `x.as_kept().log()` keeps
@@ -327,6 +327,14 @@ keeps_input_with! {
     /// `x` where positive, `slope · x` elsewhere (PyTorch's `leaky_relu`).
     leaky_relu, try_leaky_relu (slope: f64) => |x| x.leaky_relu(slope);
     "let x = Tensor::<f64, shape![2]>::from_array([-1.0, 1.0]);\nassert_eq!(x.track().try_leaky_relu(0.5)?.value().to_vec(), vec![-0.5, 1.0]);";
+    /// `min(max(x + 3, 0), 6) / 6` (PyTorch's `hardsigmoid`); the gradient
+    /// is 1/6 strictly between −3 and 3, zero elsewhere.
+    hardsigmoid, try_hardsigmoid () => |x| x.hardsigmoid();
+    "let x = Tensor::<f64, shape![2]>::from_array([0.0, 4.0]);\nassert_eq!(x.track().try_hardsigmoid()?.value().to_vec(), vec![0.5, 1.0]);";
+    /// `x · min(max(x + 3, 0), 6) / 6` (PyTorch's `hardswish`); the gradient
+    /// is 0 below −3, `x/3 + 1/2` up to 3, 1 above.
+    hardswish, try_hardswish () => |x| x.hardswish();
+    "let x = Tensor::<f64, shape![2]>::from_array([-4.0, 4.0]);\nassert_eq!(x.track().try_hardswish()?.value().to_vec(), vec![0.0, 4.0]);";
 }
 
 /// Ops without a derivative, spelled on tracked tensors so that calling one

@@ -54,8 +54,10 @@
 //! views whose elements overlap stay refused.
 //!
 //! Second-order gradients are not computed: the backward pass records
-//! nothing. Convolution, pooling and batch norm have no derivative yet
-//! (their ops will carry one in the op table, `axial_core::ops`).
+//! nothing. Convolution, max, average, adaptive and global pooling, batch
+//! norm (training and eval), `prelu`, `hardswish` and `hardsigmoid` have
+//! derivatives on the CPU (their forward ops are the CPU's), padding modes
+//! included.
 //!
 //! # Example
 //! ```
@@ -79,6 +81,7 @@
 
 mod arith;
 mod check;
+mod cnn;
 mod grads;
 mod layers;
 mod losses;

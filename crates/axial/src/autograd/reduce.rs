@@ -9,7 +9,7 @@ use axial_shape::{GenericArray, Nil, Reduce, Reduced, ReducedKeep, Shape};
 
 use super::var::{Kept, Var, Writable};
 use crate::float::Float;
-use crate::views::or_panic;
+use crate::or_panic::or_panic;
 
 impl<'g, T: Float, S: Shape, D: Backend, W> Var<'g, T, S, D, W> {
     /// The positions of the axes `L`.

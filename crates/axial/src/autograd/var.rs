@@ -12,9 +12,9 @@ use axial_shape::Shape;
 
 use super::grads::Gradients;
 use crate::access::OneElementShape;
+use crate::or_panic::or_panic;
 use crate::repr::{Data, View};
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 mod sealed {
     pub trait Sealed {}

@@ -14,9 +14,10 @@ use axial_shape::{
 };
 
 use super::var::{Kept, Var};
+use crate::or_panic::or_panic;
 use crate::repr::View;
 use crate::tensor::{TensorBase, TensorView};
-use crate::views::{or_panic, target_sizes};
+use crate::views::target_sizes;
 
 impl<'g, T: Element, S, D: Backend, W> Var<'g, T, S, D, W> {
     /// A view of this tensor's elements, for a function to view further.

@@ -5,9 +5,9 @@ use axial_shape::{Distinct, DynSizes, GenericArray, Shape, StaticShape};
 
 use crate::access::owned;
 use crate::nested_array::NestedArray;
+use crate::or_panic::or_panic;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     /// A tensor holding a nested array, whose nesting and extents are proven

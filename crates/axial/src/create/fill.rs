@@ -8,9 +8,9 @@ use typenum::{IsEqual, U2};
 
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 /// Marks `eye` in its error message: the `Op` of
 /// [`TwoAxes`](axial_shape::report::TwoAxes) when the shape is not a matrix.

@@ -8,9 +8,9 @@ use axial_shape::{Distinct, DynSizes, Shape, StaticShape};
 
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend> TensorBase<T, S, D, Owned<D>> {
     /// A tensor of zeros on `device`, with the sizes of the `Dyn` axes.

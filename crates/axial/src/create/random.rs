@@ -4,9 +4,9 @@ use axial_core::{Backend, Element, Generator, Result};
 use axial_shape::{Distinct, DynSizes, Shape, StaticShape};
 
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Owned;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend + Default> TensorBase<T, S, D, Owned<D>> {
     /// Uniform random values in `[0, 1)` from `rng`.

@@ -8,9 +8,9 @@ use axial_shape::{HasAxis, Shape};
 use super::conv::typed;
 use crate::float::Float;
 use crate::ops::AxisOf;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
     /// `min(max(x, min), max)` elementwise (PyTorch's `hardtanh`; NaN stays).

@@ -5,9 +5,9 @@ use axial_core::{ArgReduceOp, Backend, Element, Result};
 use axial_shape::{HasAxis, Nil, Reduce, ReducedKeep, Shape};
 
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// Values and their `i64` indices along an axis, as `max::<A>()` gives them.
 ///

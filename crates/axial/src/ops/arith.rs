@@ -32,9 +32,9 @@ use super::operand::{OpShape, Operand};
 use crate::access::owned;
 use crate::device::SameDevice;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// `tensor op rhs` for borrowed and owned tensors, as the method `add` and
 /// its kin. The element bound is on the operand's type (equal to `T`),

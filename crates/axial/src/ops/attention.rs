@@ -9,9 +9,9 @@ use half::{bf16, f16};
 
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// The options of [`scaled_dot_product_attention`](TensorBase::scaled_dot_product_attention):
 /// PyTorch's `is_causal` and `scale` (`None`: `1/√Head`).

@@ -13,9 +13,9 @@ use super::operand::{Operand, Value};
 use crate::access::owned;
 use crate::device::SameDevice;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `op(self, other)` into a new tensor of `U` and shape `Out`; a `Dyn`

@@ -9,9 +9,9 @@ use super::mismatch;
 use super::operand::{Operand, Value};
 use crate::access::owned;
 use crate::device::SameDevice;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `self op other` into a bool tensor of shape `Out`.

@@ -12,9 +12,9 @@ use axial_shape::conv::{AxisPad, ConvRule, ConvShape, ConvTShape, Mode};
 
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 #[cfg(doc)]
 use axial_shape::conv::{Conv, ConvT, Same, TfSame};

@@ -7,9 +7,9 @@ use axial_shape::{InPlace, Shape};
 use super::mismatch;
 use super::operand::tensor_on;
 use crate::device::SameDevice;
+use crate::or_panic::or_panic;
 use crate::repr::{Data, DataMut};
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// Writes the elements of `src` into `self`: `src` broadcasts to

@@ -6,9 +6,9 @@ use axial_core::{Backend, Element, Result};
 use axial_shape::{GatherBy, HasAxis, IndexAxis, ReplaceAxis, Shape};
 
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// The shape `index_select::<A>` gives on `S` with an index of one axis
 /// `SI`: the index's axis (name and size) in place of `A`.

@@ -10,9 +10,9 @@ use super::dtype::SameDType;
 use super::operand::Operand;
 use crate::access::owned;
 use crate::device::SameDevice;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// The shape `stack::<New, AT, K>` gives on `K` tensors of shape `S`: a new
 /// axis `New` of size `K` at position `AT`.

@@ -13,9 +13,9 @@ use axial_shape::{Append, Ax, Concat, HasAxis, InPlace, MatMul, MatMulOut, Nil, 
 
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 /// The one-axis shape of axis `A` of `S`: a `layer_norm` weight's.
 pub type AxisOf<S, A> = Ax<A, <S as HasAxis<A>>::Size, Nil>;

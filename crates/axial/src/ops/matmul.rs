@@ -10,9 +10,9 @@ use super::operand::tensor_on;
 use crate::access::owned;
 use crate::device::SameDevice;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// The matrix product (PyTorch's `torch.matmul`): the last axis of

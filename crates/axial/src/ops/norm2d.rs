@@ -13,9 +13,9 @@ use axial_shape::{Ax, HasAxis, Nil, Shape, StaticSize};
 use super::conv::typed;
 use crate::float::Float;
 use crate::ops::AxisOf;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 /// A one-axis parameter's view as the core's.
 fn raw<'a, T: Float, P>(

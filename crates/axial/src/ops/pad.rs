@@ -6,9 +6,9 @@ use axial_core::{Backend, Element, PadMode, Result, Scalar};
 use axial_shape::{Dyn, HasAxis, ResizeAxis, Shape, SizeAdd, SizeSum, Sz};
 
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// How `pad` fills the new elements (PyTorch's `mode`, and `value` for a
 /// constant).

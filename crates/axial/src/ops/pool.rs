@@ -9,15 +9,15 @@ use axial_shape::conv::{AdaptiveShape, AxisPad, GlobalShape, PoolRule, PoolShape
 
 use super::conv::typed;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 #[cfg(doc)]
 use axial_shape::conv::Pool;
 
 /// The run-time options of the pooling rule `R` over `n` axes.
-fn pool_options<R: PoolRule>(n: usize) -> PoolOptions {
+pub(crate) fn pool_options<R: PoolRule>(n: usize) -> PoolOptions {
     let axes: Vec<_> = (0..n).map(R::axis).collect();
     let padding = axes
         .iter()

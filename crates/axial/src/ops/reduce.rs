@@ -10,9 +10,9 @@ use axial_shape::{GenericArray, Nil, Reduce, Reduced, ReducedKeep, Shape};
 use super::dtype::ResultTypes;
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `op` over the axes `L`, into a tensor of `U` and shape `Out`.

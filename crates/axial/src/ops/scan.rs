@@ -6,9 +6,9 @@ use axial_shape::{HasAxis, Shape};
 
 use super::dtype::ResultTypes;
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 impl<T: ResultTypes, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `torch.cumsum(x, dim)` along the axis `A`: running sums, in the

@@ -7,9 +7,9 @@ use axial_shape::{HasAxis, Shape};
 
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 fn softmax<D: Backend>(x: &TensorRef<'_, D>, dim: isize) -> Result<RawTensor<D>> {
     x.softmax(dim)

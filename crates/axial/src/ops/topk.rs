@@ -6,9 +6,9 @@ use axial_shape::{Dyn, HasAxis, ResizeAxis, Shape, TopK};
 
 use super::arg::WithIndices;
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `topk` with `k` and the layout of the result.

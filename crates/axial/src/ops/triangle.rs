@@ -6,9 +6,9 @@ use axial_core::{Backend, Element, RawTensor, Result, TensorRef};
 use axial_shape::{Shape, Triangle};
 
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `f` over the matrices of rows `A` and columns `B`: the two moved

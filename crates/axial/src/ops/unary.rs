@@ -9,9 +9,9 @@ use axial_shape::Shape;
 use super::dtype::Number;
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `op(self)` into a new tensor of `U`.

@@ -15,9 +15,9 @@ use axial_shape::{MatMul, MatMulOut, Shape};
 
 use super::LinearWeight;
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{ArcTensor, Tensor, TensorBase};
-use crate::views::or_panic;
 
 mod sealed {
     pub trait Sealed {}

@@ -8,8 +8,8 @@ use axial_core::quantized as core_q;
 use axial_shape::{HasAxis, Shape};
 
 use super::{PerChannel, PerTensor, QType, Quantized};
+use crate::or_panic::or_panic;
 use crate::tensor::Tensor;
-use crate::views::or_panic;
 
 impl<Q: QType, S: Shape> Quantized<Q, S, PerTensor> {
     /// `torch._make_per_tensor_quantized_tensor(ints, scale, zero_point)`:

@@ -8,9 +8,9 @@ use axial_core::{Cpu, Result, TensorRef};
 use axial_shape::{Ax, MatMul, MatMulOut, Nil, Shape};
 
 use super::{PerChannel, PerTensor, QInt8, QUInt8, Quantized};
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
-use crate::views::or_panic;
 
 /// The shape of a linear layer's weight: `(Out, In)`.
 ///

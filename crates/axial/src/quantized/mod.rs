@@ -41,9 +41,9 @@ pub use product::QuantizedMatMul;
 pub use view::QuantizedView;
 
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 mod sealed {
     pub trait Sealed {}

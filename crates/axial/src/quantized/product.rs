@@ -8,7 +8,7 @@ use axial_core::quantized as core_q;
 use axial_shape::{MatMul, MatMulOut, Shape};
 
 use super::{PerTensor, QInt8, QType, QUInt8, Quantized, sealed};
-use crate::views::or_panic;
+use crate::or_panic::or_panic;
 
 /// The quantized dtypes whose tensors multiply: `quint8` and `qint8`.
 ///

@@ -11,8 +11,8 @@ use axial_shape::{HasAxis, Shape, Transpose, TransposeT};
 
 use super::{Marker, PerTensor, QType, Quantized};
 use crate::access::owned;
+use crate::or_panic::or_panic;
 use crate::tensor::Tensor;
-use crate::views::or_panic;
 
 /// A view of a quantized tensor (dtype `Q`, shape `S`, scheme `Scheme`).
 ///

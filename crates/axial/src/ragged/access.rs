@@ -8,9 +8,9 @@ use axial_core::{BinaryOp, Element, Result, Scalar};
 use super::{Batched, ItemAxis, Nested};
 use crate::access::owned;
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::View;
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 impl<T: Element, S: Batched, L> Nested<T, S, L> {
     pub(crate) fn wrap(inner: NestedTensor) -> Self {

@@ -47,9 +47,9 @@ pub use rules::{
 };
 
 use crate::float::Float;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
-use crate::views::or_panic;
 
 /// Holds the type parameters without values of them.
 type Marker<T> = PhantomData<fn() -> T>;

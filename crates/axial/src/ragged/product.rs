@@ -305,6 +305,6 @@ impl<T: Element, S: Batched, L> Nested<T, S, L> {
     where
         Self: NestedProduct<Rhs>,
     {
-        crate::views::or_panic(self.product(other))
+        crate::or_panic::or_panic(self.product(other))
     }
 }

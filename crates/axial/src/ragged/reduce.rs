@@ -8,9 +8,9 @@ use axial_shape::{Cons, Nil, Rename, Transpose};
 use super::{Batched, ItemAxis, Nested, ReduceNested, Renamed};
 use crate::float::Float;
 use crate::ops::ResultTypes;
+use crate::or_panic::or_panic;
 use crate::repr::View;
 use crate::tensor::{TensorBase, TensorView};
-use crate::views::or_panic;
 
 /// The ragged axis `R` after renaming `Old` to `New`, as a names list.
 type RenamedRagged<R, Old, New> = Cons<<R as Renamed<Old, New>>::Out, Nil>;

@@ -11,9 +11,9 @@ use axial_shape::{Append, Ax, Concat, MatMul, MatMulOut, RankIs, Shape};
 use super::{SparseCoo, check_sizes, entry_indices, static_sizes};
 use crate::access::owned;
 use crate::ops::SameDType;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// The dense axes of a hybrid tensor: at least one.
 ///

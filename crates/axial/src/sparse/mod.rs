@@ -31,9 +31,9 @@ use axial_shape::{GenericArray, MatMul, MatMulOut, Nil, RankIs, Shape, Transpose
 
 use crate::access::owned;
 use crate::ops::SameDType;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
-use crate::views::or_panic;
 
 /// Holds the type parameters without values of them.
 type Marker<T> = PhantomData<fn() -> T>;

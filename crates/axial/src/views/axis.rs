@@ -8,7 +8,8 @@ use axial_shape::{
     GenericArray, HasAxis, IntoDyn, NoSymbols, Realize, SelectAt, Shape, Squeeze, Unsqueeze,
 };
 
-use super::{or_panic, proven};
+use super::proven;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
 

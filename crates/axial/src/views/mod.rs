@@ -12,19 +12,6 @@ pub(crate) use reshape::target_sizes;
 
 use axial_core::{Layout, Result};
 
-/// Unwraps a result, panicking with the error's message at the caller: the
-/// convenience twin of every `try_` method.
-///
-/// A `match`, not `unwrap_or_else`: a closure would report its own line, as
-/// `#[track_caller]` does not reach into closures.
-#[track_caller]
-pub(crate) fn or_panic<X>(result: Result<X>) -> X {
-    match result {
-        Ok(x) => x,
-        Err(e) => panic!("{e}"),
-    }
-}
-
 /// The layout of a view whose validity the shape types proved (positions
 /// come from names, so no dim can be out of range).
 #[track_caller]

@@ -6,8 +6,8 @@
 use axial_core::{Backend, Device, Element, Layout, Result};
 use axial_shape::{ExpandTo, GenericArray, Merge, Merged, NoSymbols, ReshapeTo, Shape, Split};
 
-use super::or_panic;
 use crate::device::SameDevice;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
 

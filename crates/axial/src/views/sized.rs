@@ -5,8 +5,8 @@
 use axial_core::{Device, Element, Result};
 use axial_shape::{HasAxis, ResizeAxis, Resized, Shape, UnfoldBy};
 
-use super::or_panic;
 use crate::extent::Extent;
+use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
 

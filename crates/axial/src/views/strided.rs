@@ -7,7 +7,8 @@
 use axial_core::{Device, Element, Error, Result};
 use axial_shape::{Diagonal, GenericArray, HasAxis, NoSymbols, RankIs, Shape, Unfold};
 
-use super::{or_panic, proven};
+use super::proven;
+use crate::or_panic::or_panic;
 use crate::repr::{Broadcast, Data, DataMut};
 use crate::tensor::TensorBase;
 

@@ -12,6 +12,9 @@ use crate::cpu::strided::PARALLEL_THRESHOLD;
 use crate::nn::adaptive_window;
 use crate::{Cpu, DType, Error, Input, Output, Result};
 
+/// The refusal of an indices tensor that does not match the output.
+const BAD_INDICES: &str = "kernel operands: indices";
+
 /// Where the pooled dims are, and the window.
 #[derive(Clone, Debug)]
 pub(crate) struct PoolDims<'a> {
@@ -101,7 +104,7 @@ pub(crate) fn pool(
         Some(mut i) => {
             let ig = Grid::new(&i.layout, dims.channel, dims.spatial);
             if i.layout.shape() != y.layout.shape() || ig.batch.len() != p.y.batch.len() {
-                return Err(Error::invalid(op, "kernel operands: indices"));
+                return Err(Error::invalid(op, BAD_INDICES));
             }
             Some((out_ptr::<i64>(op, &mut i)?, ig))
         }
@@ -323,7 +326,7 @@ pub(crate) fn adaptive(
         Some(mut i) => {
             let ig = Grid::new(&i.layout, channel, spatial);
             if i.layout.shape() != y.layout.shape() {
-                return Err(Error::invalid(op, "kernel operands: indices"));
+                return Err(Error::invalid(op, BAD_INDICES));
             }
             Some((out_ptr::<i64>(op, &mut i)?, ig))
         }

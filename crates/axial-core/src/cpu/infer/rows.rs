@@ -19,13 +19,7 @@ pub(super) fn weight<'a>(
     max_k: usize,
 ) -> Result<(Cow<'a, [f32]>, usize, usize)> {
     let &[n, k] = weight.shape() else {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "weight must be 2-D (out_features, in_features), got shape {:?}",
-                weight.shape()
-            ),
-        ));
+        return Err(Error::weight_not_2d(op, weight.shape()));
     };
     if k > max_k {
         return Err(Error::invalid(

@@ -94,10 +94,7 @@ impl NestedTensor {
     /// ```
     pub fn from_tensors(items: &[TensorRef<'_, Cpu>]) -> Result<NestedTensor> {
         let Some(first) = items.first() else {
-            return Err(Error::invalid(
-                OP,
-                "Cannot construct a nested tensor from an empty tensor list",
-            ));
+            return Err(Error::empty_nested(OP));
         };
         if first.dim() == 0 {
             return Err(Error::invalid(

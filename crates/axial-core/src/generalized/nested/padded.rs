@@ -133,10 +133,7 @@ impl NestedTensor {
             .map(|(i, &l)| padded.clone().select(0, i as isize)?.narrow(0, 0, l))
             .collect::<Result<Vec<_>>>()?;
         if items.is_empty() {
-            return Err(Error::invalid(
-                OP,
-                "Cannot construct a nested tensor from an empty tensor list",
-            ));
+            return Err(Error::empty_nested(OP));
         }
         NestedTensor::from_tensors(&items)
     }

@@ -76,13 +76,7 @@ impl PackedLinearWeight {
             ));
         }
         let &[n, k] = weight.shape() else {
-            return Err(Error::invalid(
-                OP,
-                format!(
-                    "weight must be 2-D (out_features, in_features), got shape {:?}",
-                    weight.shape()
-                ),
-            ));
+            return Err(Error::weight_not_2d(OP, weight.shape()));
         };
         if k > MAX_K {
             return Err(Error::invalid(
@@ -262,13 +256,14 @@ fn run_linear(
     let shape = x.shape();
     if shape.last() != Some(&k) {
         let rows: usize = shape[..shape.len().saturating_sub(1)].iter().product();
-        return Err(Error::invalid(
-            OP,
-            format!(
-                "mat1 and mat2 shapes cannot be multiplied ({rows}x{} and {k}x{n})",
-                shape.last().copied().unwrap_or(0)
-            ),
-        ));
+        return Err(Error::Contraction {
+            op: OP,
+            m: rows,
+            k: shape.last().copied().unwrap_or(0),
+            k2: k,
+            n,
+            vectors: false,
+        });
     }
     check_zero_point(OP, "output", out_zero_point, QDType::QUInt8)?;
     inverse_scale(OP, out_scale)?;

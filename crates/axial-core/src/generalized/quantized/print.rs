@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{QuantizedRef, QuantizedTensor, Quantizer};
-use crate::print::{python_tuple, with_suffixes};
+use crate::print::{python_tuple, unprintable, with_suffixes};
 
 /// Python's `repr` of a float: the shortest digits that round-trip, with
 /// `.0` on integral values and scientific notation below 1e-4 or from 1e16.
@@ -54,7 +54,7 @@ impl fmt::Display for QuantizedRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let values = match self.dequantize() {
             Ok(v) => v,
-            Err(e) => return write!(f, "tensor(<unprintable: {e}>)"),
+            Err(e) => return f.write_str(&unprintable(&e)),
         };
         let mut suffixes = Vec::new();
         if self.numel() != 0 || self.shape().len() == 1 {

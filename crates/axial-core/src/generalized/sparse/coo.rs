@@ -82,10 +82,7 @@ impl SparseCoo {
                 continue;
             };
             if min < 0 {
-                return Err(Error::invalid(
-                    OP,
-                    format!("found negative index {min} for dim {d}"),
-                ));
+                return Err(negative_index(min, d));
             }
             if max as u64 >= size[d] as u64 {
                 return Err(Error::invalid(
@@ -129,10 +126,7 @@ impl SparseCoo {
         for d in 0..sparse_dim {
             let row = &idx[d * nnz..(d + 1) * nnz];
             if let Some(&min) = row.iter().min().filter(|&&m| m < 0) {
-                return Err(Error::invalid(
-                    OP,
-                    format!("found negative index {min} for dim {d}"),
-                ));
+                return Err(negative_index(min, d));
             }
             size.push(row.iter().max().map_or(0, |&m| m as usize + 1));
         }
@@ -632,10 +626,7 @@ impl SparseCoo {
         match self.shape.len() {
             0 | 1 => self.clone_parts(),
             2 => self.transpose(0, 1),
-            n => Err(Error::invalid(
-                "t",
-                format!("t() expects a tensor with <= 2 dimensions, but self is {n}D"),
-            )),
+            n => Err(Error::t_rank(n)),
         }
     }
 
@@ -658,3 +649,8 @@ impl SparseCoo {
 
 /// The op PyTorch names in the construction errors.
 const OP: &str = "sparse_coo_tensor";
+
+/// PyTorch's error for a negative COO index `min` in dim `d`.
+fn negative_index(min: i64, d: usize) -> Error {
+    Error::invalid(OP, format!("found negative index {min} for dim {d}"))
+}

@@ -21,14 +21,7 @@ pub(super) fn dense_width(
     dtype: crate::DType,
 ) -> Result<(usize, bool)> {
     if dense.dtype() != dtype {
-        return Err(Error::invalid(
-            op,
-            format!(
-                "expected scalar type {} but found {}",
-                dtype.scalar_type_name(),
-                dense.dtype().scalar_type_name()
-            ),
-        ));
+        return Err(Error::scalar_type(op, dtype, dense.dtype()));
     }
     let (n, vector) = match dense.shape() {
         [_] => (1, true),
@@ -41,15 +34,14 @@ pub(super) fn dense_width(
         }
     };
     if dense.shape()[0] != shape[1] {
-        return Err(Error::invalid(
+        return Err(Error::Contraction {
             op,
-            format!(
-                "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{n})",
-                shape[0],
-                shape[1],
-                dense.shape()[0]
-            ),
-        ));
+            m: shape[0],
+            k: shape[1],
+            k2: dense.shape()[0],
+            n,
+            vectors: false,
+        });
     }
     Ok((n, vector))
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{SparseCoo, SparseCsr};
-use crate::print::{add_suffixes, python_tuple, tensor_str};
+use crate::print::{add_suffixes, python_tuple, tensor_str, unprintable};
 use crate::{Cpu, DType, Result, TensorRef};
 
 /// Where the nested tensors start: after `tensor(`.
@@ -81,7 +81,7 @@ impl fmt::Display for SparseCoo {
             "torch.sparse_coo",
         ) {
             Ok(s) => f.write_str(&s),
-            Err(e) => write!(f, "tensor(<unprintable: {e}>)"),
+            Err(e) => f.write_str(&unprintable(&e)),
         }
     }
 }
@@ -114,7 +114,7 @@ impl fmt::Display for SparseCsr {
             "torch.sparse_csr",
         ) {
             Ok(s) => f.write_str(&s),
-            Err(e) => write!(f, "tensor(<unprintable: {e}>)"),
+            Err(e) => f.write_str(&unprintable(&e)),
         }
     }
 }

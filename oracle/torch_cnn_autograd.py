@@ -1,0 +1,303 @@
+"""PyTorch's gradients of convolution, pooling, batch norm and the CNN
+activations, for random configurations, written for axial to replay.
+
+Each case is one op of `torch.nn.functional` on small float32 tensors:
+`conv1d`/`conv2d` (stride, also above the kernel; padding as numbers,
+'same' and 'valid'; dilation; groups, depthwise included; bias or not),
+`max_pool1d/2d` (padding, dilation, ceil_mode; integer-valued inputs for
+ties), `avg_pool1d/2d` (padding, ceil_mode, count_include_pad,
+divisor_override), `adaptive_avg_pool1d/2d`, `batch_norm` in training
+(with the running statistics it updates) and in eval mode, `relu6`,
+`hardswish`, `hardsigmoid`, `leaky_relu`, `prelu`, and convolutions
+padding in reflect, replicate and circular mode; batches of 1 and more,
+and channels-last (the case is replayed on an NHWC tensor by axis). The
+forward runs in `torch.autograd` with a random output gradient; the inputs,
+the output, the gradient and every input's gradient go to a JSON file that
+`crates/axial-core/tests/torch_cnn_autograd.rs` replays.
+
+    bash bench/setup.sh                                 # once: bench/.venv with torch
+    bench/.venv/bin/python oracle/torch_cnn_autograd.py # rewrites the JSON file
+
+The output depends only on the seed and the PyTorch version.
+"""
+
+import json
+import random
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "crates/axial-core/tests/data/torch_cnn_autograd.json"
+
+SEED = 20_261_207
+PER_KIND = {
+    "conv": 120,
+    "max_pool": 50,
+    "avg_pool": 50,
+    "adaptive_avg_pool": 20,
+    "batch_norm": 24,
+    "activation": 20,
+    "conv_mode": 30,
+}
+
+
+def flat(t):
+    return {"shape": list(t.shape), "data": [float(v) for v in t.detach().reshape(-1).tolist()]}
+
+
+def leaf(shape, ties=False):
+    if ties:
+        t = torch.randint(-3, 4, shape).float()
+    else:
+        t = torch.randn(shape)
+    return t.requires_grad_(True)
+
+
+def spatial_sizes(rng, dims, lo, hi):
+    return [rng.randint(lo, hi) for _ in range(dims)]
+
+
+def conv_case(rng):
+    dims = rng.choice([1, 2])
+    groups = rng.choice([1, 1, 2, 3, "depthwise"])
+    cin_per = rng.randint(1, 3)
+    if groups == "depthwise":
+        groups = rng.randint(1, 4)
+        cin_per = 1
+        cout = groups * rng.choice([1, 2])
+    else:
+        cout = groups * rng.randint(1, 3)
+    cin = cin_per * groups
+    kernel = spatial_sizes(rng, dims, 1, 3)
+    stride = spatial_sizes(rng, dims, 1, 4)  # above the kernel sometimes
+    dilation = spatial_sizes(rng, dims, 1, 2)
+    pad_kind = rng.choice(["num", "num", "same", "valid"])
+    if pad_kind == "same":
+        stride = [1] * dims
+        padding = "same"
+    elif pad_kind == "valid":
+        padding = "valid"
+    else:
+        padding = spatial_sizes(rng, dims, 0, 2)
+    batch = rng.choice([1, 1, 2, 3])
+    size = spatial_sizes(rng, dims, 3, 8)
+    x = leaf([batch, cin] + size)
+    w = leaf([cout, cin_per] + kernel)
+    b = leaf([cout]) if rng.random() < 0.6 else None
+    fn = F.conv1d if dims == 1 else F.conv2d
+    y = fn(x, w, b, stride=stride, padding=padding, dilation=dilation, groups=groups)
+    inputs = {"x": x, "w": w}
+    if b is not None:
+        inputs["b"] = b
+    params = {
+        "dims": dims,
+        "stride": stride,
+        "padding": padding,
+        "dilation": dilation,
+        "groups": groups,
+        "channels_last": rng.random() < 0.3,
+    }
+    return params, inputs, y
+
+
+def conv_mode_case(rng):
+    """A convolution padding in another mode, as `nn.Conv2d` computes it:
+    `F.pad` in that mode, then no padding."""
+    dims = rng.choice([1, 2])
+    mode = rng.choice(["reflect", "replicate", "circular"])
+    groups = rng.choice([1, 2])
+    cin, cout = groups * rng.randint(1, 2), groups * rng.randint(1, 2)
+    kernel = spatial_sizes(rng, dims, 1, 3)
+    stride = spatial_sizes(rng, dims, 1, 3)
+    dilation = spatial_sizes(rng, dims, 1, 2)
+    padding = spatial_sizes(rng, dims, 1, 2)
+    size = spatial_sizes(rng, dims, 3, 7)
+    x = leaf([rng.choice([1, 2]), cin] + size)
+    w = leaf([cout, cin // groups] + kernel)
+    b = leaf([cout]) if rng.random() < 0.5 else None
+    pads = [p for q in reversed(padding) for p in (q, q)]
+    fn = F.conv1d if dims == 1 else F.conv2d
+    y = fn(F.pad(x, pads, mode=mode), w, b, stride=stride, dilation=dilation, groups=groups)
+    inputs = {"x": x, "w": w}
+    if b is not None:
+        inputs["b"] = b
+    params = {
+        "dims": dims,
+        "stride": stride,
+        "padding": padding,
+        "padding_mode": mode,
+        "dilation": dilation,
+        "groups": groups,
+        "channels_last": rng.random() < 0.3,
+    }
+    return params, inputs, y
+
+
+def pool_input(rng, dims, kernel, ties=False):
+    batch = rng.choice([1, 2])
+    channels = rng.randint(1, 3)
+    size = [rng.randint(k, k + 6) for k in kernel]
+    return leaf([batch, channels] + size, ties)
+
+
+def max_pool_case(rng):
+    dims = rng.choice([1, 2])
+    kernel = spatial_sizes(rng, dims, 1, 3)
+    stride = spatial_sizes(rng, dims, 1, 4)
+    dilation = spatial_sizes(rng, dims, 1, 2)
+    padding = [rng.randint(0, ((k - 1) * d + 1) // 2) for k, d in zip(kernel, dilation)]
+    padding = [min(p, k // 2) for p, k in zip(padding, kernel)]
+    ceil_mode = rng.random() < 0.4
+    x = pool_input(rng, dims, [(k - 1) * d + 1 for k, d in zip(kernel, dilation)], ties=rng.random() < 0.3)
+    fn = F.max_pool1d if dims == 1 else F.max_pool2d
+    y = fn(x, kernel, stride, padding, dilation, ceil_mode=ceil_mode)
+    params = {
+        "dims": dims,
+        "kernel": kernel,
+        "stride": stride,
+        "padding": padding,
+        "dilation": dilation,
+        "ceil_mode": ceil_mode,
+        "channels_last": rng.random() < 0.3,
+    }
+    return params, {"x": x}, y
+
+
+def avg_pool_case(rng):
+    dims = rng.choice([1, 2])
+    kernel = spatial_sizes(rng, dims, 1, 3)
+    stride = spatial_sizes(rng, dims, 1, 4)
+    padding = [rng.randint(0, k // 2) for k in kernel]
+    ceil_mode = rng.random() < 0.5
+    include = rng.random() < 0.5
+    divisor = rng.randint(1, 5) if dims == 2 and rng.random() < 0.2 else None
+    x = pool_input(rng, dims, kernel)
+    if dims == 1:
+        y = F.avg_pool1d(x, kernel, stride, padding, ceil_mode, include)
+    else:
+        y = F.avg_pool2d(x, kernel, stride, padding, ceil_mode, include, divisor)
+    params = {
+        "dims": dims,
+        "kernel": kernel,
+        "stride": stride,
+        "padding": padding,
+        "ceil_mode": ceil_mode,
+        "count_include_pad": include,
+        "divisor_override": divisor,
+        "channels_last": rng.random() < 0.3,
+    }
+    return params, {"x": x}, y
+
+
+def adaptive_case(rng):
+    dims = rng.choice([1, 2])
+    x = pool_input(rng, dims, [1] * dims)
+    out = [rng.randint(1, n + 1) for n in x.shape[2:]]
+    fn = F.adaptive_avg_pool1d if dims == 1 else F.adaptive_avg_pool2d
+    y = fn(x, out)
+    return {"dims": dims, "out": out, "channels_last": rng.random() < 0.3}, {"x": x}, y
+
+
+def batch_norm_case(rng):
+    dims = rng.choice([0, 1, 2])
+    channels = rng.randint(1, 4)
+    batch = rng.choice([1, 2, 3]) if dims else rng.randint(2, 5)
+    size = spatial_sizes(rng, dims, 1, 4)
+    if batch * max(1, torch.tensor(size).prod().item() if size else 1) < 2:
+        size = [s + 1 for s in size] or []
+        batch = max(batch, 2) if not size else batch
+    x = leaf([batch, channels] + size)
+    affine = rng.random() < 0.7
+    w = leaf([channels]) if affine else None
+    b = leaf([channels]) if affine else None
+    training = rng.random() < 0.7
+    momentum = rng.choice([0.1, 0.3, 0.9])
+    eps = rng.choice([1e-5, 1e-3])
+    rm = torch.randn(channels)
+    rv = torch.rand(channels) + 0.5
+    rm0, rv0 = rm.clone(), rv.clone()
+    y = F.batch_norm(x, rm, rv, w, b, training=training, momentum=momentum, eps=eps)
+    inputs = {"x": x}
+    if affine:
+        inputs["w"] = w
+        inputs["b"] = b
+    params = {
+        "dims": dims,
+        "training": training,
+        "momentum": momentum,
+        "eps": eps,
+        "running_mean": flat(rm0),
+        "running_var": flat(rv0),
+        "running_mean_after": flat(rm),
+        "running_var_after": flat(rv),
+        "channels_last": dims == 2 and rng.random() < 0.3,
+    }
+    return params, inputs, y
+
+
+def activation_case(rng):
+    name = rng.choice(["relu6", "hardswish", "hardsigmoid", "leaky_relu", "prelu"])
+    x = leaf([rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 5)])
+    with torch.no_grad():
+        x.mul_(4.0)  # reach past ±3 and 6
+    params = {"name": name}
+    inputs = {"x": x}
+    if name == "relu6":
+        y = F.relu6(x)
+    elif name == "hardswish":
+        y = F.hardswish(x)
+    elif name == "hardsigmoid":
+        y = F.hardsigmoid(x)
+    elif name == "leaky_relu":
+        params["slope"] = rng.choice([0.01, 0.2])
+        y = F.leaky_relu(x, params["slope"])
+    else:
+        w = leaf([x.shape[1] if rng.random() < 0.6 else 1])
+        inputs["w"] = w
+        y = F.prelu(x, w)
+    return params, inputs, y
+
+
+KINDS = {
+    "conv": conv_case,
+    "max_pool": max_pool_case,
+    "avg_pool": avg_pool_case,
+    "adaptive_avg_pool": adaptive_case,
+    "batch_norm": batch_norm_case,
+    "activation": activation_case,
+    "conv_mode": conv_mode_case,
+}
+
+
+def main():
+    rng = random.Random(SEED)
+    torch.manual_seed(SEED)
+    cases = []
+    for kind, count in PER_KIND.items():
+        made = 0
+        while made < count:
+            try:
+                params, inputs, y = KINDS[kind](rng)
+            except RuntimeError:
+                continue  # an invalid configuration: draw another
+            seed = torch.randn(y.shape)
+            grads = torch.autograd.grad(y, list(inputs.values()), seed)
+            cases.append(
+                {
+                    "kind": kind,
+                    "params": params,
+                    "inputs": {k: flat(v) for k, v in inputs.items()},
+                    "value": flat(y),
+                    "seed": flat(seed),
+                    "grads": {k: flat(g) for k, g in zip(inputs, grads)},
+                }
+            )
+            made += 1
+    OUT.write_text(json.dumps({"torch": torch.__version__, "seed": SEED, "cases": cases}))
+    print(f"{len(cases)} cases -> {OUT.relative_to(ROOT)} ({OUT.stat().st_size // 1024} KiB)")
+
+
+if __name__ == "__main__":
+    main()
