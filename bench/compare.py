@@ -7,6 +7,7 @@ a fraction of the fastest plain memory copy measured in the same run.
     bench/.venv/bin/python bench/compare.py --filter add
     bench/.venv/bin/python bench/compare.py --report   # reprint the last results
     bench/.venv/bin/python bench/compare.py --benches model --filter 'encoder|minilm'  # the models
+    bench/.venv/bin/python bench/compare.py --benches train --filter train_step  # a training step
 
 Needs bench/setup.sh to have made bench/.venv. Results are kept in
 bench/results/ (axial.json, torch.json, ort.json).
@@ -76,6 +77,7 @@ CASES = [
     *[f"conv/{op}" for op in ("stem_3x3s2", "pointwise", "depthwise_3x3", "depthwise_3x3s2", "depthwise_5x5")],
     # needs bench/fetch_efficientnet.sh; PyTorch's channels_last beside its NCHW
     *[f"efficientnet/b{b}{form}" for b in (1, 8) for form in ("", "_channels_last")],
+    "train_step/8x128",  # forward, backward, AdamW of a MiniLM-sized block
 ]  # fmt: skip
 # The axial rows whose PyTorch and ONNX Runtime columns are another case's.
 SAME_AS = {"minilm_int8/8x40": ("minilm/8x40", "minilm_int8/8x40"),
@@ -187,8 +189,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filter", default="", help="run only cases matching this regex")
     parser.add_argument("--report", action="store_true", help="reprint the last results")
-    parser.add_argument("--benches", default="versus_torch,model,convnet",
-                        help="the Rust benches to run (model: MiniLM's cases; convnet: EfficientNet's)")
+    parser.add_argument("--benches", default="versus_torch,model,convnet,train",
+                        help="the Rust benches to run (model: MiniLM's cases; convnet: EfficientNet's;"
+                             " train: a training step)")
     args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
     if not args.report:

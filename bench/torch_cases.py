@@ -24,6 +24,7 @@ import torch
 
 import torch_efficientnet
 import torch_model
+import torch_train
 
 N = 4096  # side of the square matrices (4096² f32 = 64 MiB)
 LEN = 1 << 24  # elements of the vector cases (16 Mi f32 = 64 MiB)
@@ -124,6 +125,7 @@ def cases():
         *torch_model.cases(),
         *torch_efficientnet.conv_cases(),
         *torch_efficientnet.cases(),
+        *torch_train.cases(),
     ]
 
 

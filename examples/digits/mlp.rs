@@ -2,10 +2,13 @@
 //! `oracle/torch_digits.py` trains it in PyTorch: the same initial weights
 //! and split (read from the script's record), the same batches, AdamW.
 
+// Each includer (the example and the tests) uses a part of this.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
-use axial::autograd::{CrossEntropy, Param, Var};
-use axial::optim::{Adam, AdamConfig, Optimizer, Parameter, zero_grad};
+use axial::autograd::{CrossEntropy, Module, Param, Registry, Var};
+use axial::optim::{Adam, AdamConfig, Optimizer, zero_grad};
 use axial::prelude::*;
 use axial::shape::{Distinct, StaticShape};
 use serde_json::Value;
@@ -26,6 +29,8 @@ pub(crate) type Labels = Tensor<i64, shape![Batch: 64]>;
 /// The held-out images and their labels.
 pub(crate) type HeldImages = Tensor<f32, shape![Batch: 360, Pixels: 64]>;
 pub(crate) type HeldLabels = Tensor<i64, shape![Batch: 360]>;
+/// The logits of the held-out images.
+pub(crate) type HeldLogits = Tensor<f32, shape![Batch: 360, Classes: 10]>;
 
 /// The repository's root.
 fn root() -> &'static Path {
@@ -86,7 +91,9 @@ where
     (Tensor::from_vec(x), Tensor::from_vec(y))
 }
 
-/// Linear(64, 64), ReLU, Linear(64, 10).
+/// Linear(64, 64), ReLU, Linear(64, 10): PyTorch's `hidden` and `out`
+/// `nn.Linear`s, whose state dict names the parameters `hidden.weight`,
+/// `hidden.bias`, `out.weight`, `out.bias`.
 #[allow(clippy::type_complexity)]
 pub(crate) struct Mlp {
     hidden_w: Param<f32, shape![Hidden: 64, Pixels: 64]>,
@@ -114,17 +121,6 @@ impl Mlp {
         })
     }
 
-    /// The parameters, in PyTorch's order.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn parameters(&mut self) -> [&mut dyn Parameter<Cpu>; 4] {
-        [
-            &mut self.hidden_w,
-            &mut self.hidden_b,
-            &mut self.out_w,
-            &mut self.out_b,
-        ]
-    }
-
     /// The mean cross-entropy of a batch, tracked.
     fn loss<'a>(&'a self, x: &'a Images, y: &'a Labels) -> Var<'a, f32, shape![]> {
         let h = x
@@ -141,23 +137,24 @@ impl Mlp {
             let value = loss.value().item();
             (value, loss.try_backward()?)
         };
-        zero_grad(&mut self.parameters());
-        grads.accumulate(&mut self.hidden_w);
-        grads.accumulate(&mut self.hidden_b);
-        grads.accumulate(&mut self.out_w);
-        grads.accumulate(&mut self.out_b);
-        opt.step(&mut self.parameters())?;
+        let mut params = self.parameters();
+        zero_grad(&mut params);
+        grads.accumulate_all(&mut params);
+        opt.step(&mut params)?;
         Ok(loss)
+    }
+
+    /// The logits of `x`, untracked.
+    pub(crate) fn logits(&self, x: &HeldImages) -> HeldLogits {
+        let h = x
+            .linear(self.hidden_w.value(), Some(self.hidden_b.value().as_view()))
+            .relu();
+        h.linear(self.out_w.value(), Some(self.out_b.value().as_view()))
     }
 
     /// The fraction of `x` whose most likely digit is `y`.
     pub(crate) fn accuracy(&self, x: &HeldImages, y: &HeldLabels) -> f64 {
-        let h = x
-            .linear(self.hidden_w.value(), Some(self.hidden_b.value().as_view()))
-            .relu();
-        let predicted = h
-            .linear(self.out_w.value(), Some(self.out_b.value().as_view()))
-            .argmax::<Classes>();
+        let predicted = self.logits(x).argmax::<Classes>();
         let hits = predicted
             .to_vec()
             .iter()
@@ -165,6 +162,15 @@ impl Mlp {
             .filter(|(p, l)| **p == *l)
             .count();
         hits as f64 / HELD_OUT as f64
+    }
+}
+
+impl Module for Mlp {
+    fn register<'a>(&'a mut self, r: &mut Registry<'a>) {
+        r.param("hidden.weight", &mut self.hidden_w);
+        r.param("hidden.bias", &mut self.hidden_b);
+        r.param("out.weight", &mut self.out_w);
+        r.param("out.bias", &mut self.out_b);
     }
 }
 

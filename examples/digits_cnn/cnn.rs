@@ -13,10 +13,8 @@ use axial::optim::{Adam, AdamConfig, Optimizer, Parameter, zero_grad};
 use axial::prelude::*;
 use serde_json::Value;
 
-#[allow(
-    dead_code,
-    reason = "the data loading is shared with the MLP; its network is not used here"
-)]
+// The data loading is shared with the MLP (whose file allows the dead code
+// of each includer); its network is not used here.
 #[path = "../digits/mlp.rs"]
 mod mlp;
 

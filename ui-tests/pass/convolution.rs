@@ -33,7 +33,14 @@ fn symbolic<'id>(x: &Tensor<f32, shape![Batch: Sym<'id, Batch>, Channels: 4, Row
     x.conv(Channels, (Rows,), &w, None, Same)
 }
 
+// A window as large as its axis fits; `ceil_mode` keeps a last window that
+// starts inside the input (PyTorch's rule): 5 columns give 3, not 2.
+fn pool_edges(x: &Tensor<f32, shape![Channels: 1, Rows: 2, Cols: 5]>) -> Tensor<f32, shape![Channels: 1, Rows: 1, Cols: 3]> {
+    x.max_pool((Rows, Cols), Pool::<2, 2, 0, 1, true>)
+}
+
 fn main() {
+    assert_eq!(pool_edges(&Tensor::zeros()).sizes().as_slice(), &[1, 1, 3]);
     let y = classify(&Tensor::zeros());
     assert_eq!(y.sizes().as_slice(), &[4, 10]);
     assert_eq!(nchw(&Tensor::ones()).sizes().as_slice(), &[2, 6, 3, 3]);

@@ -105,6 +105,18 @@ pub enum Error {
         /// What the core says, naming the expected and the found dtype and shape.
         source: axial_core::Error,
     },
+    /// A state dict does not fit the model it is loaded into
+    /// ([`state_dict::load_state_dict`](crate::state_dict::load_state_dict)):
+    /// PyTorch's `Error(s) in loading state_dict for Net:` and its lines
+    /// (missing and unexpected keys, size mismatches).
+    #[error("Error(s) in loading state_dict for {module}:\n\t{}", messages.join("\n\t"))]
+    StateDict {
+        /// The model's type name.
+        module: String,
+        /// PyTorch's lines, in its order: missing keys, unexpected keys,
+        /// then each parameter whose tensor does not fit.
+        messages: Vec<String>,
+    },
     /// An error of the tensor runtime (an allocation, a copy).
     #[error(transparent)]
     Core(#[from] axial_core::Error),
@@ -144,7 +156,8 @@ pub enum ErrorKind {
     Refused,
     /// No tensor under the key asked for ([`Error::NotFound`]).
     NotFound,
-    /// The tensor is not the dtype or shape asked for ([`Error::Tensor`]).
+    /// The tensor is not the dtype or shape asked for ([`Error::Tensor`]),
+    /// or a state dict does not fit its model ([`Error::StateDict`]).
     Mismatch,
     /// The tensor runtime failed: an allocation, a copy ([`Error::Core`]).
     Runtime,
@@ -167,7 +180,7 @@ impl Error {
             Error::UnsupportedDType { .. } => ErrorKind::UnsupportedDType,
             Error::UnsupportedGlobal { .. } | Error::Unpickling { .. } => ErrorKind::Refused,
             Error::NotFound { .. } => ErrorKind::NotFound,
-            Error::Tensor { .. } => ErrorKind::Mismatch,
+            Error::Tensor { .. } | Error::StateDict { .. } => ErrorKind::Mismatch,
             Error::Core(_) => ErrorKind::Runtime,
         }
     }

@@ -45,6 +45,7 @@ pub mod npz;
 pub mod optim;
 pub mod safetensors;
 mod source;
+pub mod state_dict;
 mod stored;
 pub mod torch;
 mod value;

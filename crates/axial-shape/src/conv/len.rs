@@ -322,21 +322,24 @@ where
 // ---- pooling ----
 
 /// Pooling's length: `q = (X − Y) / S`, then `q + 1`, or `q` in
-/// `ceil_mode` when the last window would start in the right padding
-/// (`q·S ≥ In + P`).
-pub trait Pooled<X, Y, S, Last> {
+/// `ceil_mode` (`Ceil`) when the last window would start in the right
+/// padding (`q·S ≥ Edge`, with `Edge = In + P`). Implemented for the answer
+/// of `X ≥ Y`: nothing is subtracted when the window does not fit, so that
+/// [`PoolFits`] is the only error.
+pub trait Pooled<X, Y, S, Ceil, Edge> {
     /// The length.
     type Out: Size;
 }
-impl<X, Y, S, Last: Truth> Pooled<X, Y, S, Last> for True
+impl<X, Y, S, Ceil, Edge> Pooled<X, Y, S, Ceil, Edge> for True
 where
     X: Sub<Y>,
     Diff<X, Y>: Div<S>,
-    Last: Dropped<Quot<Diff<X, Y>, S>>,
+    Ceil: LastWindow<Steps<X, Y, S>, S, Edge>,
+    <Ceil as LastWindow<Steps<X, Y, S>, S, Edge>>::Out: Dropped<Steps<X, Y, S>>,
 {
-    type Out = <Last as Dropped<Quot<Diff<X, Y>, S>>>::Out;
+    type Out = <<Ceil as LastWindow<Steps<X, Y, S>, S, Edge>>::Out as Dropped<Steps<X, Y, S>>>::Out;
 }
-impl<X, Y, S, Last> Pooled<X, Y, S, Last> for False {
+impl<X, Y, S, Ceil, Edge> Pooled<X, Y, S, Ceil, Edge> for False {
     type Out = Sz<0>;
 }
 
@@ -416,25 +419,7 @@ where
     Num<D>: Mul<Num<K>>,
     Prod<Num<D>, Num<K>>: Add<typenum::B1>,
     PoolReach<In::Number, Sum<Num<P>, Num<P>>, Num<D>, <Bool<C> as Flag>::Extra<Num<S>>>:
-        IsGreaterOrEqual<Extent<Num<D>, Num<K>>, Output: Answer> + Sub<Extent<Num<D>, Num<K>>>,
-    Diff<
-        PoolReach<In::Number, Sum<Num<P>, Num<P>>, Num<D>, <Bool<C> as Flag>::Extra<Num<S>>>,
-        Extent<Num<D>, Num<K>>,
-    >: Div<Num<S>>,
-    <Bool<C> as Flag>::Truth: LastWindow<
-            Steps<
-                PoolReach<
-                    In::Number,
-                    Sum<Num<P>, Num<P>>,
-                    Num<D>,
-                    <Bool<C> as Flag>::Extra<Num<S>>,
-                >,
-                Extent<Num<D>, Num<K>>,
-                Num<S>,
-            >,
-            Num<S>,
-            Sum<In::Number, Num<P>>,
-        >,
+        IsGreaterOrEqual<Extent<Num<D>, Num<K>>, Output: Answer>,
     AtLeast<
         PoolReach<In::Number, Sum<Num<P>, Num<P>>, Num<D>, <Bool<C> as Flag>::Extra<Num<S>>>,
         Extent<Num<D>, Num<K>>,
@@ -443,20 +428,8 @@ where
             PoolReach<In::Number, Sum<Num<P>, Num<P>>, Num<D>, <Bool<C> as Flag>::Extra<Num<S>>>,
             Extent<Num<D>, Num<K>>,
             Num<S>,
-            <<Bool<C> as Flag>::Truth as LastWindow<
-                Steps<
-                    PoolReach<
-                        In::Number,
-                        Sum<Num<P>, Num<P>>,
-                        Num<D>,
-                        <Bool<C> as Flag>::Extra<Num<S>>,
-                    >,
-                    Extent<Num<D>, Num<K>>,
-                    Num<S>,
-                >,
-                Num<S>,
-                Sum<In::Number, Num<P>>,
-            >>::Out,
+            <Bool<C> as Flag>::Truth,
+            Sum<In::Number, Num<P>>,
         >,
 {
     type Out = <AtLeast<
@@ -466,20 +439,8 @@ where
         PoolReach<In::Number, Sum<Num<P>, Num<P>>, Num<D>, <Bool<C> as Flag>::Extra<Num<S>>>,
         Extent<Num<D>, Num<K>>,
         Num<S>,
-        <<Bool<C> as Flag>::Truth as LastWindow<
-            Steps<
-                PoolReach<
-                    In::Number,
-                    Sum<Num<P>, Num<P>>,
-                    Num<D>,
-                    <Bool<C> as Flag>::Extra<Num<S>>,
-                >,
-                Extent<Num<D>, Num<K>>,
-                Num<S>,
-            >,
-            Num<S>,
-            Sum<In::Number, Num<P>>,
-        >>::Out,
+        <Bool<C> as Flag>::Truth,
+        Sum<In::Number, Num<P>>,
     >>::Out;
 }
 

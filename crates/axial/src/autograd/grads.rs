@@ -7,7 +7,9 @@ use axial_core::{Backend, Cpu, Device, Element, RawTensor, TensorRef};
 use axial_shape::Shape;
 
 use super::var::{Kept, Var};
+use crate::Float;
 use crate::access::owned;
+use crate::optim::Parameter;
 use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
@@ -172,22 +174,35 @@ impl<D: Backend> Gradients<D> {
     /// assert_eq!(p.grad().unwrap().to_vec(), vec![4.0, 8.0]); // two passes added
     /// ```
     #[track_caller]
-    pub fn accumulate<T: Element, S: Shape>(&mut self, param: &mut Param<T, S, D>) {
-        let Some(g) = or_panic(self.grads.remove(param.id)) else {
-            return;
-        };
-        if g.dtype() != T::DTYPE || g.shape() != param.value.layout.shape() {
-            return;
+    pub fn accumulate<T: Float, S: Shape>(&mut self, param: &mut Param<T, S, D>) {
+        if let Some(g) = or_panic(self.grads.remove(param.id)) {
+            or_panic(param.add_raw_grad(g));
         }
-        let g: Tensor<T, S, D> = owned(g);
-        param.grad = Some(match param.grad.take() {
-            None => g,
-            Some(acc) => {
-                let sum: RawTensor<D> =
-                    or_panic(acc.raw().binary(axial_core::BinaryOp::Add, &g.raw()));
-                owned(sum)
+    }
+
+    /// Adds the gradient of each parameter of `params` into its slot, as
+    /// [`accumulate`](Gradients::accumulate) for each: a model's
+    /// [`parameters`](super::Module::parameters) in one call.
+    ///
+    /// # Panics
+    /// The device fails to add.
+    ///
+    /// ```
+    /// # use axial::prelude::*;
+    /// use axial::autograd::Param;
+    /// let (mut a, mut b) = (Param::new(Tensor::<f64, shape![1]>::ones()), Param::new(Tensor::<f64, shape![1]>::ones()));
+    /// let mut grads = (a.var() * 3.0 + &b.var()).sum_all().backward();
+    /// grads.accumulate_all(&mut [&mut a, &mut b]);
+    /// assert_eq!((a.grad().unwrap().item(), b.grad().unwrap().item()), (3.0, 1.0));
+    /// ```
+    #[track_caller]
+    pub fn accumulate_all(&mut self, params: &mut [&mut dyn Parameter<D>]) {
+        for p in params {
+            let Some(id) = p.leaf_id() else { continue };
+            if let Some(g) = or_panic(self.grads.remove(id)) {
+                or_panic(p.add_grad(g));
             }
-        });
+        }
     }
 }
 
@@ -243,6 +258,28 @@ impl<T: crate::Float, S: Shape, D: Backend> Param<T, S, D> {
     #[track_caller]
     pub fn var(&self) -> Var<'_, T, S, D, Kept> {
         self.value.track_with_id(self.id)
+    }
+
+    /// Adds `g` into the gradient slot (set when empty, summed otherwise).
+    pub(crate) fn add_raw_grad(&mut self, g: RawTensor<D>) -> axial_core::Result<()> {
+        if g.dtype() != T::DTYPE || g.shape() != self.value.layout.shape() {
+            return Err(axial_core::Error::invalid(
+                "accumulate",
+                format!(
+                    "a gradient of shape {:?} and dtype {} for a parameter of shape {:?} and dtype {}",
+                    g.shape(),
+                    g.dtype(),
+                    self.value.layout.shape(),
+                    T::DTYPE
+                ),
+            ));
+        }
+        let g: Tensor<T, S, D> = owned(g);
+        self.grad = Some(match self.grad.take() {
+            None => g,
+            Some(acc) => owned(acc.raw().binary(axial_core::BinaryOp::Add, &g.raw())?),
+        });
+        Ok(())
     }
 }
 

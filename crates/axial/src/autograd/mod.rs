@@ -35,6 +35,13 @@
 //!   of the graph): its value is at [`value`](Var::value), its elements
 //!   without history at [`detach`](Var::detach), and [`no_grad`] runs code
 //!   that records nothing.
+//! - the einops macros take tensors, not a [`Var`] (a compile error that
+//!   says so): a rearrangement that is a view goes through
+//!   [`map_view`](Var::map_view) (`v.map_view(|t| rearrange!(t, ".."))`),
+//!   a repetition through [`map_broadcast`](Var::map_broadcast), a
+//!   reduction through the tracked `sum`/`mean`/`amax` over the axis, a
+//!   contraction through the tracked `matmul`, each recording its
+//!   derivative.
 //!
 //! So `let y = x.exp(); x.add_(1.0)` compiles (as PyTorch runs it) and `let
 //! y = x.log(); x.add_(1.0)` does not (PyTorch's error at `backward`). A
@@ -79,6 +86,7 @@ mod grads;
 mod layers;
 mod losses;
 mod math;
+mod module;
 mod reduce;
 mod var;
 mod views;
@@ -88,4 +96,5 @@ pub use check::{GradcheckDtype, gradcheck};
 pub use grads::{Gradients, Param};
 pub use layers::{LinearWeight, MatmulRhs};
 pub use losses::Target;
+pub use module::{Module, Registry};
 pub use var::{Access, Kept, Var, Writable, WriteInPlace};

@@ -26,7 +26,7 @@ use crate::tensor::{Tensor, TensorBase};
 #[diagnostic::on_unimplemented(
     message = "`einsum!` takes tensors, and `{Self}` is not one",
     label = "not a tensor",
-    note = "give a `Tensor`, a view, or a reference to one"
+    note = "give a `Tensor`, a view, or a reference to one; a tracked tensor (`Var`) would lose its history here: contract it with the tracked `matmul` or `linear`, or read `v.value()` for no gradient"
 )]
 pub trait EinsumOperand {
     /// Its element type.

@@ -25,6 +25,16 @@ use crate::tensor::{Tensor, TensorBase};
 /// assert_eq!(stacked.sizes().as_slice(), &[4, 3]);
 /// # Ok::<(), axial::Error>(())
 /// ```
+///
+/// A tracked tensor ([`Var`](crate::autograd::Var)) is not an input: the
+/// macros would compute on its elements and drop its history (a silent cut
+/// of the graph), so it does not compile, and the message says how to go
+/// through the pattern with the history kept.
+#[diagnostic::on_unimplemented(
+    message = "the einops macros take a tensor, a view or a list of tensors, not `{Self}`: a tracked tensor would lose its history",
+    label = "not an einops input",
+    note = "for a tracked tensor `v`: `v.map_view(|t| rearrange!(t, \"...\"))` records a rearrangement that is a view, `v.map_broadcast(|t| repeat!(t, \"...\"))` a repetition, and `v.sum::<Axis>()`, `v.mean::<Axis>()`, `v.amax::<Axis>()` a reduction; `v.value()` reads the elements without history"
+)]
 pub trait Input {
     /// The element type.
     type Elem: Element;

@@ -10,7 +10,11 @@
 //! | `optimizer.zero_grad()` | `zero_grad(&mut [&mut w, &mut b])` (set to none) |
 //! | `torch.no_grad()` | [`no_grad`](crate::autograd::no_grad), or the untracked tensors themselves |
 //! | `x.detach()` | `x.detach()` (a copy without history) or `x.value()` (a view) |
-//! | `optimizer.state_dict()` | `axial_io::optim::adam_state_dict(&opt)`, saved with `axial_io::torch::save` |
+//! | `optimizer.state_dict()` | `axial_io::optim::adam_state_dict(&opt)` (`sgd_state_dict` for SGD), saved with `axial_io::torch::save` |
+//! | `class Net(nn.Module)` | `impl Module for Net` ([`Module`](crate::autograd::Module)): each parameter and submodule registered under its attribute name |
+//! | `model.parameters()` | `model.parameters()`, the list `opt.step` and `zero_grad` take; `grads.accumulate_all(&mut params)` fills their gradients |
+//! | `model.state_dict()`, `model.load_state_dict(sd)` | `axial_io::state_dict::state_dict(&mut model)`, `load_state_dict(&mut model, &sd)` (strict, PyTorch's messages) |
+//! | `SGD([{"params": a, "lr": 0.1}, {"params": b}])` | `Sgd::with_groups([(config_a, n_a), (config_b, n_b)])`: a step's list holds each group's parameters in turn |
 //!
 //! ## The loop
 //!
@@ -123,10 +127,22 @@
 //! ## State dicts
 //!
 //! `axial_io::optim::adam_state_dict` gives the optimizer's state in
-//! PyTorch's structure (`state` by parameter index, `param_groups`), which
-//! `axial_io::torch::save` writes as `torch.save` does, and which
-//! `torch.optim.AdamW.load_state_dict` takes; `adam_from_state_dict` makes
-//! the optimizer again from a file PyTorch saved.
+//! PyTorch's structure (`state` by parameter index, `param_groups` with each
+//! group's hyper-parameters), which `axial_io::torch::save` writes as
+//! `torch.save` does, and which `torch.optim.AdamW.load_state_dict` takes;
+//! `adam_from_state_dict` makes the optimizer again from a file PyTorch
+//! saved; `sgd_state_dict` and `sgd_from_state_dict` do the same for SGD
+//! (its `momentum_buffer`s).
+//!
+//! A model's state dict names each parameter by its path, as PyTorch's
+//! does: a [`Module`](crate::autograd::Module) registers its parameters and
+//! submodules under their attribute names (`r.module("attention", ..)`,
+//! `r.modules("layer", ..)` for a list: `layer.0`, `layer.1`), so
+//! `axial_io::state_dict::state_dict` gives `encoder.layer.0.attention.self.query.weight`
+//! and the rest, which `model.load_state_dict(torch.load(path))` takes;
+//! `axial_io::state_dict::load_state_dict` loads PyTorch's file, and a file
+//! that does not fit is PyTorch's error (`Missing key(s) in state_dict:
+//! ...`, `size mismatch for fc.weight: ...`), with nothing copied.
 //!
 //! Second-order gradients are not computed: the backward pass records
 //! nothing.

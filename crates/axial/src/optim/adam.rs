@@ -3,6 +3,7 @@
 
 use axial_core::{Backend, BinaryOp, DType, Error, RawTensor, Result, Scalar, UnaryOp};
 
+use super::groups::Groups;
 use super::update::{
     add_combined_, add_scaled_, check_fits, check_float, scale_, times, zeros_like,
 };
@@ -93,7 +94,7 @@ struct State<D: Backend> {
 /// # Ok::<(), axial::Error>(())
 /// ```
 pub struct Adam<D: Backend = axial_core::Cpu> {
-    config: AdamConfig,
+    groups: Groups<AdamConfig>,
     decoupled: bool,
     states: Vec<Option<State<D>>>,
 }
@@ -129,34 +130,92 @@ impl<D: Backend> Adam<D> {
         Adam::with(config, true, "AdamW")
     }
 
-    fn with(config: AdamConfig, decoupled: bool, op: &'static str) -> Result<Self> {
-        let check = |ok: bool, what: String| match ok {
-            true => Ok(()),
-            false => Err(Error::invalid(op, what)),
-        };
-        let (b1, b2) = config.betas;
-        check(
-            config.lr >= 0.0,
-            format!("Invalid learning rate: {}", config.lr),
-        )?;
-        check(
-            config.eps >= 0.0,
-            format!("Invalid epsilon value: {}", config.eps),
-        )?;
-        check(
-            (0.0..1.0).contains(&b1),
-            format!("Invalid beta parameter at index 0: {b1}"),
-        )?;
-        check(
-            (0.0..1.0).contains(&b2),
-            format!("Invalid beta parameter at index 1: {b2}"),
-        )?;
-        check(
-            config.weight_decay >= 0.0,
-            format!("Invalid weight_decay value: {}", config.weight_decay),
-        )?;
+    /// Adam (or AdamW, when `decoupled`) over parameter groups (PyTorch's
+    /// `param_groups`): each its hyper-parameters and how many parameters
+    /// it holds; a step's list holds the first group's parameters, then the
+    /// second's, and so on.
+    ///
+    /// # Errors
+    /// As [`Adam::new`] for any group's hyper-parameters; no group.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// let no_decay = AdamConfig { weight_decay: 0.0, ..AdamConfig::adamw() };
+    /// let opt = Adam::<axial::Cpu>::with_groups([(AdamConfig::adamw(), 4), (no_decay, 2)], true)?;
+    /// assert_eq!((opt.groups(), opt.group_params(1)), (2, 4..6));
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn with_groups(
+        groups: impl IntoIterator<Item = (AdamConfig, usize)>,
+        decoupled: bool,
+    ) -> Result<Self> {
+        let op = if decoupled { "AdamW" } else { "Adam" };
+        let groups: Vec<_> = groups.into_iter().collect();
+        for (c, _) in &groups {
+            check(c, op)?;
+        }
         Ok(Adam {
-            config,
+            groups: Groups::several(op, groups)?,
+            decoupled,
+            states: Vec::new(),
+        })
+    }
+
+    /// How many parameter groups.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// assert_eq!(Adam::<axial::Cpu>::new(AdamConfig::default())?.groups(), 1);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// The hyper-parameters of group `k`.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// let opt = Adam::<axial::Cpu>::with_groups([(AdamConfig::default(), 1)], false)?;
+    /// assert_eq!(opt.group_config(0).map(|c| c.lr), Some(1e-3));
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn group_config(&self, k: usize) -> Option<&AdamConfig> {
+        self.groups.config(k)
+    }
+
+    /// The positions of group `k`'s parameters in a step's list (for the
+    /// one group of [`Adam::new`], every position seen so far).
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// let opt = Adam::<axial::Cpu>::with_groups([(AdamConfig::default(), 3)], false)?;
+    /// assert_eq!(opt.group_params(0), 0..3);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn group_params(&self, k: usize) -> std::ops::Range<usize> {
+        self.groups.range(k, self.states.len())
+    }
+
+    /// Sets group `k`'s learning rate.
+    ///
+    /// ```
+    /// use axial::optim::{Adam, AdamConfig};
+    /// let mut opt = Adam::<axial::Cpu>::new(AdamConfig::default())?;
+    /// opt.set_group_lr(0, 0.5);
+    /// assert_eq!(opt.config().lr, 0.5);
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn set_group_lr(&mut self, k: usize, lr: f64) {
+        if let Some(c) = self.groups.configs_mut().get_mut(k) {
+            c.lr = lr;
+        }
+    }
+
+    fn with(config: AdamConfig, decoupled: bool, op: &'static str) -> Result<Self> {
+        check(&config, op)?;
+        Ok(Adam {
+            groups: Groups::one(config),
             decoupled,
             states: Vec::new(),
         })
@@ -173,7 +232,7 @@ impl<D: Backend> Adam<D> {
         self.decoupled
     }
 
-    /// The hyper-parameters.
+    /// The hyper-parameters (of the first group).
     ///
     /// ```
     /// use axial::optim::{Adam, AdamConfig};
@@ -181,7 +240,7 @@ impl<D: Backend> Adam<D> {
     /// # Ok::<(), axial::Error>(())
     /// ```
     pub fn config(&self) -> &AdamConfig {
-        &self.config
+        &self.groups.configs_ref()[0]
     }
 
     /// The number of steps the parameter at `index` has taken (PyTorch's
@@ -258,7 +317,11 @@ impl<D: Backend> Adam<D> {
         if let Some(max) = &max_exp_avg_sq {
             check_fits(op, index, &exp_avg, &max.view())?;
         }
-        if max_exp_avg_sq.is_some() != self.config.amsgrad {
+        let amsgrad = self
+            .groups
+            .config(self.group_of(index))
+            .is_some_and(|c| c.amsgrad);
+        if max_exp_avg_sq.is_some() != amsgrad {
             return Err(Error::invalid(
                 op,
                 format!(
@@ -268,7 +331,7 @@ impl<D: Backend> Adam<D> {
                     } else {
                         "has no"
                     },
-                    self.config.amsgrad
+                    amsgrad
                 ),
             ));
         }
@@ -301,20 +364,56 @@ impl<D: Backend> Adam<D> {
         }
     }
 
+    /// The group that holds position `index`.
+    fn group_of(&self, index: usize) -> usize {
+        (0..self.groups.len())
+            .find(|&k| self.groups.range(k, usize::MAX).contains(&index))
+            .unwrap_or(0)
+    }
+
     fn state(&self, index: usize) -> Option<&State<D>> {
         self.states.get(index)?.as_ref()
     }
 }
 
+/// PyTorch's checks of Adam's hyper-parameters.
+fn check(config: &AdamConfig, op: &'static str) -> Result<()> {
+    let check = |ok: bool, what: String| match ok {
+        true => Ok(()),
+        false => Err(Error::invalid(op, what)),
+    };
+    let (b1, b2) = config.betas;
+    check(
+        config.lr >= 0.0,
+        format!("Invalid learning rate: {}", config.lr),
+    )?;
+    check(
+        config.eps >= 0.0,
+        format!("Invalid epsilon value: {}", config.eps),
+    )?;
+    check(
+        (0.0..1.0).contains(&b1),
+        format!("Invalid beta parameter at index 0: {b1}"),
+    )?;
+    check(
+        (0.0..1.0).contains(&b2),
+        format!("Invalid beta parameter at index 1: {b2}"),
+    )?;
+    check(
+        config.weight_decay >= 0.0,
+        format!("Invalid weight_decay value: {}", config.weight_decay),
+    )
+}
+
 impl<D: Backend> Optimizer<D> for Adam<D> {
     fn step(&mut self, params: &mut [&mut dyn Parameter<D>]) -> Result<()> {
-        let c = self.config;
         let op = if self.decoupled { "AdamW" } else { "Adam" };
-        let (beta1, beta2) = c.betas;
+        let configs = self.groups.per_position(op, params.len())?;
         if self.states.len() < params.len() {
             self.states.resize_with(params.len(), || None);
         }
-        for (i, p) in params.iter_mut().enumerate() {
+        for (i, (p, &c)) in params.iter_mut().zip(configs).enumerate() {
+            let (beta1, beta2) = c.betas;
             let (mut value, grad) = p.parts();
             let Some(grad) = grad else { continue };
             check_float(op, i, value.dtype())?;
@@ -382,11 +481,13 @@ impl<D: Backend> Optimizer<D> for Adam<D> {
     }
 
     fn lr(&self) -> f64 {
-        self.config.lr
+        self.config().lr
     }
 
     fn set_lr(&mut self, lr: f64) {
-        self.config.lr = lr;
+        for c in self.groups.configs_mut() {
+            c.lr = lr;
+        }
     }
 }
 

@@ -36,6 +36,7 @@
 
 mod adam;
 mod clip;
+mod groups;
 mod schedule;
 mod sgd;
 mod update;
@@ -45,7 +46,8 @@ pub use clip::clip_grad_norm;
 pub use schedule::{CosineAnnealingLr, LinearLr, Schedule, StepLr};
 pub use sgd::{Sgd, SgdConfig};
 
-use axial_core::{Backend, Device, Result, TensorMut};
+use axial_core::autograd::LeafId;
+use axial_core::{Backend, Device, RawTensor, Result, TensorMut};
 use axial_shape::Shape;
 
 use crate::autograd::Param;
@@ -69,6 +71,30 @@ pub trait Parameter<D: Device> {
 
     /// Empties the gradient slot.
     fn clear_grad(&mut self);
+
+    /// The name its gradient is filed under in a backward pass's
+    /// [`Gradients`](crate::autograd::Gradients) (by default none: a
+    /// parameter whose gradients are set by hand).
+    fn leaf_id(&self) -> Option<LeafId> {
+        None
+    }
+
+    /// Adds `grad` into the gradient slot (set when empty, summed
+    /// otherwise), as [`Gradients::accumulate`](crate::autograd::Gradients::accumulate).
+    ///
+    /// # Errors
+    /// `grad` is not of the parameter's shape and dtype, or the device
+    /// failed to add; by default, always (a parameter without a
+    /// [`leaf_id`](Parameter::leaf_id) is given no gradient).
+    fn add_grad(&mut self, grad: RawTensor<D>) -> Result<()> {
+        Err(axial_core::Error::invalid(
+            "add_grad",
+            format!(
+                "a gradient of shape {:?} for a parameter that takes none from a backward pass",
+                grad.shape()
+            ),
+        ))
+    }
 }
 
 impl<T: Float, S: Shape, D: Backend> Parameter<D> for Param<T, S, D> {
@@ -81,6 +107,14 @@ impl<T: Float, S: Shape, D: Backend> Parameter<D> for Param<T, S, D> {
 
     fn clear_grad(&mut self) {
         self.grad = None;
+    }
+
+    fn leaf_id(&self) -> Option<LeafId> {
+        Some(self.id())
+    }
+
+    fn add_grad(&mut self, grad: RawTensor<D>) -> Result<()> {
+        self.add_raw_grad(grad)
     }
 }
 
@@ -99,7 +133,9 @@ pub trait Optimizer<D: Device> {
     /// The learning rate (PyTorch's `param_groups[0]["lr"]`).
     fn lr(&self) -> f64;
 
-    /// Sets the learning rate.
+    /// Sets the learning rate of every parameter group (a [`Schedule`]
+    /// drives one rate for all; each optimizer's `set_group_lr` sets one
+    /// group's).
     fn set_lr(&mut self, lr: f64);
 }
 
