@@ -206,13 +206,14 @@ pub(crate) enum Level {
 /// AVX-512 BF16), or `u8::MAX` before it ran.
 static FEATURES: AtomicU8 = AtomicU8::new(u8::MAX);
 
-/// The level, VNNI and AVX-512 BF16, detected on first use.
+/// The level, VNNI and AVX-512 BF16, detected on first use. Inlined: a
+/// kernel that dispatches per row (a sum over each short window) asks
+/// millions of times, and after the first a load and a test is all it is.
+#[inline(always)]
 fn features() -> (Level, bool, bool) {
     let mut bits = FEATURES.load(Ordering::Relaxed);
     if bits == u8::MAX {
-        let (level, vnni, bf16) = detect();
-        bits = level as u8 | (vnni as u8) << 2 | (bf16 as u8) << 3;
-        FEATURES.store(bits, Ordering::Relaxed);
+        bits = detect_bits();
     }
     let level = match bits & 3 {
         2 => Level::Avx512,
@@ -232,6 +233,7 @@ fn features() -> (Level, bool, bool) {
 /// | `avx512` | at most [`Level::Avx512`] | no |
 /// | `avx2` | at most [`Level::Avx2`] | no |
 /// | `portable` | [`Level::Portable`] | no |
+#[inline(always)]
 pub(crate) fn level() -> Level {
     features().0
 }
@@ -250,6 +252,17 @@ pub(crate) fn bf16_dot(site: Site) -> bool {
     let (level, _, bf16) = features();
     note(site, if bf16 { level } else { Level::Portable });
     bf16
+}
+
+/// [`detect`] once, kept in [`FEATURES`] (out of line: the cold path of
+/// [`features`]).
+#[cold]
+#[inline(never)]
+fn detect_bits() -> u8 {
+    let (level, vnni, bf16) = detect();
+    let bits = level as u8 | (vnni as u8) << 2 | (bf16 as u8) << 3;
+    FEATURES.store(bits, Ordering::Relaxed);
+    bits
 }
 
 fn detect() -> (Level, bool, bool) {
@@ -407,6 +420,7 @@ pub(crate) fn dispatch<W: WithIsa>(work: W) -> W::Output {
 }
 
 /// Runs `work` with `level`'s instruction set, or the lower one in use.
+#[inline]
 pub(crate) fn dispatch_at<W: WithIsa>(level: Level, work: W) -> W::Output {
     let level = level.min(self::level());
     note(Site::Isa, level);
