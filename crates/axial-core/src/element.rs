@@ -395,7 +395,7 @@ impl Element for Bool {
 ///
 /// The one place a runtime tag becomes a static type; kernels use it to
 /// monomorphise once per dtype. Kernels that order or compute use
-/// [`with_real_dtype!`].
+/// [`with_real_dtype!`](crate::with_real_dtype).
 ///
 /// ```
 /// use axial_core::{with_dtype, DType, Element};
