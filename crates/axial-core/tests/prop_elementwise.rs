@@ -842,8 +842,8 @@ proptest! {
     #[test]
     fn copy_converts_between_any_layouts_and_dtypes(
         (x, out) in unary_cases(),
-        src in prop::sample::select(DType::EVERY.to_vec()),
-        dst in prop::sample::select(DType::EVERY.to_vec()),
+        src in prop::sample::select(Dev::DTYPES.to_vec()),
+        dst in prop::sample::select(Dev::DTYPES.to_vec()),
     ) {
         let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
         with_dtype!(src, S => with_dtype!(dst, O => check_copy::<S, O, Dev>(&dev, &x, &out)))?;
@@ -854,8 +854,8 @@ proptest! {
         rows in 0usize..80,
         cols in 0usize..80,
         step in 1usize..3,
-        src in prop::sample::select(DType::EVERY.to_vec()),
-        dst in prop::sample::select(DType::EVERY.to_vec()),
+        src in prop::sample::select(Dev::DTYPES.to_vec()),
+        dst in prop::sample::select(Dev::DTYPES.to_vec()),
     ) {
         let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
         let (x, out) = transposed_case(rows, cols, step);
@@ -873,8 +873,8 @@ proptest! {
         rows in 512usize..640,
         cols in 512usize..640,
         transposed in any::<bool>(),
-        src in prop::sample::select(DType::EVERY.to_vec()),
-        dst in prop::sample::select(DType::EVERY.to_vec()),
+        src in prop::sample::select(Dev::DTYPES.to_vec()),
+        dst in prop::sample::select(Dev::DTYPES.to_vec()),
     ) {
         let Some(dev) = Dev::get(module_path!()) else { return Ok(()) };
         let (x, out) = if transposed {

@@ -4,15 +4,18 @@
 //! device the CUDA instances say they skipped; with `AXIAL_REQUIRE_GPU=1`
 //! they fail.
 
-use axial_core::{Backend, Cpu};
+use axial_core::{Backend, Cpu, DType};
 
 /// A device a suite runs on.
 pub trait TestDevice: Backend {
+    /// The dtypes the device's copies and casts cover.
+    const DTYPES: &'static [DType];
     /// The device, or `None` (after saying why) when the test cannot run.
     fn get(test: &str) -> Option<Self>;
 }
 
 impl TestDevice for Cpu {
+    const DTYPES: &'static [DType] = &DType::EVERY;
     fn get(_: &str) -> Option<Cpu> {
         Some(Cpu)
     }
@@ -20,6 +23,9 @@ impl TestDevice for Cpu {
 
 axial_cuda::if_cuda! {
     impl TestDevice for axial_cuda::Cuda {
+        /// The ten dtypes of the CUDA kernels (uint16/32/64, complex and the
+        /// float8s have none yet).
+        const DTYPES: &'static [DType] = &DType::ALL;
         fn get(test: &str) -> Option<axial_cuda::Cuda> {
             axial_cuda::testing::device_or_skip(test)
         }
