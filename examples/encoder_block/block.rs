@@ -227,13 +227,16 @@ impl Block {
     /// One training step on `x`: the loss (the mean of the output's
     /// squares), its gradients, `opt`'s update; returns the loss.
     pub(crate) fn step(&mut self, opt: &mut Adam, x: &Hidden) -> axial::Result<f32> {
+        // The last step's gradients go first, as `opt.zero_grad()` before
+        // `loss.backward()` lets them go in PyTorch: not held at the
+        // backward pass's peak.
+        zero_grad(&mut self.parameters());
         let (loss, mut grads) = {
             let loss = self.forward(x).square().mean_all();
             let value = loss.value().item();
             (value, loss.try_backward()?)
         };
         let mut params = self.parameters();
-        zero_grad(&mut params);
         grads.accumulate_all(&mut params);
         opt.step(&mut params)?;
         Ok(loss)

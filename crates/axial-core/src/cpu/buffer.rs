@@ -7,6 +7,14 @@
 //! reused for the next request of a close size. Their bytes are stale but
 //! initialised, so handing them out as "unspecified contents" is sound.
 //!
+//! The pool never makes the process larger than the most memory its tensors
+//! held at once: a request that no pooled block fits first frees pooled
+//! blocks (the oldest first) of at least its own size, so the new block
+//! takes their place instead of adding to them. Without that rule, blocks
+//! of sizes no later request fits would stay for the life of the process
+//! (a training step's activations and gradients left 40 MiB behind, as much
+//! again as the step itself).
+//!
 //! A buffer can also lie in memory that another owner keeps alive (a
 //! private mapping of a file, for zero-copy loading; a NumPy array or a
 //! DLPack producer's tensor, viewed in place): see
@@ -126,6 +134,9 @@ impl CpuBuffer {
                 buf.as_bytes_mut().fill(0);
             }
             return Ok(buf);
+        }
+        if len >= POOL_MIN_BYTES {
+            release_pooled(len);
         }
         let layout = alloc_layout(len)?;
         // SAFETY: `layout` has a non-zero size. alloc_zeroed initialises every byte,
@@ -450,16 +461,33 @@ fn free(ptr: NonNull<u8>, cap: usize) {
     }
 }
 
-/// Best fit among blocks of `len..=2*len` bytes.
+/// Best fit among blocks of `len` bytes to an eighth more: a block handed
+/// out counts whole against the process's memory: with blocks up to twice
+/// the request, the encoder block's training step peaked at 74.6 MiB in
+/// all, against 71.5 MiB with this fit (or an exact one).
 fn take_pooled(len: usize) -> Option<Block> {
     let mut pool = POOL.lock().ok()?;
     let best = pool
         .iter()
         .enumerate()
-        .filter(|(_, b)| b.cap >= len && b.cap / 2 <= len)
+        .filter(|(_, b)| b.cap >= len && b.cap - len <= len / 8)
         .min_by_key(|(_, b)| b.cap)?
         .0;
     Some(pool.swap_remove(best))
+}
+
+/// Frees pooled blocks, the oldest first, until `len` bytes or all of them
+/// are gone: room for a new block of `len` bytes that none of them fits.
+fn release_pooled(len: usize) {
+    let Ok(mut pool) = POOL.lock() else {
+        return;
+    };
+    let mut freed = 0;
+    while freed < len && !pool.is_empty() {
+        let old = pool.remove(0);
+        freed += old.cap;
+        free(old.ptr, old.cap);
+    }
 }
 
 fn give_to_pool(block: Block) -> bool {

@@ -339,6 +339,11 @@ impl<'g, T: Element, S: OneElementShape, D: Backend, W> Var<'g, T, S, D, W> {
     /// ```
     pub fn try_backward(self) -> Result<Gradients<D>> {
         let var = self.core()?.into_owned_var();
+        // The output's handle would keep its node, and through it every
+        // node of the graph, alive until the pass ends: let it go, so that
+        // each node's saved tensors are freed as soon as it has run, as
+        // PyTorch frees them.
+        drop(self);
         var.backward().map(Gradients::from_core)
     }
 
@@ -381,6 +386,8 @@ impl<'g, T: Element, S: Shape, D: Backend, W> Var<'g, T, S, D, W> {
         grad: &TensorBase<T, S, D, R>,
     ) -> Result<Gradients<D>> {
         let var = self.core()?.into_owned_var();
+        // As in `try_backward`: nothing but the pass holds the graph.
+        drop(self);
         var.backward_with(grad.raw().to_contiguous()?)
             .map(Gradients::from_core)
     }
