@@ -1,7 +1,7 @@
 """PyTorch on the dtypes with few kernels (uint16/32/64, complex64/128, the
 float8s), recorded for crates/axial-core/tests/torch_dtypes.rs: casts between
 every pair of dtypes, the elementwise ops and comparisons PyTorch has for
-them (and its refusals, with its messages), complex matmul, sum, prod,
+them (and its refusals, with its messages), matmul, sum, prod,
 mean, var and std, abs, angle, conj, and the printouts.
 
     bench/.venv/bin/python oracle/torch_dtypes.py
@@ -170,6 +170,23 @@ def main():
         x = torch.complex(torch.randn(2, 4, 3, generator=g, dtype=torch.float64), torch.randn(2, 4, 3, generator=g, dtype=torch.float64)).to(dt)
         y = torch.complex(torch.randn(5, 3, generator=g, dtype=torch.float64), torch.randn(5, 3, generator=g, dtype=torch.float64)).to(dt)
         cases.append(case("matmul_t", [x, y], lambda x, y: x @ y.T))
+    # matmul of each dtype but the complex ones over every pair of ranks
+    # PyTorch has a kernel name for (dot, mv, mm, bmm), a transposed right
+    # operand, and integer sums that overflow.
+    for name in ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
+                 "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"]:
+        dt = DTYPES[name]
+        def operand(shape, dt=dt):
+            if dt.is_floating_point:
+                return (torch.randn(shape, generator=g) * 4).to(dt)
+            if dt == torch.bool:
+                return torch.randint(0, 2, shape, generator=g).to(dt)
+            hi = 2 ** (torch.iinfo(dt).bits - 2) if dt != torch.uint64 else 2 ** 62
+            return torch.randint(0, hi, shape, generator=g, dtype=torch.int64).to(dt)
+        for sa, sb in [((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 2)), ((3, 4), (4, 2)), ((2, 3, 4), (4, 2)),
+                       ((2, 3, 4), (4,)), ((3, 4), (2, 4, 2)), ((2, 3, 4), (2, 4, 2))]:
+            cases.append(case("matmul", [operand(sa), operand(sb)], torch.matmul))
+        cases.append(case("matmul_t", [operand((3, 5)), operand((2, 5))], lambda x, y: x @ y.T))
     # Complex prod, var and std over some dims, with a correction, of a
     # transposed operand and of a 0-dim one; var and std of a float8 into
     # one element and into several (PyTorch's two refusals).
