@@ -157,11 +157,11 @@ impl ReduceOp {
     /// let x = RawTensor::zeros(&[2, 3], DType::F8E5M2)?;
     /// let var = ReduceOp::Var { correction: 1.0 };
     /// assert_eq!(
-    ///     x.view().reduce(var, &[], false).unwrap_err().to_string(),
+    ///     x.view().reduce(var, &[], false).err().unwrap().to_string(),
     ///     "std_var_all: Unsupported dtype Float8_e5m2"
     /// );
     /// assert_eq!(
-    ///     x.view().reduce(var, &[1], false).unwrap_err().to_string(),
+    ///     x.view().reduce(var, &[1], false).err().unwrap().to_string(),
     ///     "\"std_cpu\" not implemented for 'Float8_e5m2'"
     /// );
     /// # Ok::<(), axial_core::Error>(())

@@ -37,7 +37,7 @@ impl<D: Backend> TensorRef<'_, D> {
     /// let f8 = a.view().to_dtype(DType::F8E4M3Fn)?;
     /// assert!(f8.view().matmul(&f8.view()).is_ok());
     /// assert_eq!(
-    ///     f8.view().matmul(&f8.view().select(1, 0)?).unwrap_err().to_string(),
+    ///     f8.view().matmul(&f8.view().select(1, 0)?).err().unwrap().to_string(),
     ///     "\"addmv_impl_cpu\" not implemented for 'Float8_e4m3fn'"
     /// );
     /// # Ok::<(), axial_core::Error>(())

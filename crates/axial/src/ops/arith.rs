@@ -27,7 +27,7 @@ use axial_core::{Backend, BinaryOp, Element, Result, Scalar};
 use axial_shape::{InPlace, Shape};
 use half::{bf16, f16};
 
-use super::dtype::{Number, ResultTypes, SameDType};
+use super::dtype::{Addable, Divisible, Number, ResultTypes, SameDType};
 use super::operand::{OpShape, Operand};
 use crate::access::owned;
 use crate::device::SameDevice;
@@ -46,14 +46,14 @@ use crate::tensor::{Tensor, TensorBase};
 /// `self`'s shape as it is, so `Tensor::randn(rng) * 0.125` takes its shape
 /// from the type it is assigned to.
 macro_rules! operator {
-    ($($Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty;)*) => {$(
-        operator!(@impl [&] $Trait $op $bin: $bound => $out);
-        operator!(@impl [] $Trait $op $bin: $bound => $out);
+    ($($Trait:ident $op:ident $bin:ident: $bound:ident, T: $tb:ident => $out:ty;)*) => {$(
+        operator!(@impl [&] $Trait $op $bin: $bound, $tb => $out);
+        operator!(@impl [] $Trait $op $bin: $bound, $tb => $out);
     )*};
-    (@impl [$($by_ref:tt)?] $Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty) => {
+    (@impl [$($by_ref:tt)?] $Trait:ident $op:ident $bin:ident: $bound:ident, $tb:ident => $out:ty) => {
         impl<T, S, D, R, Rhs> $Trait<Rhs> for $($by_ref)? TensorBase<T, S, D, R>
         where
-            T: ResultTypes,
+            T: $tb,
             S: Shape,
             D: Backend,
             R: Data<D>,
@@ -72,11 +72,11 @@ macro_rules! operator {
 }
 
 operator! {
-    Add add Add: Element => T;
-    Sub sub Sub: Number => T;
-    Mul mul Mul: Element => T;
-    Div div Div: Element => <T as ResultTypes>::Quotient;
-    Rem rem Rem: Number => T;
+    Add add Add: Addable, T: Element => T;
+    Sub sub Sub: Number, T: Element => T;
+    Mul mul Mul: Element, T: Element => T;
+    Div div Div: Divisible, T: ResultTypes => <T as ResultTypes>::Quotient;
+    Rem rem Rem: Number, T: Element => T;
 }
 
 /// The operand of `tensor op= rhs`, writing into a tensor over the storage
@@ -134,7 +134,7 @@ macro_rules! assign {
 }
 
 assign! {
-    AddAssign add_assign Add: Element;
+    AddAssign add_assign Add: Addable;
     SubAssign sub_assign Sub: Number;
     MulAssign mul_assign Mul: Element;
     DivAssign div_assign Div: Float;
