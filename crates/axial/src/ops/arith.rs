@@ -46,14 +46,14 @@ use crate::tensor::{Tensor, TensorBase};
 /// `self`'s shape as it is, so `Tensor::randn(rng) * 0.125` takes its shape
 /// from the type it is assigned to.
 macro_rules! operator {
-    ($($Trait:ident $op:ident $bin:ident: $bound:ident, T: $tb:ident => $out:ty;)*) => {$(
-        operator!(@impl [&] $Trait $op $bin: $bound, $tb => $out);
-        operator!(@impl [] $Trait $op $bin: $bound, $tb => $out);
+    ($($Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty;)*) => {$(
+        operator!(@impl [&] $Trait $op $bin: $bound => $out);
+        operator!(@impl [] $Trait $op $bin: $bound => $out);
     )*};
-    (@impl [$($by_ref:tt)?] $Trait:ident $op:ident $bin:ident: $bound:ident, $tb:ident => $out:ty) => {
+    (@impl [$($by_ref:tt)?] $Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty) => {
         impl<T, S, D, R, Rhs> $Trait<Rhs> for $($by_ref)? TensorBase<T, S, D, R>
         where
-            T: $tb,
+            T: Element,
             S: Shape,
             D: Backend,
             R: Data<D>,
@@ -72,11 +72,13 @@ macro_rules! operator {
 }
 
 operator! {
-    Add add Add: Addable, T: Element => T;
-    Sub sub Sub: Number, T: Element => T;
-    Mul mul Mul: Element, T: Element => T;
-    Div div Div: Divisible, T: ResultTypes => <T as ResultTypes>::Quotient;
-    Rem rem Rem: Number, T: Element => T;
+    Add add Add: Addable => T;
+    Sub sub Sub: Number => T;
+    Mul mul Mul: Element => T;
+    // The quotient's type from the operand's (equal to `T`), so that `T`
+    // needs no bound that would hide `Divisible`'s message.
+    Div div Div: Divisible => <Rhs::Elem as ResultTypes>::Quotient;
+    Rem rem Rem: Number => T;
 }
 
 /// The operand of `tensor op= rhs`, writing into a tensor over the storage
