@@ -112,8 +112,8 @@ pub use num_complex::Complex;
 pub use ops::AssignInto;
 pub use ops::{
     Addable, Attended, Attention, AttentionMask, AxisOf, CatAll, Chosen, Condition, Divisible,
-    Number, OpShape, Operand, Ordered, Pad, Padded, Promote, Promoted, ResultTypes, SameDType,
-    Selected, Stacked, WithIndices,
+    Number, OpShape, Operand, Ordered, Pad, Padded, Promote, Promoted, RealNumber, ResultTypes,
+    SameDType, Selected, Stacked, WithIndices,
 };
 pub use quantized::{
     Bf16, Dense, Fp32, Int8, LinearWeight, PackedLinear, PerChannel, PerTensor, Precision, QInt8,

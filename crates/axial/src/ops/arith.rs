@@ -27,7 +27,7 @@ use axial_core::{Backend, BinaryOp, Element, Result, Scalar};
 use axial_shape::{InPlace, Shape};
 use half::{bf16, f16};
 
-use super::dtype::{Addable, Divisible, Number, ResultTypes, SameDType};
+use super::dtype::{Addable, Divisible, Number, RealNumber, ResultTypes, SameDType};
 use super::operand::{OpShape, Operand};
 use crate::access::owned;
 use crate::device::SameDevice;
@@ -78,7 +78,7 @@ operator! {
     // The quotient's type from the operand's (equal to `T`), so that `T`
     // needs no bound that would hide `Divisible`'s message.
     Div div Div: Divisible => <Rhs::Elem as ResultTypes>::Quotient;
-    Rem rem Rem: Number => T;
+    Rem rem Rem: RealNumber => T;
 }
 
 /// The operand of `tensor op= rhs`, writing into a tensor over the storage
@@ -140,7 +140,7 @@ assign! {
     SubAssign sub_assign Sub: Number;
     MulAssign mul_assign Mul: Element;
     DivAssign div_assign Div: Float;
-    RemAssign rem_assign Rem: Number;
+    RemAssign rem_assign Rem: RealNumber;
 }
 
 /// `-tensor` for borrowed and owned tensors, as the method `neg`.

@@ -7,7 +7,7 @@
 use axial_core::{Backend, BinaryOp, Element, Result};
 use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
 
-use super::dtype::{Addable, Divisible, Number, ResultTypes, SameDType};
+use super::dtype::{Addable, Divisible, Number, RealNumber, ResultTypes, SameDType};
 use super::mismatch;
 use super::operand::{Operand, Value};
 use crate::access::owned;
@@ -216,11 +216,11 @@ binary_ops! {
     i32: [[7, 2], [3, -4]], [2, 4] => [3.5f32, 0.5, 1.5, -1.0];
     /// `self % other` with the sign of the divisor, as Python's (PyTorch's
     /// `remainder`; an integer division by zero is an error).
-    rem, try_rem: Rem, T: Number => T,
+    rem, try_rem: Rem, T: RealNumber => T,
     i64: [[-7, 7], [5, -5]], [2, 3] => [1, 1, 1, 1];
     /// `self // other`, rounding toward −∞ (PyTorch's `floor_divide`; an
     /// integer division by zero is an error).
-    floor_divide, try_floor_divide: FloorDiv, T: Number => T,
+    floor_divide, try_floor_divide: FloorDiv, T: RealNumber => T,
     i64: [[-7, 7], [5, -5]], [2, 3] => [-4, 2, 2, -2];
     /// `self` to the power `other`, elementwise (PyTorch's `pow`; a negative
     /// integer power of an integer is an error).
@@ -260,10 +260,10 @@ binary_ops_! {
     div_, try_div_: Div, T: Float,
     f32: [[1.0, 2.0], [3.0, 4.0]], [2.0, 4.0] => [0.5, 0.5, 1.5, 1.0];
     /// `self %= other` in place (PyTorch's `remainder_`).
-    rem_, try_rem_: Rem, T: Number,
+    rem_, try_rem_: Rem, T: RealNumber,
     i64: [[-7, 7], [5, -5]], [2, 3] => [1, 1, 1, 1];
     /// `self //= other` in place (PyTorch's `floor_divide_`).
-    floor_divide_, try_floor_divide_: FloorDiv, T: Number,
+    floor_divide_, try_floor_divide_: FloorDiv, T: RealNumber,
     i64: [[-7, 7], [5, -5]], [2, 3] => [-4, 2, 2, -2];
     /// `self` raised to the power `other` in place (PyTorch's `pow_`).
     pow_, try_pow_: Pow, T: Number,

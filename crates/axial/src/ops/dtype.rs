@@ -49,6 +49,29 @@ impl<T: Element> SameDType<T> for T {}
 )]
 pub trait Number: Element + sealed::Sealed {}
 
+/// A real number type (`%`, `//`): the integers but uint16/32/64, and the
+/// floats but the float8s. PyTorch's remainder and floor division take no
+/// bool, complex (`"remainder_cpu" not implemented for 'ComplexFloat'`),
+/// wide unsigned or float8 tensors.
+///
+/// ```
+/// use axial::RealNumber;
+/// fn real<T: RealNumber>() {}
+/// real::<i8>();
+/// real::<half::bf16>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors have no `%` or `//`: PyTorch's remainder and floor division take integers and floats only",
+    label = "needs an integer (not uint16/32/64) or floating-point (not float8) element type",
+    note = "complex numbers have no remainder; for the others convert first with `.cast::<i64>()` or `.cast::<f32>()`"
+)]
+pub trait RealNumber: Number + Ordered {}
+
+macro_rules! real_number {
+    ($($t:ty),*) => {$( impl RealNumber for $t {} )*};
+}
+real_number!(u8, i8, i16, i32, i64, f16, bf16, f32, f64);
+
 /// An element type PyTorch adds (`+`, `+=`, `add`): every dtype but the
 /// wide unsigned integers and the float8s, which PyTorch's CPU kernels
 /// multiply but do not add (`"add_stub" not implemented for 'UInt16'`).
