@@ -34,7 +34,7 @@ impl<T: Element> SameDType<T> for T {}
 /// `Bool` (PyTorch refuses `-` and `neg` on bool tensors, and `//`, `%`
 /// and powers are not defined for them), the wide unsigned integers and
 /// the float8s (PyTorch's CPU kernels multiply them, and do no more
-/// arithmetic); complex numbers are numbers.
+/// arithmetic); complex numbers are numbers. Numbers add ([`Addable`]).
 ///
 /// ```
 /// use axial::Number;
@@ -47,7 +47,7 @@ impl<T: Element> SameDType<T> for T {}
     label = "needs an integer (not uint16/32/64), floating-point (not float8) or complex element type",
     note = "bool tensors have `logical_and`, `logical_or` and `logical_not`; uint16/32/64 and float8 tensors multiply (`*`); for the rest convert first with `.cast::<i64>()` or `.cast::<f32>()`"
 )]
-pub trait Number: Element + sealed::Sealed {}
+pub trait Number: Addable + sealed::Sealed {}
 
 /// A real number type (`%`, `//`): the integers but uint16/32/64, and the
 /// floats but the float8s. PyTorch's remainder and floor division take no
