@@ -1,8 +1,8 @@
 """PyTorch on the dtypes with few kernels (uint16/32/64, complex64/128, the
 float8s), recorded for crates/axial-core/tests/torch_dtypes.rs: casts between
 every pair of dtypes, the elementwise ops and comparisons PyTorch has for
-them (and its refusals, with its messages), complex matmul, sum, prod and
-mean, abs, angle, conj, and the printouts.
+them (and its refusals, with its messages), matmul, sum, prod,
+mean, var and std, abs, angle, conj, and the printouts.
 
     bench/.venv/bin/python oracle/torch_dtypes.py
 
@@ -71,6 +71,13 @@ def case(op, inputs, fn, **args):
     except Exception as e:  # noqa: BLE001 - PyTorch's refusal is the record
         entry["error"] = str(e).split("\n")[0]
     return entry
+
+
+def reduced(t, kind, dims, correction, keepdim):
+    if kind == "prod":
+        return torch.prod(t, dims[0], keepdim=keepdim) if dims else torch.prod(t)
+    f = torch.var if kind == "var" else torch.std
+    return f(t, dims if dims else None, correction=correction, keepdim=keepdim)
 
 
 def sources():
@@ -153,7 +160,7 @@ def main():
             cases.append(case(op, [a, b], f))
         for op, f in unary.items():
             cases.append(case(op, [a], f))
-        for op, f in {"sum": torch.sum, "prod": torch.prod, "mean": torch.mean, "amax": torch.amax, "argmax": torch.argmax}.items():
+        for op, f in {"sum": torch.sum, "prod": torch.prod, "mean": torch.mean, "var": torch.var, "std": torch.std, "amax": torch.amax, "argmax": torch.argmax}.items():
             cases.append(case(op, [a], f))
         cases.append(case("matmul", [a, a.T.contiguous()], torch.matmul))
         cases.append(case("repr", [a], repr))
@@ -163,6 +170,44 @@ def main():
         x = torch.complex(torch.randn(2, 4, 3, generator=g, dtype=torch.float64), torch.randn(2, 4, 3, generator=g, dtype=torch.float64)).to(dt)
         y = torch.complex(torch.randn(5, 3, generator=g, dtype=torch.float64), torch.randn(5, 3, generator=g, dtype=torch.float64)).to(dt)
         cases.append(case("matmul_t", [x, y], lambda x, y: x @ y.T))
+    # matmul of each dtype but the complex ones over every pair of ranks
+    # PyTorch has a kernel name for (dot, mv, mm, bmm), a transposed right
+    # operand, and integer sums that overflow.
+    for name in ["bool", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
+                 "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz"]:
+        dt = DTYPES[name]
+        def operand(shape, dt=dt):
+            if dt.is_floating_point:
+                return (torch.randn(shape, generator=g) * 4).to(dt)
+            if dt == torch.bool:
+                return torch.randint(0, 2, shape, generator=g).to(dt)
+            hi = 2 ** (torch.iinfo(dt).bits - 2) if dt != torch.uint64 else 2 ** 62
+            return torch.randint(0, hi, shape, generator=g, dtype=torch.int64).to(dt)
+        for sa, sb in [((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 2)), ((3, 4), (4, 2)), ((2, 3, 4), (4, 2)),
+                       ((2, 3, 4), (4,)), ((3, 4), (2, 4, 2)), ((2, 3, 4), (2, 4, 2))]:
+            cases.append(case("matmul", [operand(sa), operand(sb)], torch.matmul))
+        cases.append(case("matmul_t", [operand((3, 5)), operand((2, 5))], lambda x, y: x @ y.T))
+    # Complex prod, var and std over some dims, with a correction, of a
+    # transposed operand and of a 0-dim one; var and std of a float8 into
+    # one element and into several (PyTorch's two refusals).
+    for dt in (torch.complex64, torch.complex128):
+        x = torch.complex(torch.randn(3, 4, 5, generator=g, dtype=torch.float64), torch.randn(3, 4, 5, generator=g, dtype=torch.float64)).to(dt)
+        xt = x.transpose(0, 2)
+        for kind, dims, correction, keepdim in [
+            ("prod", [1], None, False), ("prod", [0], None, True), ("prod", [2], None, False),
+            ("var", [1], 1, False), ("var", [0, 2], 0, True), ("var", [2], 2.5, False), ("var", [0, 1, 2], 1, False),
+            ("std", [1], 1, False), ("std", [0, 2], 0, True), ("std", [2], 4, False),
+        ]:
+            for t in (x, xt):
+                cases.append(case("reduce", [t], lambda t, k=kind, d=dims, c=correction, kd=keepdim: reduced(t, k, d, c, kd),
+                                  kind=kind, dims=dims, correction=correction, keepdim=keepdim))
+        s = torch.tensor(1.5 - 2j, dtype=dt)
+        for kind in ("prod", "var", "std"):
+            cases.append(case("reduce", [s], lambda t, k=kind: reduced(t, k, [], 1, False), kind=kind, dims=[], correction=1, keepdim=False))
+    for dt in (torch.float8_e4m3fn, torch.float8_e5m2fnuz):
+        x = torch.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 4.0]]).to(dt)
+        for kind, dims in [("var", [1]), ("std", [0]), ("var", [0, 1])]:
+            cases.append(case("reduce", [x], lambda t, k=kind, d=dims: reduced(t, k, d, 1, False), kind=kind, dims=dims, correction=1, keepdim=False))
     # Printouts: scalars, wide values, summarised complex.
     for t in [
         torch.tensor(1 + 2j), torch.tensor([1e-5 + 1j, 3 - 1e5j]), torch.tensor([[1.5 + 0.5j, -2.0 - 0.25j], [0j, 1e3j]], dtype=torch.complex128),

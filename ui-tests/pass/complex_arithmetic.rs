@@ -15,4 +15,5 @@ fn main() {
     let re = z.cast::<f32>();
     assert_eq!(re.to_vec(), vec![1.0, -3.0]);
     let _ = re.lt(&re);
+    let _ = &re % &re; // the real parts have a remainder
 }

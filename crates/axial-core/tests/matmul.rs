@@ -114,11 +114,25 @@ fn errors_are_pytorchs() {
         msg(a.view().matmul(&d.view())),
         "matmul: expected m1 and m2 to have the same dtype, but got: float32 != float64"
     );
-    let i = RawTensor::zeros(&[3, 2], DType::I64).unwrap();
+    let b = RawTensor::zeros(&[3, 2], DType::Bool).unwrap();
     assert_eq!(
-        msg(i.view().t().unwrap().matmul(&i.view())),
-        "\"matmul\" not implemented for 'Long'"
+        msg(b.view().t().unwrap().matmul(&b.view())),
+        "\"addmm_impl_cpu_\" not implemented for 'Bool'"
     );
+}
+
+/// `torch.matmul` of int64 operands, one transposed, from PyTorch:
+/// `torch.arange(6).reshape(3, 2).T @ torch.arange(6).reshape(3, 2)`, and a
+/// product that wraps around (2^62·2 + 2^62 = 3·2^62 ≡ −2^62).
+#[test]
+fn integer_products_are_pytorchs() {
+    let i = RawTensor::from_vec((0..6i64).collect(), &[3, 2]).unwrap();
+    let p = i.view().t().unwrap().matmul(&i.view()).unwrap();
+    assert_eq!(p.to_vec::<i64>().unwrap(), vec![20, 26, 26, 35]);
+    let x = RawTensor::from_vec(vec![1i64 << 62, 1 << 62], &[1, 2]).unwrap();
+    let y = RawTensor::from_vec(vec![2i64, 1], &[2, 1]).unwrap();
+    let p = x.view().matmul(&y.view()).unwrap();
+    assert_eq!(p.to_vec::<i64>().unwrap(), vec![-(1i64 << 62)]);
 }
 
 #[test]

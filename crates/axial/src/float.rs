@@ -1,6 +1,6 @@
 //! Element kinds the type system tells apart.
 
-use crate::{Number, ResultTypes};
+use crate::ResultTypes;
 use half::{bf16, f16};
 
 mod sealed {
@@ -24,7 +24,7 @@ mod sealed {
     note = "convert first with `.cast::<f32>()`"
 )]
 pub trait Float:
-    Number + crate::Ordered + ResultTypes<Sum = Self, Quotient = Self> + sealed::Sealed
+    crate::RealNumber + crate::Divisible + ResultTypes<Sum = Self, Quotient = Self> + sealed::Sealed
 {
 }
 

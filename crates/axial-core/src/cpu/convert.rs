@@ -92,7 +92,8 @@ pub(crate) fn f16_to_f32(v: f16) -> f32 {
     f32::from_bits(bits | sign)
 }
 
-/// An f16 or bf16 element: widened and narrowed bit for bit as `half` does.
+/// An element computed in f32: f16 or bf16, widened and narrowed bit for
+/// bit as `half` does, or a float8, as PyTorch converts it.
 pub(crate) trait Half: Copy {
     /// The f32 of `self` (exact).
     fn widen(self) -> f32;
@@ -215,6 +216,33 @@ mod f16c {
         }
     }
 }
+
+/// The float8s: exact to f32, rounded from f32 as PyTorch rounds them.
+macro_rules! float8_half {
+    ($($t:ident),*) => {$(
+        impl Half for crate::float8::$t {
+            #[inline(always)]
+            fn widen(self) -> f32 {
+                self.to_f32()
+            }
+            #[inline(always)]
+            fn narrow(v: f32) -> Self {
+                Self::from_f32(v)
+            }
+            fn widen_run(src: &[Self], dst: &mut [f32]) {
+                for (d, &s) in dst.iter_mut().zip(src) {
+                    *d = s.to_f32();
+                }
+            }
+            fn narrow_run(src: &[f32], dst: &mut [Self]) {
+                for (d, &s) in dst.iter_mut().zip(src) {
+                    *d = Self::from_f32(s);
+                }
+            }
+        }
+    )*};
+}
+float8_half!(F8E4M3Fn, F8E5M2, F8E4M3FnUz, F8E5M2FnUz);
 
 #[cfg(test)]
 mod tests {

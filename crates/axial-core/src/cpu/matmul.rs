@@ -2,9 +2,11 @@
 //! column strides in elements: any strided operand (transposed, sliced,
 //! broadcast with stride 0) is read where it lies, without a copy.
 //!
-//! f32 and f64 go straight to `gemm`. f16 and bf16 are widened to f32, multiplied
-//! in f32 and rounded once, as PyTorch's CPU kernels do; `gemm`'s own f16
-//! kernel rounds partial sums to f16 between blocks of the contracted dim.
+//! f32 and f64 go straight to `gemm`. f16, bf16 and the float8s are widened
+//! to f32, multiplied in f32 and rounded once, as PyTorch's CPU kernels do;
+//! `gemm`'s own f16 kernel rounds partial sums to f16 between blocks of the
+//! contracted dim. Complex numbers and integers are summed in order in their
+//! own type, integers wrapping around on overflow.
 //!
 //! Large products use `gemm`'s threads; many small ones run batches in parallel.
 
@@ -13,10 +15,12 @@ use rayon::prelude::*;
 use super::access::{SendPtr, out_ptr, read_ptr};
 use super::convert::Half;
 use super::gemm_at::{self, GemmElem, Product};
+use crate::float8::{F8E4M3Fn, F8E4M3FnUz, F8E5M2, F8E5M2FnUz};
 use crate::ops::{Addmm, Matmul};
 use crate::plan::{MatStrides, MatmulPlan, Odometer};
 use crate::{Cpu, DType, Element, Error, Input, Output, Result};
 use num_complex::Complex;
+use std::num::Wrapping;
 
 /// The product's shape, checked by the device-independent rules.
 type Problem = MatmulPlan;
@@ -96,32 +100,85 @@ fn product(
         DType::F64 => direct::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
         DType::F16 => widened::<half::f16>(&problem, &lhs, &rhs, &mut dst, accumulate),
         DType::BF16 => widened::<half::bf16>(&problem, &lhs, &rhs, &mut dst, accumulate),
-        DType::C64 => complex::<f32>(&problem, &lhs, &rhs, &mut dst, accumulate),
-        DType::C128 => complex::<f64>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::F8E4M3Fn => widened::<F8E4M3Fn>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::F8E5M2 => widened::<F8E5M2>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::F8E4M3FnUz => widened::<F8E4M3FnUz>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::F8E5M2FnUz => widened::<F8E5M2FnUz>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::C64 => looped::<Complex<f32>>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::C128 => looped::<Complex<f64>>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::U8 => looped::<Wrapping<u8>>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::I8 => looped::<Wrapping<i8>>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::I16 => looped::<Wrapping<i16>>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::I32 => looped::<Wrapping<i32>>(&problem, &lhs, &rhs, &mut dst, accumulate),
+        DType::I64 => looped::<Wrapping<i64>>(&problem, &lhs, &rhs, &mut dst, accumulate),
         dtype => Err(Error::Unsupported {
-            op: "matmul",
+            op: "addmm_impl_cpu_",
             dtype,
         }),
     }
 }
 
-/// complex64 and complex128: each output element the sum over the
-/// contracted dim in order, in the element's precision.
-fn complex<F: num_traits::Float + Send + Sync + 'static>(
+/// An element the products without a `gemm` kernel multiply and add in
+/// its own type: a complex number (in its parts' precision), or an integer
+/// as `Wrapping` (wrapping around on overflow, as PyTorch's integer
+/// products and axial's integer `add` and `mul` do).
+trait Ring: Copy + Send + Sync + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+    /// The element as stored.
+    type Stored: Element;
+    /// `0`.
+    const ZERO: Self;
+    /// The stored element as a ring element.
+    fn load(x: Self::Stored) -> Self;
+    /// Back to the stored element.
+    fn store(self) -> Self::Stored;
+}
+
+impl<F: num_traits::Float + Send + Sync + 'static> Ring for Complex<F>
+where
+    Complex<F>: Element,
+{
+    type Stored = Self;
+    const ZERO: Self = <Complex<F> as Element>::ZERO;
+    fn load(x: Self) -> Self {
+        x
+    }
+    fn store(self) -> Self {
+        self
+    }
+}
+
+macro_rules! int_ring {
+    ($($t:ty),*) => {$(
+        impl Ring for Wrapping<$t> {
+            type Stored = $t;
+            const ZERO: Self = Wrapping(0);
+            #[inline(always)]
+            fn load(x: $t) -> Self {
+                Wrapping(x)
+            }
+            #[inline(always)]
+            fn store(self) -> $t {
+                self.0
+            }
+        }
+    )*};
+}
+int_ring!(u8, i8, i16, i32, i64);
+
+/// The complex and integer products: each output element the sum over the
+/// contracted dim in order, in the element's own type.
+fn looped<R: Ring>(
     p: &Problem,
     lhs: &Input<'_, Cpu>,
     rhs: &Input<'_, Cpu>,
     dst: &mut Output<'_, Cpu>,
     accumulate: bool,
-) -> Result<()>
-where
-    Complex<F>: Element,
-{
-    let (pl, pr, pd) = pointers::<Complex<F>>(lhs, rhs, dst)?;
+) -> Result<()> {
+    let (pl, pr, pd) = pointers::<R::Stored>(lhs, rhs, dst)?;
     for_each_batch(p, |[l, r, d], _, _: &mut ()| {
         for i in 0..p.m as isize {
             for j in 0..p.n as isize {
-                let mut acc = Complex::new(F::zero(), F::zero());
+                let mut acc = R::ZERO;
                 for k in 0..p.k as isize {
                     // SAFETY: the batch's matrices are elements of layouts
                     // checked in bounds of their storages (as in `direct`);
@@ -132,13 +189,13 @@ where
                             *pr.get().wrapping_offset(r + k * p.rhs.row + j * p.rhs.col),
                         )
                     };
-                    acc = acc + a * b;
+                    acc = acc + R::load(a) * R::load(b);
                 }
                 let at = pd.get().wrapping_offset(d + i * p.dst.row + j * p.dst.col);
                 // SAFETY: as above; each output element of a batch is
                 // written by this batch only (batches run in parallel only
                 // when dst does not overlap itself).
-                unsafe { *at = if accumulate { *at + acc } else { acc } };
+                unsafe { *at = if accumulate { R::load(*at) + acc } else { acc }.store() };
             }
         }
     });
@@ -210,7 +267,7 @@ struct Widened {
     dst: Vec<f32>,
 }
 
-/// f16 and bf16: widen both operands (and `dst` when accumulating) to
+/// f16, bf16 and the float8s: widen both operands (and `dst` when accumulating) to
 /// contiguous f32, multiply, round once.
 fn widened<T: Element + Half>(
     p: &Problem,

@@ -67,19 +67,35 @@ fn dtypes_differ(op: &'static str, a: DType, b: DType) -> Error {
     )
 }
 
-/// The dtype of a product of operands of dtypes `a` and `b`.
-fn product_dtype(op: &'static str, a: DType, b: DType) -> Result<DType> {
+/// PyTorch's matrix-product kernel of `matmul` on operands of ranks `a`
+/// and `b` (`mm`'s for a right operand of rank 2), the name its refusals
+/// give.
+fn kernel(a: usize, b: usize) -> &'static str {
+    match (a, b) {
+        (1, 1) => "dot",
+        (_, 1) => "addmv_impl_cpu",
+        (_, 2) => MM,
+        _ => "bmm",
+    }
+}
+
+/// PyTorch's CPU kernel of `mm`, `addmm` and `linear`.
+const MM: &str = "addmm_impl_cpu_";
+
+/// The dtype of a product of operands of dtypes `a` and `b` by PyTorch's
+/// `kernel`: the floats, the complex dtypes and the integers but the wide
+/// unsigned ones; the float8s by `mm`'s kernel only.
+fn product_dtype(op: &'static str, a: DType, b: DType, kernel: &'static str) -> Result<DType> {
     if a != b {
         return Err(dtypes_differ(op, a, b));
     }
-    if !a.is_float() && !a.is_complex() {
+    let computed = a.is_float()
+        || a.is_complex()
+        || (a.is_int() && !a.is_wide_unsigned())
+        || (a.is_float8() && kernel == MM);
+    if !computed {
         return Err(Error::Unsupported {
-            // PyTorch names its kernel for the wide unsigned integers.
-            op: if a.is_wide_unsigned() {
-                "addmm_impl_cpu_"
-            } else {
-                "matmul"
-            },
+            op: kernel,
             dtype: a,
         });
     }
@@ -91,14 +107,20 @@ impl Matmul {
     /// dtypes given.
     ///
     /// # Errors
-    /// A 0-dim operand, dtypes that differ or are not float, contracted
-    /// sizes that differ ([`Error::Contraction`]), or batch dims that do not
-    /// broadcast.
+    /// A 0-dim operand, dtypes that differ or that PyTorch's kernel for
+    /// these ranks lacks (bool and the wide unsigned integers; the float8s
+    /// but for a right operand of rank 2), contracted sizes that differ
+    /// ([`Error::Contraction`]), or batch dims that do not broadcast.
     ///
     /// ```
     /// # use axial_core::{DType, ops::Matmul};
     /// let e = Matmul::shapes(&[2, 3], &[4, 5], [DType::F32; 2]).unwrap_err();
     /// assert_eq!(e.to_string(), "matmul: mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+    /// assert!(Matmul::shapes(&[2, 3], &[3], [DType::I64; 2]).is_ok());
+    /// let e = Matmul::shapes(&[2, 3], &[3], [DType::F8E4M3Fn; 2]).unwrap_err();
+    /// assert_eq!(e.to_string(), "\"addmv_impl_cpu\" not implemented for 'Float8_e4m3fn'");
+    /// let e = Matmul::shapes(&[3], &[3], [DType::U16; 2]).unwrap_err();
+    /// assert_eq!(e.to_string(), "\"dot\" not implemented for 'UInt16'");
     /// ```
     pub fn shapes(a: &[usize], b: &[usize], [da, db]: [DType; 2]) -> Result<MatmulShapes> {
         let op = Matmul.name();
@@ -112,7 +134,7 @@ impl Matmul {
                 ),
             ));
         }
-        product_dtype(op, da, db)?;
+        product_dtype(op, da, db, kernel(a.len(), b.len()))?;
         let lhs: Vec<usize> = if a.len() == 1 {
             [&[1], a].concat()
         } else {
@@ -153,12 +175,12 @@ impl Matmul {
         })
     }
 
-    /// Checks the operands a device is handed (one float dtype
-    /// throughout, `[..., m, k] @ [..., k, n] -> [..., m, n]` with the
+    /// Checks the operands a device is handed (one dtype throughout, of
+    /// those `mm` computes, `[..., m, k] @ [..., k, n] -> [..., m, n]` with the
     /// batch dims equal) and plans the product.
     ///
     /// # Errors
-    /// Dtypes that differ or are not float, or shapes that do not chain.
+    /// Dtypes that differ or that `mm` lacks, or shapes that do not chain.
     ///
     /// ```
     /// use axial_core::{DType, Layout, Output, RawTensor, Storage, ops::Matmul};
@@ -182,7 +204,7 @@ impl Matmul {
             }
         }
         let plan = MatmulPlan::new(&lhs.layout, &rhs.layout, &dst.layout)?;
-        product_dtype(op, dst.dtype, dst.dtype)?;
+        product_dtype(op, dst.dtype, dst.dtype, MM)?;
         Ok(plan)
     }
 }
@@ -335,9 +357,9 @@ impl Linear {
                 vectors: false,
             });
         }
-        product_dtype(op, dx, dw)?;
+        product_dtype(op, dx, dw, MM)?;
         if let Some(b) = bias {
-            product_dtype(op, dx, db)?;
+            product_dtype(op, dx, db, MM)?;
             if b != [out_f] {
                 return Err(Error::invalid(
                     op,

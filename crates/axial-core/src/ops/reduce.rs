@@ -35,7 +35,7 @@ pub enum ReduceOp {
     Sum,
     /// Product (integers and bool give i64).
     Prod,
-    /// Mean (floats only).
+    /// Mean (floats and complex numbers).
     Mean,
     /// Largest value (`amax`; NaN propagates).
     Max,
@@ -45,12 +45,15 @@ pub enum ReduceOp {
     All,
     /// True when some element is non-zero (bool; u8 stays u8).
     Any,
-    /// Variance with `correction` (1 is Bessel's; floats only).
+    /// Variance with `correction` (1 is Bessel's; floats, and complex
+    /// numbers, whose variance is real: the variances of the real and the
+    /// imaginary parts added).
     Var {
         /// Subtracted from the count in the divisor.
         correction: f64,
     },
-    /// Standard deviation with `correction` (floats only).
+    /// Standard deviation with `correction` (floats and complex numbers:
+    /// the square root of the variance).
     Std {
         /// Subtracted from the count in the divisor.
         correction: f64,
@@ -90,6 +93,7 @@ impl ReduceOp {
     /// );
     /// assert_eq!(ReduceOp::Sum.output_dtype(DType::U32)?, DType::I64);
     /// assert_eq!(ReduceOp::Mean.output_dtype(DType::C64)?, DType::C64);
+    /// assert_eq!(ReduceOp::Std { correction: 1.0 }.output_dtype(DType::C128)?, DType::F64);
     /// assert_eq!(
     ///     ReduceOp::Max.output_dtype(DType::C64).unwrap_err().to_string(),
     ///     "\"max_values_cpu\" not implemented for 'ComplexFloat'"
@@ -106,38 +110,79 @@ impl ReduceOp {
             ReduceOp::All | ReduceOp::Any if dtype == DType::U8 => Ok(DType::U8),
             ReduceOp::All | ReduceOp::Any => Ok(DType::Bool),
             ReduceOp::Mean if dtype.is_complex() => Ok(dtype),
-            ReduceOp::Mean | ReduceOp::Var { .. } | ReduceOp::Std { .. } if !dtype.is_float() => {
-                Err(Error::Invalid {
-                    // PyTorch's own spelling of mean's name here.
-                    op: if self == ReduceOp::Mean {
-                        "mean()"
-                    } else {
-                        self.name()
-                    },
-                    message: format!(
-                        "could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
-                        dtype.scalar_type_name()
-                    ),
+            // The mean of |x − mean|², a real number.
+            ReduceOp::Var { .. } | ReduceOp::Std { .. } if dtype.is_complex() => {
+                Ok(dtype.to_real())
+            }
+            ReduceOp::Mean if !dtype.is_float() => Err(Error::Invalid {
+                // PyTorch's own spelling of mean's name here.
+                op: "mean()",
+                message: format!(
+                    "could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}",
+                    dtype.scalar_type_name()
+                ),
+            }),
+            // PyTorch's kernel over several output elements; over one, its
+            // `std_var_all` refuses ([`ReduceOp::check_moments`]).
+            ReduceOp::Var { .. } | ReduceOp::Std { .. } if dtype.is_float8() => {
+                Err(Error::Unsupported {
+                    op: "std_cpu",
+                    dtype,
                 })
             }
+            ReduceOp::Var { .. } | ReduceOp::Std { .. } if !dtype.is_float() => Err(
+                Error::Refused("std and var only support floating point and complex dtypes"),
+            ),
             _ => Ok(dtype),
         }
     }
 
     /// PyTorch's kernel that a reduction lacks for a dtype with few kernels
-    /// (`max` of complex numbers or unsigned integers, `sum` of a float8),
-    /// and the ones axial lacks (complex `prod`, `var`, `std`).
+    /// (`max` of complex numbers or unsigned integers, `sum` of a float8).
     fn missing_kernel(self, dtype: DType) -> Option<&'static str> {
         match self {
             ReduceOp::Max if !dtype.is_basic() => Some("max_values_cpu"),
             ReduceOp::Min if !dtype.is_basic() => Some("min_values_cpu"),
             ReduceOp::Sum | ReduceOp::Mean if dtype.is_float8() => Some("sum_cpu"),
             ReduceOp::Prod if dtype.is_float8() => Some("prod_out_cpu"),
-            ReduceOp::Prod if dtype.is_complex() => Some("prod"),
-            ReduceOp::Var { .. } if dtype.is_complex() => Some("var"),
-            ReduceOp::Std { .. } if dtype.is_complex() => Some("std"),
             _ => None,
         }
+    }
+
+    /// PyTorch's refusal of `var`/`std` of a float8 of `shape` over `dims`:
+    /// its kernel for a single output element has its own message.
+    ///
+    /// ```
+    /// # use axial_core::{DType, RawTensor, ReduceOp};
+    /// let x = RawTensor::zeros(&[2, 3], DType::F8E5M2)?;
+    /// let var = ReduceOp::Var { correction: 1.0 };
+    /// assert_eq!(
+    ///     x.view().reduce(var, &[], false).err().unwrap().to_string(),
+    ///     "std_var_all: Unsupported dtype Float8_e5m2"
+    /// );
+    /// assert_eq!(
+    ///     x.view().reduce(var, &[1], false).err().unwrap().to_string(),
+    ///     "\"std_cpu\" not implemented for 'Float8_e5m2'"
+    /// );
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub(crate) fn check_moments(self, dtype: DType, shape: &[usize], dims: &[isize]) -> Result<()> {
+        let moments = matches!(self, ReduceOp::Var { .. } | ReduceOp::Std { .. });
+        if !moments || !dtype.is_float8() {
+            return Ok(());
+        }
+        let dims = reduced_dims(self.name(), dims, shape.len())?;
+        let outputs: usize = (shape.iter().enumerate())
+            .filter(|(d, _)| !dims.contains(d))
+            .map(|(_, &n)| n)
+            .product();
+        if outputs <= 1 {
+            return Err(Error::invalid(
+                "std_var_all",
+                format!("Unsupported dtype {}", dtype.scalar_type_name()),
+            ));
+        }
+        Ok(())
     }
 
     /// True when an empty reduction has no value (max, min): PyTorch errors.

@@ -4,7 +4,7 @@
 use super::{RawTensor, TensorRef, alloc_output};
 use crate::layout::wrap_dim;
 use crate::ops::reduce::{check_dims_nonempty, empty_dim, reduced_dims, reduced_shape};
-use crate::{ArgReduceOp, Backend, DType, Layout, ReduceOp, Result};
+use crate::{ArgReduceOp, Backend, DType, Layout, ReduceOp, Result, UnaryOp};
 
 impl<D: Backend> TensorRef<'_, D> {
     /// Reduces over `dims` (empty: every dim), keeping them as size 1 when
@@ -41,15 +41,16 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn reduce(&self, op: ReduceOp, dims: &[isize], keepdim: bool) -> Result<RawTensor<D>> {
+        op.check_moments(self.dtype, self.shape(), dims)?;
         let out_dtype = op.output_dtype(self.dtype)?;
         if op.needs_elements() && self.numel() == 0 {
             check_dims_nonempty(op.name(), self.shape(), dims)?;
         }
         let dims = reduced_dims(op.name(), dims, self.dim())?;
-        if out_dtype.is_complex() {
+        if self.dtype.is_complex() && op != ReduceOp::Prod {
             return self.complex_reduce(op, &dims, keepdim);
         }
-        let mut out = if op == ReduceOp::Prod && out_dtype.is_float() {
+        let mut out = if op == ReduceOp::Prod && (out_dtype.is_float() || out_dtype.is_complex()) {
             self.prod_one_dim_at_a_time(&dims)?
         } else {
             self.reduce_kept(op, &dims, out_dtype)?
@@ -62,12 +63,31 @@ impl<D: Backend> TensorRef<'_, D> {
 
     /// `sum` and `mean` of complex numbers: of the real and the imaginary
     /// parts apart (views of the complex storage), put back together.
+    /// `var` as PyTorch's: the variances of the two parts added (in the
+    /// real dtype), and `std` its square root.
     fn complex_reduce(&self, op: ReduceOp, dims: &[usize], keepdim: bool) -> Result<RawTensor<D>> {
+        if self.dim() == 0 {
+            // Its parts' tensor has one dim, which no dim of its own names.
+            return self.reshape(&[1])?.as_ref().complex_reduce(op, &[0], false);
+        }
         let dims: Vec<isize> = dims.iter().map(|&d| d as isize).collect();
-        let parts = self.view_as_real()?.reduce(op, &dims, keepdim)?;
-        let (storage, layout, _) = parts.into_parts();
-        let shape = &layout.shape()[..layout.shape().len() - 1];
-        RawTensor::from_storage(storage, shape, self.dtype)
+        let (moment, sqrt) = match op {
+            ReduceOp::Var { correction } => (ReduceOp::Var { correction }, false),
+            ReduceOp::Std { correction } => (ReduceOp::Var { correction }, true),
+            _ => {
+                let parts = self.view_as_real()?.reduce(op, &dims, keepdim)?;
+                let (storage, layout, _) = parts.into_parts();
+                let shape = &layout.shape()[..layout.shape().len() - 1];
+                return RawTensor::from_storage(storage, shape, self.dtype);
+            }
+        };
+        let parts = self.view_as_real()?.reduce(moment, &dims, keepdim)?;
+        let var = parts.view().reduce(ReduceOp::Sum, &[-1], false)?;
+        if sqrt {
+            var.view().unary(UnaryOp::Sqrt)
+        } else {
+            Ok(var)
+        }
     }
 
     /// `op` over wrapped, distinct `dims` in one pass, the dims kept as size 1.

@@ -27,7 +27,7 @@ use axial_core::{Backend, BinaryOp, Element, Result, Scalar};
 use axial_shape::{InPlace, Shape};
 use half::{bf16, f16};
 
-use super::dtype::{Number, ResultTypes, SameDType};
+use super::dtype::{Addable, Divisible, Number, RealNumber, ResultTypes, SameDType};
 use super::operand::{OpShape, Operand};
 use crate::access::owned;
 use crate::device::SameDevice;
@@ -53,7 +53,7 @@ macro_rules! operator {
     (@impl [$($by_ref:tt)?] $Trait:ident $op:ident $bin:ident: $bound:ident => $out:ty) => {
         impl<T, S, D, R, Rhs> $Trait<Rhs> for $($by_ref)? TensorBase<T, S, D, R>
         where
-            T: ResultTypes,
+            T: Element,
             S: Shape,
             D: Backend,
             R: Data<D>,
@@ -72,11 +72,13 @@ macro_rules! operator {
 }
 
 operator! {
-    Add add Add: Element => T;
+    Add add Add: Addable => T;
     Sub sub Sub: Number => T;
     Mul mul Mul: Element => T;
-    Div div Div: Element => <T as ResultTypes>::Quotient;
-    Rem rem Rem: Number => T;
+    // The quotient's type from the operand's (equal to `T`), so that `T`
+    // needs no bound that would hide `Divisible`'s message.
+    Div div Div: Divisible => <Rhs::Elem as ResultTypes>::Quotient;
+    Rem rem Rem: RealNumber => T;
 }
 
 /// The operand of `tensor op= rhs`, writing into a tensor over the storage
@@ -134,11 +136,11 @@ macro_rules! assign {
 }
 
 assign! {
-    AddAssign add_assign Add: Element;
+    AddAssign add_assign Add: Addable;
     SubAssign sub_assign Sub: Number;
     MulAssign mul_assign Mul: Element;
     DivAssign div_assign Div: Float;
-    RemAssign rem_assign Rem: Number;
+    RemAssign rem_assign Rem: RealNumber;
 }
 
 /// `-tensor` for borrowed and owned tensors, as the method `neg`.

@@ -7,7 +7,7 @@
 use axial_core::{Backend, BinaryOp, Element, Result};
 use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
 
-use super::dtype::{Number, ResultTypes, SameDType};
+use super::dtype::{Addable, Divisible, Number, RealNumber, ResultTypes, SameDType};
 use super::mismatch;
 use super::operand::{Operand, Value};
 use crate::access::owned;
@@ -201,7 +201,7 @@ macro_rules! binary_ops_ {
 binary_ops! {
     /// `self + other`, elementwise with broadcasting (PyTorch's `add`; on
     /// bool tensors, `or`).
-    add, try_add: Add, T: Element => T,
+    add, try_add: Add, T: Addable => T,
     f32: [[1.0, 2.0], [3.0, 4.0]], [10.0, 20.0] => [11.0, 22.0, 13.0, 24.0];
     /// `self - other`, elementwise with broadcasting (PyTorch's `sub`).
     sub, try_sub: Sub, T: Number => T,
@@ -212,15 +212,15 @@ binary_ops! {
     i64: [[1, 2], [3, 4]], [10, 20] => [10, 40, 30, 80];
     /// `self / other`, true division with broadcasting (PyTorch's `div`):
     /// integer and bool operands give `f32` (`7 / 2 = 3.5`).
-    div, try_div: Div, T: ResultTypes => <T as ResultTypes>::Quotient,
+    div, try_div: Div, T: Divisible => <T as ResultTypes>::Quotient,
     i32: [[7, 2], [3, -4]], [2, 4] => [3.5f32, 0.5, 1.5, -1.0];
     /// `self % other` with the sign of the divisor, as Python's (PyTorch's
     /// `remainder`; an integer division by zero is an error).
-    rem, try_rem: Rem, T: Number => T,
+    rem, try_rem: Rem, T: RealNumber => T,
     i64: [[-7, 7], [5, -5]], [2, 3] => [1, 1, 1, 1];
     /// `self // other`, rounding toward −∞ (PyTorch's `floor_divide`; an
     /// integer division by zero is an error).
-    floor_divide, try_floor_divide: FloorDiv, T: Number => T,
+    floor_divide, try_floor_divide: FloorDiv, T: RealNumber => T,
     i64: [[-7, 7], [5, -5]], [2, 3] => [-4, 2, 2, -2];
     /// `self` to the power `other`, elementwise (PyTorch's `pow`; a negative
     /// integer power of an integer is an error).
@@ -247,7 +247,7 @@ binary_ops! {
 
 binary_ops_! {
     /// `self += other` in place (PyTorch's `add_`).
-    add_, try_add_: Add, T: Element,
+    add_, try_add_: Add, T: Addable,
     f32: [[1.0, 2.0], [3.0, 4.0]], [10.0, 20.0] => [11.0, 22.0, 13.0, 24.0];
     /// `self -= other` in place (PyTorch's `sub_`).
     sub_, try_sub_: Sub, T: Number,
@@ -260,10 +260,10 @@ binary_ops_! {
     div_, try_div_: Div, T: Float,
     f32: [[1.0, 2.0], [3.0, 4.0]], [2.0, 4.0] => [0.5, 0.5, 1.5, 1.0];
     /// `self %= other` in place (PyTorch's `remainder_`).
-    rem_, try_rem_: Rem, T: Number,
+    rem_, try_rem_: Rem, T: RealNumber,
     i64: [[-7, 7], [5, -5]], [2, 3] => [1, 1, 1, 1];
     /// `self //= other` in place (PyTorch's `floor_divide_`).
-    floor_divide_, try_floor_divide_: FloorDiv, T: Number,
+    floor_divide_, try_floor_divide_: FloorDiv, T: RealNumber,
     i64: [[-7, 7], [5, -5]], [2, 3] => [-4, 2, 2, -2];
     /// `self` raised to the power `other` in place (PyTorch's `pow_`).
     pow_, try_pow_: Pow, T: Number,

@@ -1,7 +1,7 @@
-//! Element types in op signatures: operands of one dtype, the numbers
-//! (every dtype but bool), and the dtypes PyTorch gives results.
+//! Element types in op signatures: operands of one dtype, the numbers,
+//! the dtypes PyTorch adds, divides and orders, and the dtypes PyTorch
+//! gives results.
 
-use axial_core::float8::{F8E4M3Fn, F8E4M3FnUz, F8E5M2, F8E5M2FnUz};
 use axial_core::{Bool, Element};
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -30,10 +30,11 @@ pub trait SameDType<T>: Element {}
 
 impl<T: Element> SameDType<T> for T {}
 
-/// An element type with arithmetic: every dtype but `Bool` (PyTorch refuses
-/// `-` and `neg` on bool tensors, and `//`, `%` and powers are not defined
-/// for them), the wide unsigned integers and the float8s (PyTorch has no
-/// `+` for them); complex numbers are numbers.
+/// An element type with arithmetic (`-`, `neg`, powers): every dtype but
+/// `Bool` (PyTorch refuses `-` and `neg` on bool tensors, and `//`, `%`
+/// and powers are not defined for them), the wide unsigned integers and
+/// the float8s (PyTorch's CPU kernels multiply them, and do no more
+/// arithmetic); complex numbers are numbers. Numbers add ([`Addable`]).
 ///
 /// ```
 /// use axial::Number;
@@ -42,11 +43,73 @@ impl<T: Element> SameDType<T> for T {}
 /// number::<half::f16>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a number type",
-    label = "needs an integer or floating-point element type",
-    note = "bool tensors have `logical_and`, `logical_or` and `logical_not`; or convert first with `.cast::<i64>()`"
+    message = "`{Self}` is not a number type: PyTorch has no `-`, `neg` or powers for it",
+    label = "needs an integer (not uint16/32/64), floating-point (not float8) or complex element type",
+    note = "bool tensors have `logical_and`, `logical_or` and `logical_not`; uint16/32/64 and float8 tensors multiply (`*`); for the rest convert first with `.cast::<i64>()` or `.cast::<f32>()`"
 )]
-pub trait Number: Element + sealed::Sealed {}
+pub trait Number: Addable + sealed::Sealed {}
+
+/// A real number type (`%`, `//`): the integers but uint16/32/64, and the
+/// floats but the float8s. PyTorch's remainder and floor division take no
+/// bool, complex (`"remainder_cpu" not implemented for 'ComplexFloat'`),
+/// wide unsigned or float8 tensors.
+///
+/// ```
+/// use axial::RealNumber;
+/// fn real<T: RealNumber>() {}
+/// real::<i8>();
+/// real::<half::bf16>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors have no `%` or `//`: PyTorch's remainder and floor division take integers and floats only",
+    label = "needs an integer (not uint16/32/64) or floating-point (not float8) element type",
+    note = "complex numbers have no remainder; for the others convert first with `.cast::<i64>()` or `.cast::<f32>()`"
+)]
+pub trait RealNumber: Number + Ordered {}
+
+macro_rules! real_number {
+    ($($t:ty),*) => {$( impl RealNumber for $t {} )*};
+}
+real_number!(u8, i8, i16, i32, i64, f16, bf16, f32, f64);
+
+/// An element type PyTorch adds (`+`, `+=`, `add`): every dtype but the
+/// wide unsigned integers and the float8s, which PyTorch's CPU kernels
+/// multiply but do not add (`"add_stub" not implemented for 'UInt16'`).
+/// On bool tensors `+` is `or`.
+///
+/// ```
+/// use axial::Addable;
+/// fn addable<T: Addable>() {}
+/// addable::<axial::Bool>();
+/// addable::<axial::Complex<f32>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors cannot be added: PyTorch has no `+` for uint16/32/64 or float8 tensors",
+    label = "needs an element type with `+`",
+    note = "they multiply (`*`); to add, convert first with `.cast::<i64>()` (the unsigned integers) or `.cast::<f32>()` (the float8s)"
+)]
+pub trait Addable: Element + addable::Sealed {}
+
+mod addable {
+    pub trait Sealed {}
+}
+
+/// An element type PyTorch divides (`/`, `div`): every dtype but the
+/// float8s (`"div_cpu" not implemented for 'Float8_e4m3fn'`). Integers
+/// and bool give `f32` ([`ResultTypes::Quotient`]).
+///
+/// ```
+/// use axial::Divisible;
+/// fn divisible<T: Divisible>() {}
+/// divisible::<u16>();
+/// divisible::<axial::Complex<f64>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors cannot be divided: PyTorch has no `/` for float8 tensors",
+    label = "needs an element type with `/`",
+    note = "they multiply (`*`); to divide, convert first with `.cast::<f32>()`"
+)]
+pub trait Divisible: ResultTypes {}
 
 /// The element types of results whose dtype PyTorch changes (its type
 /// promotion, and the dtypes of sums and means). Every element type has them.
@@ -69,6 +132,7 @@ pub trait ResultTypes: Element + sealed::Sealed {
 macro_rules! result_types {
     ($($t:ty => $sum:ty, $quotient:ty, $all:ty;)*) => {$(
         impl sealed::Sealed for $t {}
+        impl Divisible for $t {}
         impl ResultTypes for $t {
             type Sum = $sum;
             type Quotient = $quotient;
@@ -94,19 +158,22 @@ result_types! {
     Complex<f64> => Complex<f64>, Complex<f64>, Bool;
 }
 
-/// An element type with an order (`<`, `max`, `argmax`, sorting): every
-/// dtype but the complex ones.
+/// An element type PyTorch orders (`<`, `max`, `argmax`, sorting): bool,
+/// the integers and the floats, but not the complex numbers (which have no
+/// order), nor the wide unsigned integers and the float8s (PyTorch's CPU
+/// kernels compare them for equality only: `"lt_cpu" not implemented for
+/// 'UInt16'`).
 ///
 /// ```
 /// use axial::Ordered;
 /// fn ordered<T: Ordered>() {}
-/// ordered::<u16>();
-/// ordered::<axial::F8E4M3Fn>();
+/// ordered::<u8>();
+/// ordered::<half::bf16>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "complex numbers have no order: `{Self}` has no `<`, `max` or `argmax`",
-    label = "needs a real element type",
-    note = "`.cast::<f32>()` keeps the real parts (as PyTorch's cast does), which have one"
+    message = "`{Self}` has no order: PyTorch has no `<`, `max` or `argmax` for complex, uint16/32/64 or float8 tensors",
+    label = "needs a real element type that PyTorch compares",
+    note = "`.cast::<f32>()` keeps the real parts of complex numbers (as PyTorch's cast does); `.cast::<i64>()` or `.cast::<f32>()` converts the others"
 )]
 pub trait Ordered: Element + ordered::Sealed {}
 
@@ -117,9 +184,24 @@ mod ordered {
 macro_rules! ordered {
     ($($t:ty),*) => {$( impl ordered::Sealed for $t {} impl Ordered for $t {} )*};
 }
-ordered!(
-    Bool, u8, i8, i16, i32, i64, u16, u32, u64, f16, bf16, f32, f64, F8E4M3Fn, F8E5M2, F8E4M3FnUz,
-    F8E5M2FnUz
+ordered!(Bool, u8, i8, i16, i32, i64, f16, bf16, f32, f64);
+
+macro_rules! addable {
+    ($($t:ty),*) => {$( impl addable::Sealed for $t {} impl Addable for $t {} )*};
+}
+addable!(
+    Bool,
+    u8,
+    i8,
+    i16,
+    i32,
+    i64,
+    f16,
+    bf16,
+    f32,
+    f64,
+    Complex<f32>,
+    Complex<f64>
 );
 
 macro_rules! number {

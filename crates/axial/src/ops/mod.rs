@@ -35,7 +35,7 @@ pub use arg::WithIndices;
 pub use arith::AssignInto;
 pub use attention::{Attended, Attention, AttentionMask};
 pub use compare::{Chosen, Condition};
-pub use dtype::{Number, Ordered, ResultTypes, SameDType};
+pub use dtype::{Addable, Divisible, Number, Ordered, RealNumber, ResultTypes, SameDType};
 pub use index::Selected;
 pub use join::{CatAll, Stacked};
 pub use layers::AxisOf;

@@ -11,6 +11,8 @@ pub(crate) use ops::{Arg, Reducer};
 use ops::{Max, Mean, Min, Moments, Prod, Sum, Truth};
 pub(crate) use plan::ReducePlan;
 
+use num_complex::Complex;
+
 use super::access::{out_ptr, read_ptr};
 use crate::{
     Bool, Cpu, DType, Error, Input, Output, ReduceOp, Result, with_float_dtype, with_real_dtype,
@@ -30,9 +32,13 @@ pub(crate) fn reduce(
         ReduceOp::Sum => {
             with_real_dtype!(src.dtype, T => run(Sum::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
         }
-        ReduceOp::Prod => {
-            with_real_dtype!(src.dtype, T => run(Prod::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
-        }
+        ReduceOp::Prod => match src.dtype {
+            DType::C64 => run(Prod::<Complex<f32>>::default(), src, dst, &plan),
+            DType::C128 => run(Prod::<Complex<f64>>::default(), src, dst, &plan),
+            _ => {
+                with_real_dtype!(src.dtype, T => run(Prod::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
+            }
+        },
         ReduceOp::Max => {
             with_real_dtype!(src.dtype, T => run(Max::<T>::default(), src, dst, &plan), _ => Err(unsupported(op.name(), src.dtype)))
         }

@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use super::walk::{lanes, lanes_of};
-use super::widen::{Num, Real, Widen};
+use super::widen::{Num, Ordered, Real, Widen};
 use crate::Element;
 
 /// One reduction. `combine` must be associative (and commutative up to the
@@ -68,7 +68,7 @@ macro_rules! zst_reducer {
 zst_reducer! {
     /// `sum`: floats in their compute float, integers and bool in i64.
     Sum<T>;
-    /// `prod`, accumulated as `sum`.
+    /// `prod`, accumulated as `sum` (complex numbers as they are).
     Prod<T>;
     /// `mean` (floats): the f32/f64 sum divided by the count.
     Mean<T>;
@@ -87,25 +87,25 @@ zst_reducer! {
 
 /// `b` replaces `a` as the running max: larger, or NaN (which then stays).
 #[inline(always)]
-fn takes_max<N: Num>(a: N, b: N) -> bool {
+fn takes_max<N: Ordered>(a: N, b: N) -> bool {
     b > a || b.is_nan()
 }
 
 /// `b` replaces `a` as the running min: smaller, or NaN.
 #[inline(always)]
-fn takes_min<N: Num>(a: N, b: N) -> bool {
+fn takes_min<N: Ordered>(a: N, b: N) -> bool {
     b < a || b.is_nan()
 }
 
 /// The running max of `a` and `b` (NaN propagates).
 #[inline(always)]
-fn max_nan<N: Num>(a: N, b: N) -> N {
+fn max_nan<N: Ordered>(a: N, b: N) -> N {
     if takes_max(a, b) { b } else { a }
 }
 
 /// The running min of `a` and `b` (NaN propagates).
 #[inline(always)]
-fn min_nan<N: Num>(a: N, b: N) -> N {
+fn min_nan<N: Ordered>(a: N, b: N) -> N {
     if takes_min(a, b) { b } else { a }
 }
 
@@ -154,8 +154,8 @@ fold_reducer! {
     Prod<T: Widen>: ONE, Num::mul => T::SumOut, |acc, _| T::sum_out(acc);
     // PyTorch divides the f32 (f64) sum, then rounds once to f16/bf16.
     Mean<T: Widen<W: Real>>: ZERO, Num::add => T, |acc, count| T::narrow(acc.div_count(count)), SUM4;
-    Max<T: Widen>: LOWEST, max_nan => T, |acc, _| T::narrow(acc);
-    Min<T: Widen>: HIGHEST, min_nan => T, |acc, _| T::narrow(acc);
+    Max<T: Widen<W: Ordered>>: LOWEST, max_nan => T, |acc, _| T::narrow(acc);
+    Min<T: Widen<W: Ordered>>: HIGHEST, min_nan => T, |acc, _| T::narrow(acc);
 }
 
 impl<T: Widen, O: Element, const ALL: bool> Reducer for Truth<T, O, ALL> {
@@ -263,7 +263,7 @@ impl<T: Widen<W: Real>, const SQRT: bool> Reducer for Moments<T, SQRT> {
     }
 }
 
-impl<T: Widen, const MAX: bool> Arg<T, MAX> {
+impl<T: Widen<W: Ordered>, const MAX: bool> Arg<T, MAX> {
     /// `b` beats `a` strictly (a NaN beats any number, and nothing beats a NaN).
     #[inline(always)]
     fn beats(a: T::W, b: T::W) -> bool {
@@ -276,7 +276,7 @@ impl<T: Widen, const MAX: bool> Arg<T, MAX> {
     }
 }
 
-impl<T: Widen, const MAX: bool> Reducer for Arg<T, MAX> {
+impl<T: Widen<W: Ordered>, const MAX: bool> Reducer for Arg<T, MAX> {
     type In = T;
     type Acc = (T::W, usize);
     type Out = i64;

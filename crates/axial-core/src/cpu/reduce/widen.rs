@@ -1,25 +1,33 @@
 //! How an element enters a reduction: floats widen to the float they are
-//! computed in (f16 and bf16 to f32), integers and bool to i64.
+//! computed in (f16 and bf16 to f32), integers and bool to i64; complex
+//! numbers stay as they are.
 
 use half::{bf16, f16};
+use num_complex::Complex;
 
 use crate::cpu::convert::{self, bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::{Bool, Element};
 
-/// The number a reduction computes in: f32, f64 or i64 (wrapping).
-pub(crate) trait Num: Copy + Send + Sync + PartialOrd + 'static {
+/// The number a reduction computes in: f32, f64, i64 (wrapping), or a
+/// complex number of f32 or f64.
+pub(crate) trait Num: Copy + Send + Sync + PartialEq + 'static {
     /// `0`.
     const ZERO: Self;
     /// `1`.
     const ONE: Self;
-    /// The identity of `max`: −∞ or the smallest integer.
-    const LOWEST: Self;
-    /// The identity of `min`: +∞ or the largest integer.
-    const HIGHEST: Self;
     /// `a + b` (wrapping for integers).
     fn add(self, other: Self) -> Self;
     /// `a * b` (wrapping for integers).
     fn mul(self, other: Self) -> Self;
+}
+
+/// The numbers with an order (not the complex ones): what `max`, `min`
+/// and the arg reductions compare.
+pub(crate) trait Ordered: Num + PartialOrd {
+    /// The identity of `max`: −∞ or the smallest integer.
+    const LOWEST: Self;
+    /// The identity of `min`: +∞ or the largest integer.
+    const HIGHEST: Self;
     /// True for a NaN (never for integers).
     fn is_nan(self) -> bool;
     /// The value as an f64.
@@ -27,7 +35,7 @@ pub(crate) trait Num: Copy + Send + Sync + PartialOrd + 'static {
 }
 
 /// The float numbers: what `mean` divides in.
-pub(crate) trait Real: Num {
+pub(crate) trait Real: Ordered {
     /// `self / n`.
     fn div_count(self, n: usize) -> Self;
 }
@@ -37,8 +45,6 @@ macro_rules! float_num {
         impl Num for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
-            const LOWEST: Self = <$t>::NEG_INFINITY;
-            const HIGHEST: Self = <$t>::INFINITY;
             #[inline(always)]
             fn add(self, other: Self) -> Self {
                 self + other
@@ -47,6 +53,10 @@ macro_rules! float_num {
             fn mul(self, other: Self) -> Self {
                 self * other
             }
+        }
+        impl Ordered for $t {
+            const LOWEST: Self = <$t>::NEG_INFINITY;
+            const HIGHEST: Self = <$t>::INFINITY;
             #[inline(always)]
             fn is_nan(self) -> bool {
                 self != self
@@ -69,8 +79,6 @@ float_num!(f32, f64);
 impl Num for i64 {
     const ZERO: Self = 0;
     const ONE: Self = 1;
-    const LOWEST: Self = i64::MIN;
-    const HIGHEST: Self = i64::MAX;
     #[inline(always)]
     fn add(self, other: Self) -> Self {
         self.wrapping_add(other)
@@ -79,6 +87,11 @@ impl Num for i64 {
     fn mul(self, other: Self) -> Self {
         self.wrapping_mul(other)
     }
+}
+
+impl Ordered for i64 {
+    const LOWEST: Self = i64::MIN;
+    const HIGHEST: Self = i64::MAX;
     #[inline(always)]
     fn is_nan(self) -> bool {
         false
@@ -88,6 +101,42 @@ impl Num for i64 {
         self as f64
     }
 }
+
+/// Complex numbers: products as num-complex (and PyTorch's `c10::complex`)
+/// write them, `(ac − bd) + (ad + bc)i`, in the parts' precision.
+macro_rules! complex_num {
+    ($($t:ty),*) => {$(
+        impl Num for Complex<$t> {
+            const ZERO: Self = Complex::new(0.0, 0.0);
+            const ONE: Self = Complex::new(1.0, 0.0);
+            #[inline(always)]
+            fn add(self, other: Self) -> Self {
+                self + other
+            }
+            #[inline(always)]
+            fn mul(self, other: Self) -> Self {
+                self * other
+            }
+        }
+        impl Widen for Complex<$t> {
+            type W = Self;
+            type SumOut = Self;
+            #[inline(always)]
+            fn widen(self) -> Self {
+                self
+            }
+            #[inline(always)]
+            fn narrow(w: Self) -> Self {
+                w
+            }
+            #[inline(always)]
+            fn sum_out(w: Self) -> Self {
+                w
+            }
+        }
+    )*};
+}
+complex_num!(f32, f64);
 
 /// A kernel summing four runs side by side ([`Widen::SUM4`]).
 pub(crate) type FourSums<T> = fn([&[T]; 4]) -> [<T as Widen>::W; 4];
