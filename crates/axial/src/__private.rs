@@ -2,7 +2,7 @@
 //! change in any release.
 
 pub use crate::einops::{
-    EinsumCell, EinsumOperand, EinsumOperands, Input, InputTensor, MeanElement, RecipeCell,
+    EinsumCell, EinsumOperand, EinsumOperands, EinsumPart, Graph, Input, NoGraph, Tracking, InputTensor, MeanElement, RecipeCell,
     Subject, Untracked, einsum, einsum_operand, rearrange, rearrange_view, reduce_any, reduce_mean,
     reduce_prod, reduce_same, reduce_sum, repeat, repeat_view,
 };

@@ -15,7 +15,9 @@ mod recipe;
 mod run;
 mod subject;
 
-pub use einsum::{EinsumOperand, EinsumOperands, einsum, einsum_operand};
+pub use einsum::{
+    EinsumOperand, EinsumOperands, EinsumPart, Graph, NoGraph, Tracking, einsum, einsum_operand,
+};
 pub use input::{Input, InputTensor};
 pub use recipe::{EinsumCell, RecipeCell};
 pub use run::{
