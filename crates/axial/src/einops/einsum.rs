@@ -74,15 +74,17 @@ pub fn einsum_operand<X: EinsumOperand + ?Sized>(operand: &X) -> &X::Target {
     operand.tensor()
 }
 
-/// What one operand of `einsum!` is: its element type, shape and device,
-/// whether it is tracked ([`Graph`]) or not ([`NoGraph`]), its elements,
-/// and itself as the core's tracked tensor (a constant for a tensor,
-/// borrowed for `'o`).
+/// What one operand of `einsum!` is (a reference to a tensor or a tracked
+/// tensor): its element type, shape and device, whether it is tracked
+/// ([`Graph`]) or not ([`NoGraph`]), its elements, and itself as the core's
+/// tracked tensor for a graph that lives for `'o` (a tracked tensor's own
+/// history, whatever the reference's lifetime; a tensor as a constant the
+/// graph reads in place, so borrowed for `'o`).
 ///
 /// ```
 /// use axial::__private::EinsumPart;
 /// use axial::prelude::*;
-/// fn part<'o, P: EinsumPart<'o>>(_: &P) {}
+/// fn part<'o, P: EinsumPart<'o>>(_: P) {}
 /// part(&Tensor::<f32, shape![2]>::zeros());
 /// ```
 pub trait EinsumPart<'o> {
@@ -100,10 +102,12 @@ pub trait EinsumPart<'o> {
     ///
     /// # Errors
     /// The device failed to view a tracked tensor.
-    fn var(&'o self) -> Result<CoreVar<'o, Self::Device>>;
+    fn var(&self) -> Result<CoreVar<'o, Self::Device>>;
 }
 
-impl<'o, T: Element, S, D: Backend, R: Data<D>> EinsumPart<'o> for TensorBase<T, S, D, R> {
+impl<'o, 't: 'o, T: Element, S, D: Backend, R: Data<D>> EinsumPart<'o>
+    for &'t TensorBase<T, S, D, R>
+{
     type Elem = T;
     type Shape = S;
     type Device = D;
@@ -111,12 +115,13 @@ impl<'o, T: Element, S, D: Backend, R: Data<D>> EinsumPart<'o> for TensorBase<T,
     fn view(&self) -> TensorRef<'_, D> {
         self.raw()
     }
-    fn var(&'o self) -> Result<CoreVar<'o, D>> {
-        Ok(CoreVar::constant_ref(self.raw()))
+    fn var(&self) -> Result<CoreVar<'o, D>> {
+        let x: &'t TensorBase<T, S, D, R> = self;
+        Ok(CoreVar::constant_ref(x.raw()))
     }
 }
 
-impl<'o, 'g: 'o, T: Element, S, D: Backend, W> EinsumPart<'o> for Var<'g, T, S, D, W> {
+impl<'o, 'g: 'o, T: Element, S, D: Backend, W> EinsumPart<'o> for &Var<'g, T, S, D, W> {
     type Elem = T;
     type Shape = S;
     type Device = D;
@@ -124,7 +129,7 @@ impl<'o, 'g: 'o, T: Element, S, D: Backend, W> EinsumPart<'o> for Var<'g, T, S, 
     fn view(&self) -> TensorRef<'_, D> {
         self.raw()
     }
-    fn var(&'o self) -> Result<CoreVar<'o, D>> {
+    fn var(&self) -> Result<CoreVar<'o, D>> {
         Ok(self.core()?.into_owned_var())
     }
 }
@@ -243,7 +248,7 @@ pub trait EinsumOperands<'o> {
 macro_rules! operands {
     ($($a:ident $i:tt),*) => {
         impl<'o, A0: EinsumPart<'o>, $($a: EinsumPart<'o, Device = A0::Device>),*>
-            EinsumOperands<'o> for (&'o A0, $(&'o $a,)*)
+            EinsumOperands<'o> for (A0, $($a,)*)
         where
             $($a::Elem: SameDType<A0::Elem>,)*
         {
