@@ -6,7 +6,8 @@ Each case is one op of `torch.nn.functional` on small float32 tensors:
 'same' and 'valid'; dilation; groups, depthwise included; bias or not),
 `max_pool1d/2d` (padding, dilation, ceil_mode; integer-valued inputs for
 ties), `avg_pool1d/2d` (padding, ceil_mode, count_include_pad,
-divisor_override), `adaptive_avg_pool1d/2d`, `batch_norm` in training
+divisor_override), `adaptive_avg_pool1d/2d`, `adaptive_max_pool1d/2d`
+(integer-valued inputs for ties), `batch_norm` in training
 (with the running statistics it updates) and in eval mode, `relu6`,
 `hardswish`, `hardsigmoid`, `leaky_relu`, `prelu`, and convolutions
 padding in reflect, replicate and circular mode; batches of 1 and more,
@@ -40,6 +41,7 @@ PER_KIND = {
     "batch_norm": 24,
     "activation": 20,
     "conv_mode": 30,
+    "adaptive_max_pool": 24,
 }
 
 
@@ -200,6 +202,15 @@ def adaptive_case(rng):
     return {"dims": dims, "out": out, "channels_last": rng.random() < 0.3}, {"x": x}, y
 
 
+def adaptive_max_case(rng):
+    dims = rng.choice([1, 2])
+    x = pool_input(rng, dims, [1] * dims, ties=rng.random() < 0.3)
+    out = [rng.randint(1, n + 1) for n in x.shape[2:]]
+    fn = F.adaptive_max_pool1d if dims == 1 else F.adaptive_max_pool2d
+    y = fn(x, out)
+    return {"dims": dims, "out": out, "channels_last": rng.random() < 0.3}, {"x": x}, y
+
+
 def batch_norm_case(rng):
     dims = rng.choice([0, 1, 2])
     channels = rng.randint(1, 4)
@@ -268,6 +279,7 @@ KINDS = {
     "batch_norm": batch_norm_case,
     "activation": activation_case,
     "conv_mode": conv_mode_case,
+    "adaptive_max_pool": adaptive_max_case,
 }
 
 

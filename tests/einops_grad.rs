@@ -137,10 +137,7 @@ fn rearrange_transposes_with_its_gradient() {
 fn rearrange_that_copies_records_the_copy() {
     let x = input::<f64, shape![Batch: 2, Heads: 2, Seq: 3, Head: 2]>("ramp");
     let xv = x.track();
-    let y = rearrange!(
-        xv.clone(),
-        "Batch Heads Seq Head -> Batch Seq (Heads Head)"
-    );
+    let y = rearrange!(xv.clone(), "Batch Heads Seq Head -> Batch Seq (Heads Head)");
     let untracked = rearrange!(
         x.as_view(),
         "Batch Heads Seq Head -> Batch Seq (Heads Head)"
@@ -151,10 +148,17 @@ fn rearrange_that_copies_records_the_copy() {
 
     let x = input::<f64, shape![Rows: 3, Cols: 4]>("ramp");
     let xv = x.track();
-    let y = rearrange!(xv.clone().transpose::<Rows, Cols>(), "Cols Rows -> (Cols Rows)");
+    let y = rearrange!(
+        xv.clone().transpose::<Rows, Cols>(),
+        "Cols Rows -> (Cols Rows)"
+    );
     assert_eq!(
         y.value().to_vec(),
-        rearrange!(x.as_view().transpose::<Rows, Cols>(), "Cols Rows -> (Cols Rows)").to_vec()
+        rearrange!(
+            x.as_view().transpose::<Rows, Cols>(),
+            "Cols Rows -> (Cols Rows)"
+        )
+        .to_vec()
     );
     assert_grads("flatten_transposed", &[flat(loss_grads!(y).of(&xv))]);
 }
@@ -284,7 +288,10 @@ fn einsum_of_attention_scores() {
     );
     assert_eq!(y.value().to_vec(), untracked.to_vec(), "{pattern}");
     let grads = loss_grads!(y);
-    assert_grads("attention_scores", &[flat(grads.of(&qv)), flat(grads.of(&kv))]);
+    assert_grads(
+        "attention_scores",
+        &[flat(grads.of(&qv)), flat(grads.of(&kv))],
+    );
 
     let q = input::<f32, shape![Batch: 2, Heads: 2, Seq: 3, Head: 4]>("ramp");
     let k = input::<f32, shape![Batch: 2, Heads: 2, Key: 5, Head: 4]>("ramp2");
@@ -295,7 +302,10 @@ fn einsum_of_attention_scores() {
         kv
     );
     let grads = loss_grads!(y);
-    assert_grads("attention_scores_f32", &[flat(grads.of(&qv)), flat(grads.of(&kv))]);
+    assert_grads(
+        "attention_scores_f32",
+        &[flat(grads.of(&qv)), flat(grads.of(&kv))],
+    );
 }
 
 #[test]
@@ -345,13 +355,7 @@ fn einsum_of_three_operands_outer_products_and_own_sums() {
     let (av, bv) = (a.track(), b.track());
     let y = einsum!("Batch Rows, Batch Cols -> Batch Rows Cols", av, bv);
     let grads = loss_grads!(y);
-    assert_grads(
-        "einsum_outer",
-        &[
-            flat(grads.of(&av)),
-            flat(grads.of(&bv)),
-        ],
-    );
+    assert_grads("einsum_outer", &[flat(grads.of(&av)), flat(grads.of(&bv))]);
 
     let a = input::<f64, shape![Rows: 2, Inner: 3]>("ramp");
     let b = input::<f64, shape![Cols: 4]>("ramp2");
@@ -364,10 +368,7 @@ fn einsum_of_three_operands_outer_products_and_own_sums() {
     let grads = loss_grads!(y);
     assert_grads(
         "einsum_own_sum",
-        &[
-            flat(grads.of(&av)),
-            flat(grads.of(&bv)),
-        ],
+        &[flat(grads.of(&av)), flat(grads.of(&bv))],
     );
 }
 
@@ -388,11 +389,21 @@ fn einsum_of_a_tracked_operand_is_a_new_tensor() {
 fn gradchecks_of_each_kind_of_pattern() {
     let x = input::<f64, shape![Batch: 2, Seq: 3, 6]>("ramp");
     gradcheck(
-        |v| rearrange!(v, "Batch Seq (Heads Head) -> Batch Heads Seq Head", Heads = 3),
+        |v| {
+            rearrange!(
+                v,
+                "Batch Seq (Heads Head) -> Batch Heads Seq Head",
+                Heads = 3
+            )
+        },
         &x,
     )
     .unwrap();
-    gradcheck(|v| rearrange!(v, "Batch Seq Inner -> (Batch Inner) Seq"), &x).unwrap();
+    gradcheck(
+        |v| rearrange!(v, "Batch Seq Inner -> (Batch Inner) Seq"),
+        &x,
+    )
+    .unwrap();
     gradcheck(
         |v| repeat!(v, "Batch Seq Inner -> Batch (Seq Copies) Inner", Copies = 2),
         &x,
@@ -410,12 +421,24 @@ fn gradchecks_of_each_kind_of_pattern() {
     let q = input::<f64, shape![Batch: 2, Heads: 2, Seq: 3, Head: 4]>("ramp");
     let k = input::<f64, shape![Batch: 2, Heads: 2, Key: 5, Head: 4]>("ramp2");
     gradcheck(
-        |v| einsum!("Batch Heads Seq Head, Batch Heads Key Head -> Batch Heads Seq Key", v, k),
+        |v| {
+            einsum!(
+                "Batch Heads Seq Head, Batch Heads Key Head -> Batch Heads Seq Key",
+                v,
+                k
+            )
+        },
         &q,
     )
     .unwrap();
     gradcheck(
-        |v| einsum!("Batch Heads Seq Head, Batch Heads Key Head -> Batch Heads Seq Key", q, v),
+        |v| {
+            einsum!(
+                "Batch Heads Seq Head, Batch Heads Key Head -> Batch Heads Seq Key",
+                q,
+                v
+            )
+        },
         &k,
     )
     .unwrap();

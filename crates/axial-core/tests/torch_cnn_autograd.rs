@@ -149,6 +149,7 @@ fn replay(case: &Value) -> R<()> {
             }
         }
         "adaptive_avg_pool" => input.adaptive_avg_pool_axes(&spatial, &per_dim(p, "out")),
+        "adaptive_max_pool" => input.adaptive_max_pool_axes(&spatial, &per_dim(p, "out")),
         "batch_norm" => {
             let mut rm = raw(&p["running_mean"])?;
             let mut rv = raw(&p["running_var"])?;

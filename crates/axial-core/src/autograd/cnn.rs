@@ -25,7 +25,9 @@ use crate::nn::{
 };
 use crate::ops::grad::{cmp_scalar, div, mean_keep, mul, sub, sum_keep};
 use crate::ops::scatter::{index_added, scattered};
-use crate::ops::{AdaptiveAvgPool, AvgPool, BatchNorm, Convolution, Derivative, MaxPool, Op};
+use crate::ops::{
+    AdaptiveAvgPool, AdaptiveMaxPool, AvgPool, BatchNorm, Convolution, Derivative, MaxPool, Op,
+};
 use crate::tensor::pad::source_index;
 use crate::{
     Backend, BinaryOp, CmpOp, Cpu, DType, Error, Layout, PadMode, RawTensor, Result, Scalar,
@@ -50,6 +52,27 @@ fn scattered_back(t: RawTensor<Cpu>, shape: &[usize], order: &[usize]) -> Result
         inverse[d] = i as isize;
     }
     RawTensor::from_parts(storage, Layout::contiguous(shape).permute(&inverse)?, dtype)
+}
+
+/// A max pooling's input gradient: each element of `g` added at the flat
+/// index `idx` holds in its plane of the dims `spatial` of an input of
+/// `shape` (a scatter-add).
+fn to_indices(
+    g: &TensorRef<'_, Cpu>,
+    idx: &TensorRef<'_, Cpu>,
+    shape: &[usize],
+    spatial: &[usize],
+) -> Result<Grad<Cpu>> {
+    let batch = others(shape.len(), spatial);
+    let order: Vec<usize> = batch.iter().chain(spatial).copied().collect();
+    let planes: usize = batch.iter().map(|&d| shape[d]).product();
+    let inner: usize = spatial.iter().map(|&d| shape[d]).product();
+    let outer: usize = spatial.iter().map(|&d| g.shape()[d]).product();
+    let gs = gathered(g, &order, &[planes, outer])?;
+    let is = gathered(idx, &order, &[planes, outer])?;
+    let flat = scattered(&[planes, inner], 1, &is.view(), &gs.view())?;
+    let full: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
+    Ok(Grad::new(scattered_back(flat, &full, &order)?))
 }
 
 /// The dims of a tensor of `rank` dims that are not in `skip`, in order.
@@ -311,19 +334,53 @@ impl<'g> Var<'g, Cpu> {
             "MaxPoolWithIndices",
             &[self],
             Box::new(move |g, _| {
-                let g = g.view();
                 need(MaxPool, &x)?; // kept as PyTorch keeps it
-                let idx = idx.get()?;
-                let batch = others(shape.len(), &spatial);
-                let order: Vec<usize> = batch.iter().chain(&spatial).copied().collect();
-                let planes: usize = batch.iter().map(|&d| shape[d]).product();
-                let inner: usize = spatial.iter().map(|&d| shape[d]).product();
-                let outer: usize = spatial.iter().map(|&d| g.shape()[d]).product();
-                let gs = gathered(&g, &order, &[planes, outer])?;
-                let is = gathered(&idx, &order, &[planes, outer])?;
-                let flat = scattered(&[planes, inner], 1, &is.view(), &gs.view())?;
-                let full: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
-                Ok(vec![Some(Grad::new(scattered_back(flat, &full, &order)?))])
+                let g = to_indices(&g.view(), &idx.get()?, &shape, &spatial)?;
+                Ok(vec![Some(g)])
+            }),
+        );
+        Ok(out)
+    }
+
+    /// Adaptive max pooling of the dims `spatial` to `sizes` positions each
+    /// (as [`TensorRef::adaptive_max_pool_axes`]), recorded: each output's
+    /// gradient goes to the index of its maximum (the first of equal ones,
+    /// as the forward picks it), summed where windows overlap. Keeps the
+    /// input and the indices (`AdaptiveMaxPool2DBackward0`).
+    ///
+    /// # Errors
+    /// As [`TensorRef::adaptive_max_pool_axes`].
+    ///
+    /// ```
+    /// use axial_core::{autograd::Var, RawTensor};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f64, 9.0, 3.0, 4.0, 2.0], &[1, 5])?)?;
+    /// let id = x.leaf_id().unwrap();
+    /// let y = x.adaptive_max_pool_axes(&[1], &[2])?; // windows 0..3, 2..5
+    /// assert_eq!(y.value().to_vec::<f64>()?, vec![9.0, 4.0]);
+    /// let g = y.sum(&[], false)?.backward()?.get(id).unwrap().to_vec::<f64>()?;
+    /// assert_eq!(g, vec![0.0, 1.0, 0.0, 1.0, 0.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn adaptive_max_pool_axes(
+        &self,
+        spatial: &[usize],
+        sizes: &[usize],
+    ) -> Result<Var<'g, Cpu>> {
+        let (value, idx) = self.value().adaptive_max_pool_axes(spatial, sizes)?;
+        let mut out = Var::fresh(value);
+        if !Var::tracks(&[self]) {
+            return Ok(out);
+        }
+        let idx = Saved::own(idx);
+        let x = kept(AdaptiveMaxPool, 0, self, &[true]);
+        let (shape, spatial) = (self.shape().to_vec(), spatial.to_vec());
+        out.attach(
+            "AdaptiveMaxPool",
+            &[self],
+            Box::new(move |g, _| {
+                need(AdaptiveMaxPool, &x)?; // kept as PyTorch keeps it
+                let g = to_indices(&g.view(), &idx.get()?, &shape, &spatial)?;
+                Ok(vec![Some(g)])
             }),
         );
         Ok(out)

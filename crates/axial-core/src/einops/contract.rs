@@ -80,7 +80,11 @@ fn grouped<'a, D: Backend>(t: &TensorRef<'a, D>, groups: &[&[usize]]) -> Result<
 
 /// The labels a pair's product keeps (batch, then the left's, then the
 /// right's) and their sizes.
-pub(super) fn kept_labels(left: &[usize], right: &[usize], roles: &Roles) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn kept_labels(
+    left: &[usize],
+    right: &[usize],
+    roles: &Roles,
+) -> (Vec<usize>, Vec<usize>) {
     let kept: Vec<usize> = [&roles.batch[..], &roles.m, &roles.n].concat();
     let sizes = kept.iter().map(|&p| left[p].max(right[p])).collect();
     (kept, sizes)

@@ -198,7 +198,13 @@ fn transform(recipe: &Recipe, shape: &[usize], sizes: &[usize]) -> Result<Transf
             .iter()
             .map(String::as_str)
             .zip(sizes.iter().copied());
-        wrap(recipe.operation(), recipe.pattern(), Some(shape), named, error)
+        wrap(
+            recipe.operation(),
+            recipe.pattern(),
+            Some(shape),
+            named,
+            error,
+        )
     })
 }
 

@@ -117,9 +117,7 @@ pub fn apply_einsum_tracked<'g, D: Backend>(
         true => multiplied(&aligned, out_size)?,
         false => contracted(&aligned, out_size)?,
     };
-    let fresh = operands
-        .iter()
-        .all(|v| !out.storage().same_as(v.storage()));
+    let fresh = operands.iter().all(|v| !out.storage().same_as(v.storage()));
     match fresh {
         true => Ok(out),
         false => out.copied(),

@@ -1,5 +1,5 @@
 //! The ops of convolutional networks on tracked tensors, by axis name:
-//! convolution, max, average, adaptive and global average pooling, batch
+//! convolution, max, average, adaptive (average and max) and global average pooling, batch
 //! normalisation (training and eval), `hardswish`, `hardsigmoid` and
 //! `prelu`. The output shapes are the untracked ops' ([`ConvShape`],
 //! [`PoolShape`], ...), computed while compiling. Each keeps its input, as
@@ -282,6 +282,40 @@ macro_rules! cnn_ops {
                 let _ = (spatial, out);
                 let y = self.core()?.adaptive_avg_pool_axes(&S::spatial(), &S::sizes())?;
                 typed("adaptive_avg_pool", y)
+            }
+
+            /// Adaptive max pooling of the axes `Sp` to the sizes `Out`
+            /// (PyTorch's windows), recorded: each output's gradient goes
+            /// to its maximum (the first of equal ones), summed where
+            /// windows overlap. Keeps its input and the indices, as PyTorch
+            /// does (`AdaptiveMaxPool2DBackward0`).
+            ///
+            /// # Errors
+            /// An empty pooled axis.
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// axes!(Time);
+            /// let a = Tensor::<f64, shape![Time: 5]>::from_array([1.0, 9.0, 3.0, 4.0, 2.0]);
+            /// let av = a.track();
+            #[doc = concat!("let x = ", $x, ";")]
+            /// let y = x.try_adaptive_max_pool((Time,), (Sz::<2>,))?; // windows 0..3, 2..5
+            /// assert_eq!(y.value().to_vec(), vec![9.0, 4.0]);
+            /// let g = y.sum_all().backward().of(&av).unwrap();
+            /// assert_eq!(g.to_vec(), vec![0.0, 1.0, 0.0, 1.0, 0.0]);
+            /// # Ok::<(), axial::Error>(())
+            /// ```
+            pub fn try_adaptive_max_pool<Sp, Out>(
+                $($r)? self,
+                spatial: Sp,
+                out: Out,
+            ) -> Result<Var<'g, T, <S as AdaptiveShape<Sp, Out>>::Output, Cpu>>
+            where
+                S: AdaptiveShape<Sp, Out>,
+            {
+                let _ = (spatial, out);
+                let y = self.core()?.adaptive_max_pool_axes(&S::spatial(), &S::sizes())?;
+                typed("adaptive_max_pool", y)
             }
 
             /// The mean over the whole of the axes `Sp`, which leave the

@@ -75,8 +75,11 @@ pub trait Subject: Sized {
     ///
     /// # Errors
     /// As [`rearrange`](Self::rearrange).
-    fn reduce<U: Element, S>(self, cell: &RecipeCell, sizes: &[usize])
-    -> Result<Self::Reduced<U, S>>;
+    fn reduce<U: Element, S>(
+        self,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<Self::Reduced<U, S>>;
     /// `reduce!` by `max`, `min` or `prod`, to `U`.
     ///
     /// # Errors
