@@ -1,6 +1,6 @@
 //! The typed CNN ops on tracked tensors, by axis name: finite-difference
 //! gradchecks in f64 of convolution (NCHW and NHWC, input and weight),
-//! pooling, batch norm and the activations; the gradient of a parameter
+//! pooling (adaptive max pooling included), batch norm and the activations; the gradient of a parameter
 //! has the parameter's type; the same convolution on an NCHW and an NHWC
 //! tensor gives the same gradients.
 
@@ -76,7 +76,25 @@ fn gradchecks_of_pooling_and_normalisation() {
     )
     .unwrap();
     gradcheck(|v| v.global_avg_pool((Rows, Cols)), &x).unwrap();
+    // Adaptive max pooling, its windows overlapping (5 rows to 3, 4 columns
+    // to 3), NCHW and NHWC.
+    gradcheck(
+        |v| {
+            v.try_adaptive_max_pool((Rows, Cols), (Sz::<3>, Sz::<3>))
+                .unwrap()
+        },
+        &x,
+    )
+    .unwrap();
     let xl: Tensor<f64, Nhwc> = input(6);
+    gradcheck(
+        |v| {
+            v.try_adaptive_max_pool((Rows, Cols), (Sz::<2>, Sz::<3>))
+                .unwrap()
+        },
+        &xl,
+    )
+    .unwrap();
     let w: Tensor<f64, shape![Channels: 3]> = input(7);
     let b: Tensor<f64, shape![Channels: 3]> = input(8);
     let (wv, bv) = (w.track(), b.track());

@@ -18,8 +18,8 @@ fn main() {
         keys
     );
     let merged = rearrange!(scores, "Batch Heads Seq Key -> Batch Seq (Heads Key)");
-    let copies = repeat!(merged, "Batch Seq Inner -> Batch Seq Inner Copies", Copies = 2);
-    let mut summed = reduce!(copies, "Batch Seq Inner Copies -> Batch Seq", sum);
+    let copies = repeat!(merged, "Batch Seq ... -> Batch Seq ... Copies", Copies = 2);
+    let mut summed = reduce!(copies, "Batch Seq ... Copies -> Batch Seq", sum);
     summed.add_(1.0);
     let top = reduce!(summed, "Batch Seq -> Batch", max);
     let grads = top.sum_all().backward();

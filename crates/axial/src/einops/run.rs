@@ -331,11 +331,11 @@ pub fn reduce_any<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<AnyAllOf<X>, Out<X, Left, Right, News, Pat>, DeviceOf<X>>>
+) -> Result<Tensor<AnyAllOf<X>, Out<X, Left, Right, News, Pat>, <X as Untracked>::Device>>
 where
-    X: Subject + Untracked,
-    <X as Subject>::Elem: ResultTypes,
-    <X as Subject>::Shape: Einops<Left, Right, News, Pat>,
+    X: Untracked,
+    X::Elem: ResultTypes,
+    X::Shape: Einops<Left, Right, News, Pat>,
 {
-    untracked::reduce::<AnyAllOf<X>, _, X>(x, cell, sizes)
+    x.reduce_untracked::<AnyAllOf<X>, _>(cell, sizes)
 }

@@ -210,6 +210,29 @@ impl<'g, T: Float, S0, D: Backend, W: Access> Subject for Var<'g, T, S0, D, W> {
     label = "tracked: `any` and `all` would cut the graph",
     note = "reduce `v.value()` (the elements, without history), or a `v.detach()`ed copy"
 )]
-pub trait Untracked: Input {}
+pub trait Untracked: Subject {
+    /// The device.
+    type Device: Backend;
 
-impl<X: Input> Untracked for X {}
+    /// `reduce!` to `U` (a new tensor).
+    ///
+    /// # Errors
+    /// As [`Subject::rearrange`].
+    fn reduce_untracked<U: Element, S>(
+        self,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<Tensor<U, S, Self::Device>>;
+}
+
+impl<X: Input> Untracked for X {
+    type Device = X::Device;
+
+    fn reduce_untracked<U: Element, S>(
+        self,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<Tensor<U, S, X::Device>> {
+        untracked::reduce::<U, S, X>(self, cell, sizes)
+    }
+}
