@@ -33,6 +33,20 @@ pub(super) type Copied<X, S> = Of<X, S, MaybeCopy<X>>;
 pub(super) type Broadcast<X, S> = Of<X, S, ReadOnly<X>>;
 /// The result of a broadcast that may copy.
 pub(super) type BroadcastCopied<X, S> = Of<X, S, Repeated<X>>;
+/// What [`rearrange_view`] gives.
+type ViewOf<X, L, R, N, P> = <X as Subject>::View<Out<X, L, R, N, P>>;
+/// What [`rearrange`] gives.
+type CopyOf<X, L, R, N, P> = <X as Subject>::Copied<Out<X, L, R, N, P>>;
+/// What [`repeat_view`] gives.
+type BroadcastOf<X, L, R, N, P> = <X as Subject>::Broadcast<Out<X, L, R, N, P>>;
+/// What [`repeat`] gives.
+type RepeatOf<X, L, R, N, P> = <X as Subject>::BroadcastCopied<Out<X, L, R, N, P>>;
+/// What a reduction to `U` that keeps nothing gives.
+type ReducedOf<X, U, L, R, N, P> = <X as Subject>::Reduced<U, Out<X, L, R, N, P>>;
+/// What a reduction to `U` that keeps its output gives.
+type KeptOf<X, U, L, R, N, P> = <X as Subject>::Kept<U, Out<X, L, R, N, P>>;
+/// What [`reduce_any`] gives.
+type AnyOf<X, L, R, N, P> = Tensor<AnyAllOf<X>, Out<X, L, R, N, P>, <X as Untracked>::Device>;
 /// The element type of a `sum` or `prod` of the input `X`.
 type SumOf<X> = <<X as Subject>::Elem as ResultTypes>::Sum;
 /// The element type of an `any` or `all` of the input `X`.
@@ -161,7 +175,7 @@ pub fn rearrange_view<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::View<Out<X, Left, Right, News, Pat>>>
+) -> Result<ViewOf<X, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -180,7 +194,7 @@ pub fn rearrange<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::Copied<Out<X, Left, Right, News, Pat>>>
+) -> Result<CopyOf<X, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -198,7 +212,7 @@ pub fn repeat_view<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::Broadcast<Out<X, Left, Right, News, Pat>>>
+) -> Result<BroadcastOf<X, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -224,7 +238,7 @@ pub fn repeat<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::BroadcastCopied<Out<X, Left, Right, News, Pat>>>
+) -> Result<RepeatOf<X, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -242,7 +256,7 @@ pub fn reduce_same<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::Kept<X::Elem, Out<X, Left, Right, News, Pat>>>
+) -> Result<KeptOf<X, <X as Subject>::Elem, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
@@ -278,7 +292,7 @@ pub fn reduce_mean<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::Reduced<X::Elem, Out<X, Left, Right, News, Pat>>>
+) -> Result<ReducedOf<X, <X as Subject>::Elem, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Elem: MeanElement,
@@ -295,7 +309,7 @@ pub fn reduce_sum<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::Reduced<SumOf<X>, Out<X, Left, Right, News, Pat>>>
+) -> Result<ReducedOf<X, SumOf<X>, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Elem: ResultTypes,
@@ -313,7 +327,7 @@ pub fn reduce_prod<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<X::Kept<SumOf<X>, Out<X, Left, Right, News, Pat>>>
+) -> Result<KeptOf<X, SumOf<X>, Left, Right, News, Pat>>
 where
     X: Subject,
     X::Elem: ResultTypes,
@@ -331,7 +345,7 @@ pub fn reduce_any<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Tensor<AnyAllOf<X>, Out<X, Left, Right, News, Pat>, <X as Untracked>::Device>>
+) -> Result<AnyOf<X, Left, Right, News, Pat>>
 where
     X: Untracked,
     X::Elem: ResultTypes,
