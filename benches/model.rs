@@ -15,7 +15,7 @@ mod bert;
 use std::hint::black_box;
 use std::time::Duration;
 
-use axial::{Bf16, Int8, Precision};
+use axial::{Bf16, Int8, Precision, scope};
 use axial_core::Generator;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -54,11 +54,16 @@ fn model(c: &mut Criterion) {
     let model = bert::Bert::load(&dir.join("model.safetensors")).unwrap();
     let mut group = c.benchmark_group("encoder_block");
     let (b, s) = (8, 128);
-    let x = bert::Hidden::randn_dyn([b, s], &mut Generator::seed(1));
     let (_, mask) = batch(b, s);
-    let padded = bert::padded_keys(&mask).unwrap();
-    group.bench_function("8x128", |bench| {
-        bench.iter(|| black_box(model.block(0).forward(&x, &padded).unwrap()))
+    scope(|scope| {
+        let mask = mask.realize_in::<bert::TokenShape<'_>>(scope).unwrap();
+        let padded = bert::padded_keys(&mask);
+        let x = bert::DynHidden::randn_dyn([b, s], &mut Generator::seed(1))
+            .realize_in::<bert::HiddenShape<'_>>(scope)
+            .unwrap();
+        group.bench_function("8x128", |bench| {
+            bench.iter(|| black_box(model.block(0).forward(&x, &padded)))
+        });
     });
     group.finish();
     forward(c, "minilm", &model);

@@ -10,7 +10,12 @@
 //! multiplies to 384, `Query · Keyᵀ` contracts `Head` and leaves
 //! `[Batch, Heads, Seq, Key]`, the padding mask broadcasts over heads and
 //! queries by name, softmax runs over `Key`. `Batch` and `Seq` are run-time
-//! sizes (`Dyn`), checked where two of them meet.
+//! sizes, bound once where the tokens come in ([`Bert::embed`] realizes
+//! them as the symbols of a [`scope`]): from there on every size is proven
+//! while compiling, so the encoder ([`Block::forward`], [`Bert::encode`])
+//! has no `try_`, no `unwrap` and no run-time shape check. What can still
+//! fail is checked at that boundary, where it returns an `Err`: a token id
+//! outside the vocabulary, a sequence longer than the 512 positions.
 //!
 //! The model's linear layers are [`Dense`] layers of a precision in its type:
 //! `Bert<Fp32>` as loaded, `Bert<Int8>` or `Bert<Bf16>` from
@@ -26,7 +31,7 @@
 use std::path::Path;
 
 use axial::prelude::*;
-use axial::{Dense, Fp32, LinearWeight, Precision};
+use axial::{Data, Dense, Fp32, LinearWeight, Precision};
 use axial_io::{TensorMap, safetensors};
 
 axes!(
@@ -54,12 +59,22 @@ const EPS: f64 = 1e-12;
 /// tokenizer's, the tensors').
 pub(crate) type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
-/// Token ids or the attention mask (1 for tokens, 0 for padding).
+/// Token ids or the attention mask (1 for tokens, 0 for padding), as the
+/// tokenizer gives them.
 pub(crate) type Tokens = Tensor<i64, shape![Batch: Dyn, Seq: Dyn]>;
+/// The shape of the tokens inside a scope `'id`: its `Batch` and `Seq`
+/// symbols.
+pub(crate) type TokenShape<'id> = shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>];
+/// The shape of the hidden states between blocks.
+pub(crate) type HiddenShape<'id> = shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, Seq>, Model: 384];
 /// The hidden states between blocks.
-pub(crate) type Hidden = Tensor<f32, shape![Batch: Dyn, Seq: Dyn, Model: 384]>;
-/// True at padded keys, shaped to broadcast over heads and queries.
-pub(crate) type Padded = Tensor<Bool, shape![Batch: Dyn, Heads: 1, Seq: 1, Key: Dyn]>;
+pub(crate) type Hidden<'id> = Tensor<f32, HiddenShape<'id>>;
+/// Hidden states made outside a scope (a benchmark's input).
+pub(crate) type DynHidden = Tensor<f32, shape![Batch: Dyn, Seq: Dyn, Model: 384]>;
+/// True at padded keys, shaped to broadcast over heads and queries (the
+/// keys are the sequence's tokens: `Key` has the `Seq` symbol's size).
+pub(crate) type Padded<'id> =
+    Tensor<Bool, shape![Batch: Sym<'id, Batch>, Heads: 1, Seq: 1, Key: Sym<'id, Seq>]>;
 /// One unit-length embedding per sentence.
 pub(crate) type Embeddings = Tensor<f32, shape![Batch: Dyn, Model: 384]>;
 
@@ -166,13 +181,13 @@ impl<P: Precision> Block<P> {
     }
 
     /// The block over `x`, keys where `padded` is true left out of the
-    /// attention.
-    pub(crate) fn forward(&self, x: &Hidden, padded: &Padded) -> Result<Hidden> {
+    /// attention. Every size is proven: nothing here checks one at run time.
+    pub(crate) fn forward<'id>(&self, x: &Hidden<'id>, padded: &Padded<'id>) -> Hidden<'id> {
         // [Batch, Seq, Qkv] -> [Batch, Seq, Part: 3, Heads, Head], a view.
         let qkv = self
             .qkv
-            .try_forward(x)?
-            .try_split::<Qkv, shape![Part: 3, Heads: 12, Head: 32]>()?;
+            .forward(x)
+            .split::<Qkv, shape![Part: 3, Heads: 12, Head: 32]>();
         // The products read the queries and values in place; the keys are
         // copied once, laid out `[Head, Key]` per head: the product packs
         // its right operand fastest from rows.
@@ -185,33 +200,29 @@ impl<P: Precision> Block<P> {
             .at::<Part, 1>()
             .rename::<Seq, Key>()
             .align_to::<names![Batch, Heads, Head, Key]>()
-            .try_contiguous()?;
+            .contiguous();
         let value = qkv
             .as_view()
             .at::<Part, 2>()
             .rename::<Seq, Key>()
             .align_to::<names![Batch, Heads, Key, Head]>();
-        let scores = query.try_matmul(&key_t)?;
-        let scores = scores.try_masked_fill(padded, f32::NEG_INFINITY)?;
-        let probs = scores.try_softmax::<Key>()?;
-        let context = probs.try_matmul(&value)?; // [Batch, Heads, Seq, Head]
-        let context = context
+        let scores = query.matmul(&key_t).masked_fill(padded, f32::NEG_INFINITY);
+        let probs = scores.softmax::<Key>();
+        let context = probs
+            .matmul(&value) // [Batch, Heads, Seq, Head]
             .align_to::<names![Batch, Seq, Heads, Head]>()
-            .try_merge::<names![Heads, Head], Inner>()?;
-        let mut attended = self.attention_out.try_forward(&context)?;
-        attended.try_add_(x)?;
+            .merge::<names![Heads, Head], Inner>();
+        let mut attended = self.attention_out.forward(&context);
+        attended.add_(x);
         let n = &self.attention_norm;
-        let attended = attended.try_layer_norm::<Model>(
-            Some(n.weight.as_view()),
-            Some(n.bias.as_view()),
-            EPS,
-        )?;
-        let mut hidden = self.up.try_forward(&attended)?;
-        hidden.try_gelu_()?;
-        let mut out = self.down.try_forward(&hidden)?;
-        out.try_add_(&attended)?;
+        let attended =
+            attended.layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS);
+        let mut hidden = self.up.forward(&attended);
+        hidden.gelu_();
+        let mut out = self.down.forward(&hidden);
+        out.add_(&attended);
         let n = &self.out_norm;
-        Ok(out.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?)
+        out.layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)
     }
 }
 
@@ -258,45 +269,77 @@ impl<P: Precision> Bert<P> {
         &self.blocks[i]
     }
 
-    /// The hidden states of `ids` under `mask`.
-    pub(crate) fn encode(&self, ids: &Tokens, mask: &Tokens) -> Result<Hidden> {
-        let seq = ids.sizes()[1];
+    /// The embeddings' sum for `ids` (word, position, segment 0),
+    /// layer-normalised: the encoder's input.
+    ///
+    /// # Errors
+    /// An id outside the vocabulary, or more tokens than the 512 positions.
+    pub(crate) fn embeddings<'id, R: Data<Cpu>>(
+        &self,
+        ids: &TensorBase<i64, TokenShape<'id>, Cpu, R>,
+    ) -> Result<Hidden<'id>> {
         let mut x = self.word.try_embedding(ids)?;
-        let positions = self.position.as_view().try_narrow::<Position>(0, seq)?;
-        x.try_add_(&positions.rename::<Position, Seq>())?;
-        x.try_add_(&self.segment.as_view().at::<Segment, 0>())?;
+        let positions = self
+            .position
+            .as_view()
+            .try_narrow_to::<Position, _>(0, ids.extent::<Seq>())?
+            .rename::<Position, Seq>();
+        x.add_(&positions);
+        x.add_(&self.segment.as_view().at::<Segment, 0>());
         let n = &self.embedding_norm;
-        let mut x =
-            x.try_layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS)?;
-        let padded = padded_keys(mask)?;
-        for block in &self.blocks {
-            x = block.forward(&x, &padded)?;
-        }
-        Ok(x)
+        Ok(x.layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS))
+    }
+
+    /// The hidden states of the encoder over `x`, keys where `padded` is
+    /// true left out: every size proven, no run-time check.
+    pub(crate) fn encode<'id>(&self, x: Hidden<'id>, padded: &Padded<'id>) -> Hidden<'id> {
+        self.blocks
+            .iter()
+            .fold(x, |x, block| block.forward(&x, padded))
     }
 
     /// Sentence embeddings: the hidden states averaged over the tokens the
-    /// mask keeps, each scaled to unit length.
+    /// mask keeps, each scaled to unit length. The boundary where the
+    /// tokens' run-time sizes become the symbols `Batch` and `Seq`.
+    ///
+    /// # Errors
+    /// `ids` and `mask` differ in size, an id is outside the vocabulary, or
+    /// a sentence is longer than the 512 positions.
     pub(crate) fn embed(&self, ids: &Tokens, mask: &Tokens) -> Result<Embeddings> {
-        let hidden = self.encode(ids, mask)?;
-        let keep = mask.try_cast::<f32>()?.unsqueeze::<Model, 2>(); // [Batch, Seq, Model: 1]
-        let summed = hidden.try_mul(&keep)?.try_sum::<Seq>()?;
-        let count = keep.try_sum::<Seq>()?.try_clamp(1e-9, f32::INFINITY)?;
-        let mean = summed.try_div(&count)?;
-        let norm = mean
-            .try_square()?
-            .try_sum_keepdim::<Model>()?
-            .try_sqrt()?
-            .try_clamp(1e-12, f32::INFINITY)?;
-        Ok(mean.try_div(&norm)?)
+        scope(|s| {
+            let ids = ids.as_view().realize_in::<TokenShape<'_>>(s)?;
+            let mask = mask.as_view().realize_in::<TokenShape<'_>>(s)?;
+            let hidden = self.encode(self.embeddings(&ids)?, &padded_keys(&mask));
+            Ok(mean_pooled(&hidden, &mask).into_dyn::<Batch>())
+        })
     }
+}
+
+/// The hidden states averaged over the tokens `mask` keeps, each scaled to
+/// unit length.
+fn mean_pooled<'id, R: Data<Cpu>>(
+    hidden: &Hidden<'id>,
+    mask: &TensorBase<i64, TokenShape<'id>, Cpu, R>,
+) -> Tensor<f32, shape![Batch: Sym<'id, Batch>, Model: 384]> {
+    let keep = mask.cast::<f32>().unsqueeze::<Model, 2>(); // [Batch, Seq, Model: 1]
+    let summed = hidden.mul(&keep).sum::<Seq>();
+    let count = keep.sum::<Seq>().clamp(1e-9, f32::INFINITY);
+    let mean = summed.div(&count);
+    let norm = mean
+        .square()
+        .sum_keepdim::<Model>()
+        .sqrt()
+        .clamp(1e-12, f32::INFINITY);
+    mean.div(&norm)
 }
 
 /// True at padded keys (where `mask` is 0), with unit `Heads` and `Seq`
 /// axes to broadcast over heads and queries.
-pub(crate) fn padded_keys(mask: &Tokens) -> Result<Padded> {
-    let padded = mask.try_eq(0)?.rename::<Seq, Key>();
-    Ok(padded.unsqueeze::<Heads, 1>().unsqueeze::<Seq, 2>())
+pub(crate) fn padded_keys<'id, R: Data<Cpu>>(
+    mask: &TensorBase<i64, TokenShape<'id>, Cpu, R>,
+) -> Padded<'id> {
+    let padded = mask.eq(0).rename::<Seq, Key>();
+    padded.unsqueeze::<Heads, 1>().unsqueeze::<Seq, 2>()
 }
 
 /// The tokenizer of `tokenizer.json` as sentence-transformers runs it:

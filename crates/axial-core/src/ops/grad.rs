@@ -84,6 +84,76 @@ pub(crate) fn un<D: Backend>(op: UnaryOp, a: &impl AsView<D>) -> Result<RawTenso
     a.as_view().unary(op)
 }
 
+/// `t = op(t)` in `t`'s own elements: a formula's chain of elementwise
+/// steps in one buffer instead of one new tensor per step (a backward
+/// pass's peak memory is its saved tensors and such temporaries).
+pub(crate) fn un_<D: Backend>(mut t: RawTensor<D>, op: UnaryOp) -> Result<RawTensor<D>> {
+    t.view_mut().unary_(op)?;
+    Ok(t)
+}
+
+/// `t = t op b` in `t`'s own elements, `b` broadcast to `t`'s shape.
+pub(crate) fn bin_<D: Backend>(
+    mut t: RawTensor<D>,
+    op: BinaryOp,
+    b: &impl AsView<D>,
+) -> Result<RawTensor<D>> {
+    t.view_mut().binary_(op, &b.as_view())?;
+    Ok(t)
+}
+
+/// `t = t op s` in `t`'s own elements.
+pub(crate) fn bin_scalar_<D: Backend>(
+    mut t: RawTensor<D>,
+    op: BinaryOp,
+    s: f64,
+) -> Result<RawTensor<D>> {
+    t.view_mut().binary_scalar_(op, Scalar::Float(s))?;
+    Ok(t)
+}
+
+/// Elements per piece of [`piecewise`]: 64 Ki (256 KiB of f32), so that a
+/// piece and the formula's temporaries of it stay in the L2 cache.
+const PIECE: usize = 1 << 16;
+
+/// `f(x, g)` for an elementwise formula of two tensors of one shape,
+/// computed a piece at a time into one output: the formula's temporaries
+/// are pieces, so it holds one tensor of the input's size (its result), as
+/// PyTorch's fused backward kernels do, instead of one per step. The
+/// result's elements are those of `f` on the whole tensors (an elementwise
+/// formula computes each element alone; the pieces are whole multiples of
+/// every vector width). Tensors that are small or not both contiguous go
+/// to `f` whole.
+pub(crate) fn piecewise<D: Backend>(
+    x: &TensorRef<'_, D>,
+    g: &TensorRef<'_, D>,
+    f: impl Fn(&TensorRef<'_, D>, &TensorRef<'_, D>) -> Result<RawTensor<D>>,
+) -> Result<RawTensor<D>> {
+    let n = x.numel();
+    if n <= PIECE || x.shape() != g.shape() || !x.is_contiguous() || !g.is_contiguous() {
+        return f(x, g);
+    }
+    let (flat_x, flat_g) = (x.view(&[-1])?, g.view(&[-1])?);
+    let piece = |start: usize| -> Result<(isize, usize, RawTensor<D>)> {
+        let len = PIECE.min(n - start);
+        let at = start as isize;
+        let value = f(&flat_x.narrow(0, at, len)?, &flat_g.narrow(0, at, len)?)?;
+        Ok((at, len, value))
+    };
+    let first = piece(0)?;
+    let layout = crate::Layout::contiguous(x.shape());
+    let mut out = crate::tensor::alloc_output(x.storage().device(), layout, first.2.dtype())?;
+    let mut write = |(at, len, value): (isize, usize, RawTensor<D>)| -> Result<()> {
+        let mut flat = out.view_mut().view(&[-1])?.narrow(0, at, len)?;
+        flat.copy_(&value.view())
+    };
+    write(first)?;
+    for start in (PIECE..n).step_by(PIECE) {
+        write(piece(start)?)?;
+    }
+    Ok(out)
+}
+
 /// `-a`.
 pub(crate) fn neg<D: Backend>(a: &impl AsView<D>) -> Result<RawTensor<D>> {
     un(UnaryOp::Neg, a)
@@ -123,6 +193,17 @@ pub(crate) fn keep_where<D: Backend>(
     let a = a.as_view();
     let zero = RawTensor::full_on(a.storage().device(), &[], Scalar::Float(0.0), a.dtype())?;
     cond.as_view().where_(&a, &zero.view())
+}
+
+/// `a` in `dtype`: a view when it already is, else a copy.
+pub(crate) fn as_dtype<'a, D: Backend>(
+    a: TensorRef<'a, D>,
+    dtype: DType,
+) -> Result<crate::MaybeOwned<'a, D>> {
+    if a.dtype() == dtype {
+        return Ok(crate::MaybeOwned::View(a));
+    }
+    Ok(crate::MaybeOwned::Owned(a.to_dtype(dtype)?))
 }
 
 /// A bool tensor as numbers of `dtype` (1 and 0).
@@ -231,4 +312,39 @@ pub(crate) fn reduced_count(shape: &[usize], dims: &[usize]) -> usize {
         return shape.iter().product();
     }
     dims.iter().map(|&d| shape[d]).product()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Generator;
+
+    /// GELU's steps on two tensors, as the derivative writes them.
+    fn formula(x: &TensorRef<'_, crate::Cpu>, g: &TensorRef<'_, crate::Cpu>) -> Result<RawTensor> {
+        let e = un_(scale(x, std::f64::consts::FRAC_1_SQRT_2)?, UnaryOp::Erf)?;
+        bin_(bin_(e, BinaryOp::Add, x)?, BinaryOp::Mul, g)
+    }
+
+    fn bits(t: &RawTensor) -> Vec<u32> {
+        t.view().to_vec::<f32>().unwrap().iter().map(|v| v.to_bits()).collect()
+    }
+
+    #[test]
+    fn pieces_give_the_whole_formulas_bits() {
+        let mut rng = Generator::seed(3);
+        // Three pieces and a tail that is no multiple of a vector.
+        let shape = [3, PIECE / 4 + 3, 4];
+        let x = RawTensor::randn(&shape, DType::F32, &mut rng).unwrap();
+        let g = RawTensor::randn(&shape, DType::F32, &mut rng).unwrap();
+        let whole = formula(&x.view(), &g.view()).unwrap();
+        let pieces = piecewise(&x.view(), &g.view(), formula).unwrap();
+        assert_eq!(pieces.shape(), &shape);
+        assert!(pieces.view().is_contiguous());
+        assert_eq!(bits(&pieces), bits(&whole));
+        // A transposed input goes to the formula whole, with its result.
+        let xt = x.view().transpose(0, 2).unwrap();
+        let gt = g.view().transpose(0, 2).unwrap();
+        let want = formula(&xt, &gt).unwrap();
+        assert_eq!(bits(&piecewise(&xt, &gt, formula).unwrap()), bits(&want));
+    }
 }

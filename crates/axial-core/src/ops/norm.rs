@@ -5,7 +5,7 @@
 //! mean, biased variance, then `(x − mean)/√(var + eps) · weight + bias`.
 
 use super::compose::{elementwise, in_place, own, reduced, unary, wide};
-use super::grad::{add_scalar, mean_keep, mul, sub, sum_keep, un};
+use super::grad::{AsView, add_scalar, as_dtype, bin_, mean_keep, mul, sub, sum_keep, un};
 use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
 use crate::autograd::Grad;
 use crate::{
@@ -231,22 +231,30 @@ impl<D: Backend> LayerNormGrad<'_, D> {
     pub(crate) fn backward(&self, g: &Grad<D>) -> Result<[Option<Grad<D>>; 3]> {
         let dtype = self.x.dtype();
         let w = wide(dtype);
-        let x = self.x.to_dtype(w)?;
-        let g = g.view().to_dtype(w)?;
+        let x = as_dtype(self.x.clone(), w)?;
+        let x = x.as_ref();
+        let g = as_dtype(g.view(), w)?;
+        let g = g.as_ref();
         let rank = x.shape().len();
         let norm_dims: Vec<usize> = (rank - self.k..rank).collect();
         let lead: Vec<usize> = (0..rank - self.k).collect();
+        // Steps in place where they can be: at most three buffers of the
+        // input's size beside it and `g` (a backward pass's peak memory is
+        // its saved tensors and such temporaries).
         let mean = mean_keep(&x, &norm_dims)?;
         let centred = sub(&x, &mean)?;
         let var = mean_keep(&mul(&centred, &centred)?, &norm_dims)?;
         let rstd = un(UnaryOp::Rsqrt, &add_scalar(&var, self.op.eps)?)?;
-        let xhat = mul(&centred, &rstd)?;
+        let xhat = bin_(centred, BinaryOp::Mul, &rstd)?;
         let back =
             |t: RawTensor<D>| -> Result<Grad<D>> { Ok(Grad::new(t.view().to_dtype(dtype)?)) };
-        let param_grad = |t: RawTensor<D>| -> Result<Grad<D>> {
+        // A parameter's gradient from one of the input's shape, summed
+        // over the leading dims (`g` itself is summed without a copy).
+        let param_grad = |t: &dyn AsView<D>| -> Result<Grad<D>> {
+            let t = t.as_view();
             let shape = t.shape()[rank - self.k..].to_vec();
             let summed = if lead.is_empty() {
-                t
+                t.to_contiguous()?
             } else {
                 sum_keep(&t, &lead)?
             };
@@ -255,20 +263,22 @@ impl<D: Backend> LayerNormGrad<'_, D> {
         let gx = if self.needs[0] {
             let gxhat = match &self.weight {
                 Some(wt) => mul(&g, &wt.to_dtype(w)?)?,
-                None => g.view().to_contiguous()?,
+                None => g.to_contiguous()?,
             };
             let a = mean_keep(&gxhat, &norm_dims)?;
             let b = mul(&xhat, &mean_keep(&mul(&gxhat, &xhat)?, &norm_dims)?)?;
-            Some(back(mul(&rstd, &sub(&sub(&gxhat, &a)?, &b)?)?)?)
+            let centred = bin_(bin_(gxhat, BinaryOp::Sub, &a)?, BinaryOp::Sub, &b)?;
+            drop(b);
+            Some(back(bin_(centred, BinaryOp::Mul, &rstd)?)?)
         } else {
             None
         };
         let gw = match self.needs[1] {
-            true => Some(param_grad(mul(&g, &xhat)?)?),
+            true => Some(param_grad(&mul(&g, &xhat)?)?),
             false => None,
         };
         let gb = match self.needs[2] {
-            true => Some(param_grad(g.view().to_contiguous()?)?),
+            true => Some(param_grad(&g)?),
             false => None,
         };
         Ok([gx, gw, gb])

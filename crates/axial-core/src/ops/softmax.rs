@@ -6,7 +6,7 @@
 //! subtract the log of the sum).
 
 use super::compose::{elementwise, in_place, own, reduced, unary, wide};
-use super::grad::{mul, sub, sum_keep, un};
+use super::grad::{bin_, mul, sub, sum_keep, un, un_};
 use super::{Derivative, Lowering, Op, OpInfo, Saves};
 use crate::autograd::Grad;
 use crate::layout::wrap_dim;
@@ -186,13 +186,16 @@ impl Softmax {
         y: &TensorRef<'_, D>,
         g: &Grad<D>,
     ) -> Result<RawTensor<D>> {
+        // One buffer of the output's size at a time beside `g` and `y`, as
+        // PyTorch's fused kernel needs one.
         let dims = [self.dim];
         if self.log {
-            let e = un(UnaryOp::Exp, y)?;
-            sub(g, &mul(&e, &sum_keep(g, &dims)?)?)
+            let summed = sum_keep(g, &dims)?;
+            let e = bin_(un(UnaryOp::Exp, y)?, BinaryOp::Mul, &summed)?;
+            bin_(un_(e, UnaryOp::Neg)?, BinaryOp::Add, g)
         } else {
-            let gy = mul(g, y)?;
-            mul(y, &sub(g, &sum_keep(&gy, &dims)?)?)
+            let summed = sum_keep(&mul(g, y)?, &dims)?;
+            bin_(sub(g, &summed)?, BinaryOp::Mul, y)
         }
     }
 }

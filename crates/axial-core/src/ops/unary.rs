@@ -19,8 +19,8 @@
 //! written beside the table's in each consumer.
 
 use super::grad::{
-    add, add_scalar, bin, cmp_scalar, div, keep_where, mul, neg, rsub_scalar, scale, un,
-    zero_where, zeros_like,
+    add_scalar, bin, bin_, bin_scalar_, cmp_scalar, div, keep_where, mul, neg, rsub_scalar,
+    piecewise, scale, un, un_, zero_where, zeros_like,
 };
 use super::scalar::{checked_scalar, limits};
 use super::{Derivative, Lowering, Op, OpInfo, Saves};
@@ -494,44 +494,54 @@ macro_rules! unary_derivatives {
 }
 unary_table!(unary_derivatives);
 
-/// `Φ(x) + x·φ(x)`: the exact GELU's derivative.
+/// `g·(Φ(x) + x·φ(x))`: the exact GELU's derivative, a piece at a time
+/// ([`piecewise`]) with its steps in place.
 fn gelu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
-    let x = c.x()?;
-    let cdf = scale(
-        &add_scalar(
-            &un(UnaryOp::Erf, &scale(x, std::f64::consts::FRAC_1_SQRT_2)?)?,
-            1.0,
-        )?,
-        0.5,
-    )?;
-    let pdf = scale(
-        &un(UnaryOp::Exp, &scale(&mul(x, x)?, -0.5)?)?,
-        0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2,
-    )?;
-    mul(&c.g, &add(&cdf, &mul(x, &pdf)?)?)
+    piecewise(c.x()?, &c.g.view(), |x, g| {
+        let cdf = un_(scale(x, std::f64::consts::FRAC_1_SQRT_2)?, UnaryOp::Erf)?;
+        let cdf = bin_scalar_(bin_scalar_(cdf, BinaryOp::Add, 1.0)?, BinaryOp::Mul, 0.5)?;
+        let pdf = un_(bin_scalar_(mul(x, x)?, BinaryOp::Mul, -0.5)?, UnaryOp::Exp)?;
+        let pdf = bin_scalar_(
+            pdf,
+            BinaryOp::Mul,
+            0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2,
+        )?;
+        let slope = bin_(cdf, BinaryOp::Add, &bin_(pdf, BinaryOp::Mul, x)?)?;
+        bin_(slope, BinaryOp::Mul, g)
+    })
 }
 
-/// The tanh GELU's derivative, as PyTorch's `gelu_backward` writes it.
+/// The tanh GELU's derivative, as PyTorch's `gelu_backward` writes it, a
+/// piece at a time ([`piecewise`]) with its steps in place.
 fn gelu_tanh_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
     const KAPPA: f64 = 0.044715;
     let beta = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
-    let x = c.x()?;
-    let x_sq = mul(x, x)?;
-    let inner = scale(&add(x, &scale(&mul(&x_sq, x)?, KAPPA)?)?, beta)?;
-    let t = un(UnaryOp::Tanh, &inner)?;
-    let left_derivative = scale(&add_scalar(&t, 1.0)?, 0.5)?;
-    let sech_sq = rsub_scalar(1.0, &mul(&t, &t)?)?;
-    let slope = scale(&add_scalar(&scale(&x_sq, 3.0 * KAPPA)?, 1.0)?, beta)?;
-    let right_derivative = mul(&scale(x, 0.5)?, &mul(&sech_sq, &slope)?)?;
-    mul(&c.g, &add(&left_derivative, &right_derivative)?)
+    piecewise(c.x()?, &c.g.view(), |x, g| {
+        let x_sq = mul(x, x)?;
+        let inner = bin_scalar_(mul(&x_sq, x)?, BinaryOp::Mul, KAPPA)?;
+        let inner = bin_scalar_(bin_(inner, BinaryOp::Add, x)?, BinaryOp::Mul, beta)?;
+        let t = un_(inner, UnaryOp::Tanh)?;
+        // 1 − t², as −t² + 1 (the same rounding).
+        let sech_sq = bin_scalar_(un_(mul(&t, &t)?, UnaryOp::Neg)?, BinaryOp::Add, 1.0)?;
+        let slope = bin_scalar_(x_sq, BinaryOp::Mul, 3.0 * KAPPA)?;
+        let slope = bin_scalar_(bin_scalar_(slope, BinaryOp::Add, 1.0)?, BinaryOp::Mul, beta)?;
+        // (sech² · slope) · x · ½: the halving is exact.
+        let right = bin_(bin_(sech_sq, BinaryOp::Mul, &slope)?, BinaryOp::Mul, x)?;
+        let right = bin_scalar_(right, BinaryOp::Mul, 0.5)?;
+        let left = bin_scalar_(bin_scalar_(t, BinaryOp::Add, 1.0)?, BinaryOp::Mul, 0.5)?;
+        bin_(bin_(left, BinaryOp::Add, &right)?, BinaryOp::Mul, g)
+    })
 }
 
-/// `s·(1 + x·(1 − s))` with `s = sigmoid(x)`: SiLU's derivative.
+/// `g·s·(1 + x·(1 − s))` with `s = sigmoid(x)`: SiLU's derivative, a piece
+/// at a time ([`piecewise`]).
 fn silu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
-    let x = c.x()?;
-    let s = un(UnaryOp::Sigmoid, x)?;
-    let inner = add_scalar(&mul(x, &rsub_scalar(1.0, &s)?)?, 1.0)?;
-    mul(&c.g, &mul(&s, &inner)?)
+    piecewise(c.x()?, &c.g.view(), |x, g| {
+        let s = un(UnaryOp::Sigmoid, x)?;
+        let inner = bin_(rsub_scalar(1.0, &s)?, BinaryOp::Mul, x)?;
+        let inner = bin_scalar_(inner, BinaryOp::Add, 1.0)?;
+        bin_(bin_(inner, BinaryOp::Mul, &s)?, BinaryOp::Mul, g)
+    })
 }
 
 /// `2/√π · e^(−x²)`: erf's derivative.
