@@ -6,7 +6,9 @@ Each case is one op of `torch.nn.functional` on small float32 tensors:
 'same' and 'valid'; dilation; groups, depthwise included; bias or not),
 `max_pool1d/2d` (padding, dilation, ceil_mode; integer-valued inputs for
 ties), `avg_pool1d/2d` (padding, ceil_mode, count_include_pad,
-divisor_override), `adaptive_avg_pool1d/2d`, `batch_norm` in training
+divisor_override), `adaptive_avg_pool1d/2d`, `adaptive_max_pool1d/2d`
+(integer-valued inputs for ties), `group_norm`, `instance_norm`,
+`batch_norm` in training
 (with the running statistics it updates) and in eval mode, `relu6`,
 `hardswish`, `hardsigmoid`, `leaky_relu`, `prelu`, and convolutions
 padding in reflect, replicate and circular mode; batches of 1 and more,
@@ -22,6 +24,7 @@ The output depends only on the seed and the PyTorch version.
 """
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -40,6 +43,9 @@ PER_KIND = {
     "batch_norm": 24,
     "activation": 20,
     "conv_mode": 30,
+    "adaptive_max_pool": 24,
+    "group_norm": 24,
+    "instance_norm": 16,
 }
 
 
@@ -200,6 +206,56 @@ def adaptive_case(rng):
     return {"dims": dims, "out": out, "channels_last": rng.random() < 0.3}, {"x": x}, y
 
 
+def adaptive_max_case(rng):
+    dims = rng.choice([1, 2])
+    x = pool_input(rng, dims, [1] * dims, ties=rng.random() < 0.3)
+    out = [rng.randint(1, n + 1) for n in x.shape[2:]]
+    fn = F.adaptive_max_pool1d if dims == 1 else F.adaptive_max_pool2d
+    y = fn(x, out)
+    return {"dims": dims, "out": out, "channels_last": rng.random() < 0.3}, {"x": x}, y
+
+
+# WELL_CONDITIONED: group and instance norm draw at least 4 elements per
+# group. With 2 or 3 close ones the variance is tiny next to `eps` and the
+# input's gradient cancels (∂y/∂x ∝ 1 − 1/N − x̂²/N): PyTorch's own float32
+# kernel (dx = c1·dy + c2·x + c3) is then 0.4% off its float64 gradient,
+# so no float32 replay can agree with it within 1e-5.
+def group_norm_case(rng):
+    dims = rng.choice([0, 1, 2])
+    groups = rng.randint(1, 3)
+    channels = groups * rng.randint(1, 3)
+    size = spatial_sizes(rng, dims, 1, 4)
+    if channels // groups * math.prod(size) < 4:
+        raise ValueError("fewer than 4 elements per group")  # see WELL_CONDITIONED
+    x = leaf([rng.choice([1, 2]), channels] + size)
+    affine = rng.random() < 0.7
+    inputs = {"x": x}
+    if affine:
+        inputs["w"] = leaf([channels])
+        inputs["b"] = leaf([channels])
+    eps = rng.choice([1e-5, 1e-3])
+    y = F.group_norm(x, groups, inputs.get("w"), inputs.get("b"), eps)
+    params = {"dims": dims, "groups": groups, "eps": eps, "channels_last": rng.random() < 0.3}
+    return params, inputs, y
+
+
+def instance_norm_case(rng):
+    dims = rng.choice([1, 2])
+    channels = rng.randint(1, 3)
+    size = [rng.randint(2, 4)] + spatial_sizes(rng, dims - 1, 1, 4)
+    if math.prod(size) < 4:
+        raise ValueError("fewer than 4 elements per instance")  # see WELL_CONDITIONED
+    x = leaf([rng.choice([1, 2]), channels] + size)
+    affine = rng.random() < 0.6
+    inputs = {"x": x}
+    if affine:
+        inputs["w"] = leaf([channels])
+        inputs["b"] = leaf([channels])
+    eps = rng.choice([1e-5, 1e-3])
+    y = F.instance_norm(x, weight=inputs.get("w"), bias=inputs.get("b"), eps=eps)
+    return {"dims": dims, "eps": eps, "channels_last": rng.random() < 0.3}, inputs, y
+
+
 def batch_norm_case(rng):
     dims = rng.choice([0, 1, 2])
     channels = rng.randint(1, 4)
@@ -268,6 +324,9 @@ KINDS = {
     "batch_norm": batch_norm_case,
     "activation": activation_case,
     "conv_mode": conv_mode_case,
+    "adaptive_max_pool": adaptive_max_case,
+    "group_norm": group_norm_case,
+    "instance_norm": instance_norm_case,
 }
 
 
@@ -280,7 +339,7 @@ def main():
         while made < count:
             try:
                 params, inputs, y = KINDS[kind](rng)
-            except RuntimeError:
+            except (RuntimeError, ValueError):
                 continue  # an invalid configuration: draw another
             seed = torch.randn(y.shape)
             grads = torch.autograd.grad(y, list(inputs.values()), seed)

@@ -1,7 +1,8 @@
 //! The typed CNN ops on tracked tensors, by axis name: finite-difference
 //! gradchecks in f64 of convolution (NCHW and NHWC, input and weight),
-//! pooling, batch norm and the activations; the gradient of a parameter
-//! has the parameter's type; the same convolution on an NCHW and an NHWC
+//! pooling (adaptive max pooling included), batch, group and instance
+//! norm and the activations; the gradient of a parameter has the
+//! parameter's type; the same convolution on an NCHW and an NHWC
 //! tensor gives the same gradients.
 
 #![allow(
@@ -54,6 +55,51 @@ fn gradchecks_of_convolutions_by_name() {
 }
 
 #[test]
+fn gradchecks_of_group_and_instance_norm() {
+    type Groups = shape![Batch: 2, Channels: 4, Rows: 3, Cols: 2];
+    let x: Tensor<f64, Groups> = input(21);
+    let w: Tensor<f64, shape![Channels: 4]> = input(22);
+    let b: Tensor<f64, shape![Channels: 4]> = input(23);
+    let (wv, bv) = (w.track(), b.track());
+    gradcheck(
+        |v| {
+            v.try_group_norm(Channels, (Rows, Cols), Sz::<2>, Some(&wv), Some(&bv), 1e-5)
+                .unwrap()
+        },
+        &x,
+    )
+    .unwrap();
+    // The weight's and bias's gradients.
+    let xv = x.track();
+    gradcheck(
+        |w| {
+            xv.try_group_norm(Channels, (Rows, Cols), Sz::<2>, Some(&w), None, 1e-5)
+                .unwrap()
+        },
+        &w,
+    )
+    .unwrap();
+    gradcheck(
+        |b| {
+            xv.try_group_norm(Channels, (Rows, Cols), Sz::<4>, None, Some(&b), 1e-5)
+                .unwrap()
+        },
+        &b,
+    )
+    .unwrap();
+    // Instance norm, channels last.
+    let xl: Tensor<f64, shape![Batch: 2, Rows: 3, Cols: 2, Channels: 4]> = input(24);
+    gradcheck(
+        |v| {
+            v.try_instance_norm(Channels, (Rows, Cols), Some(&wv), None, 1e-5)
+                .unwrap()
+        },
+        &xl,
+    )
+    .unwrap();
+}
+
+#[test]
 fn gradchecks_of_pooling_and_normalisation() {
     let x: Tensor<f64, Nchw> = input(5);
     gradcheck(|v| v.max_pool((Rows, Cols), Pool::<2>), &x).unwrap();
@@ -76,7 +122,25 @@ fn gradchecks_of_pooling_and_normalisation() {
     )
     .unwrap();
     gradcheck(|v| v.global_avg_pool((Rows, Cols)), &x).unwrap();
+    // Adaptive max pooling, its windows overlapping (5 rows to 3, 4 columns
+    // to 3), NCHW and NHWC.
+    gradcheck(
+        |v| {
+            v.try_adaptive_max_pool((Rows, Cols), (Sz::<3>, Sz::<3>))
+                .unwrap()
+        },
+        &x,
+    )
+    .unwrap();
     let xl: Tensor<f64, Nhwc> = input(6);
+    gradcheck(
+        |v| {
+            v.try_adaptive_max_pool((Rows, Cols), (Sz::<2>, Sz::<3>))
+                .unwrap()
+        },
+        &xl,
+    )
+    .unwrap();
     let w: Tensor<f64, shape![Channels: 3]> = input(7);
     let b: Tensor<f64, shape![Channels: 3]> = input(8);
     let (wv, bv) = (w.track(), b.track());

@@ -145,15 +145,10 @@ impl Weights {
             let value = loss.value().item();
             (value, loss.try_backward()?)
         };
-        zero_grad(&mut self.parameters());
-        grads.accumulate(&mut self.conv1_w);
-        grads.accumulate(&mut self.bn_w);
-        grads.accumulate(&mut self.bn_b);
-        grads.accumulate(&mut self.conv2_w);
-        grads.accumulate(&mut self.conv2_b);
-        grads.accumulate(&mut self.fc_w);
-        grads.accumulate(&mut self.fc_b);
-        opt.step(&mut self.parameters())?;
+        let mut params = self.parameters();
+        zero_grad(&mut params);
+        grads.accumulate_all(&mut params);
+        opt.step(&mut params)?;
         Ok(loss)
     }
 

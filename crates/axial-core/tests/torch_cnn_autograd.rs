@@ -1,4 +1,5 @@
-//! Replays the convolutions, poolings, batch norms and activations that
+//! Replays the convolutions, poolings, batch, group and instance norms and
+//! activations that
 //! `oracle/torch_cnn_autograd.py` ran forward and backward in
 //! `torch.autograd` (`tests/data/torch_cnn_autograd.json`), and compares
 //! the output, every input's gradient and the updated running statistics
@@ -149,6 +150,15 @@ fn replay(case: &Value) -> R<()> {
             }
         }
         "adaptive_avg_pool" => input.adaptive_avg_pool_axes(&spatial, &per_dim(p, "out")),
+        "adaptive_max_pool" => input.adaptive_max_pool_axes(&spatial, &per_dim(p, "out")),
+        "group_norm" | "instance_norm" => {
+            let eps = p["eps"].as_f64().expect("eps");
+            let groups = match kind {
+                "group_norm" => p["groups"].as_u64().expect("groups") as usize,
+                _ => input.shape()[channel],
+            };
+            input.group_norm_axes(channel, &spatial, groups, get("w"), get("b"), eps)
+        }
         "batch_norm" => {
             let mut rm = raw(&p["running_mean"])?;
             let mut rv = raw(&p["running_var"])?;

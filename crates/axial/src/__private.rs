@@ -2,9 +2,10 @@
 //! change in any release.
 
 pub use crate::einops::{
-    EinsumCell, EinsumOperand, EinsumOperands, Input, InputTensor, MeanElement, RecipeCell, einsum,
-    einsum_operand, rearrange, rearrange_view, reduce_any, reduce_mean, reduce_same, reduce_sum,
-    repeat, repeat_view,
+    EinsumCell, EinsumOperand, EinsumOperands, EinsumPart, Graph, Input, InputTensor, MeanElement,
+    NoGraph, RecipeCell, Subject, Tracking, Untracked, einsum, einsum_operand, rearrange,
+    rearrange_view, reduce_any, reduce_mean, reduce_prod, reduce_same, reduce_sum, repeat,
+    repeat_view,
 };
 pub use crate::slicing::{SliceArg, Slices, inclusive_end, to_isize};
 pub use axial_core::einops::{Operation, Reduction};

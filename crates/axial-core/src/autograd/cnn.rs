@@ -25,7 +25,9 @@ use crate::nn::{
 };
 use crate::ops::grad::{cmp_scalar, div, mean_keep, mul, sub, sum_keep};
 use crate::ops::scatter::{index_added, scattered};
-use crate::ops::{AdaptiveAvgPool, AvgPool, BatchNorm, Convolution, Derivative, MaxPool, Op};
+use crate::ops::{
+    AdaptiveAvgPool, AdaptiveMaxPool, AvgPool, BatchNorm, Convolution, Derivative, MaxPool, Op,
+};
 use crate::tensor::pad::source_index;
 use crate::{
     Backend, BinaryOp, CmpOp, Cpu, DType, Error, Layout, PadMode, RawTensor, Result, Scalar,
@@ -50,6 +52,27 @@ fn scattered_back(t: RawTensor<Cpu>, shape: &[usize], order: &[usize]) -> Result
         inverse[d] = i as isize;
     }
     RawTensor::from_parts(storage, Layout::contiguous(shape).permute(&inverse)?, dtype)
+}
+
+/// A max pooling's input gradient: each element of `g` added at the flat
+/// index `idx` holds in its plane of the dims `spatial` of an input of
+/// `shape` (a scatter-add).
+fn to_indices(
+    g: &TensorRef<'_, Cpu>,
+    idx: &TensorRef<'_, Cpu>,
+    shape: &[usize],
+    spatial: &[usize],
+) -> Result<Grad<Cpu>> {
+    let batch = others(shape.len(), spatial);
+    let order: Vec<usize> = batch.iter().chain(spatial).copied().collect();
+    let planes: usize = batch.iter().map(|&d| shape[d]).product();
+    let inner: usize = spatial.iter().map(|&d| shape[d]).product();
+    let outer: usize = spatial.iter().map(|&d| g.shape()[d]).product();
+    let gs = gathered(g, &order, &[planes, outer])?;
+    let is = gathered(idx, &order, &[planes, outer])?;
+    let flat = scattered(&[planes, inner], 1, &is.view(), &gs.view())?;
+    let full: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
+    Ok(Grad::new(scattered_back(flat, &full, &order)?))
 }
 
 /// The dims of a tensor of `rank` dims that are not in `skip`, in order.
@@ -311,19 +334,53 @@ impl<'g> Var<'g, Cpu> {
             "MaxPoolWithIndices",
             &[self],
             Box::new(move |g, _| {
-                let g = g.view();
                 need(MaxPool, &x)?; // kept as PyTorch keeps it
-                let idx = idx.get()?;
-                let batch = others(shape.len(), &spatial);
-                let order: Vec<usize> = batch.iter().chain(&spatial).copied().collect();
-                let planes: usize = batch.iter().map(|&d| shape[d]).product();
-                let inner: usize = spatial.iter().map(|&d| shape[d]).product();
-                let outer: usize = spatial.iter().map(|&d| g.shape()[d]).product();
-                let gs = gathered(&g, &order, &[planes, outer])?;
-                let is = gathered(&idx, &order, &[planes, outer])?;
-                let flat = scattered(&[planes, inner], 1, &is.view(), &gs.view())?;
-                let full: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
-                Ok(vec![Some(Grad::new(scattered_back(flat, &full, &order)?))])
+                let g = to_indices(&g.view(), &idx.get()?, &shape, &spatial)?;
+                Ok(vec![Some(g)])
+            }),
+        );
+        Ok(out)
+    }
+
+    /// Adaptive max pooling of the dims `spatial` to `sizes` positions each
+    /// (as [`TensorRef::adaptive_max_pool_axes`]), recorded: each output's
+    /// gradient goes to the index of its maximum (the first of equal ones,
+    /// as the forward picks it), summed where windows overlap. Keeps the
+    /// input and the indices (`AdaptiveMaxPool2DBackward0`).
+    ///
+    /// # Errors
+    /// As [`TensorRef::adaptive_max_pool_axes`].
+    ///
+    /// ```
+    /// use axial_core::{autograd::Var, RawTensor};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f64, 9.0, 3.0, 4.0, 2.0], &[1, 5])?)?;
+    /// let id = x.leaf_id().unwrap();
+    /// let y = x.adaptive_max_pool_axes(&[1], &[2])?; // windows 0..3, 2..5
+    /// assert_eq!(y.value().to_vec::<f64>()?, vec![9.0, 4.0]);
+    /// let g = y.sum(&[], false)?.backward()?.get(id).unwrap().to_vec::<f64>()?;
+    /// assert_eq!(g, vec![0.0, 1.0, 0.0, 1.0, 0.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn adaptive_max_pool_axes(
+        &self,
+        spatial: &[usize],
+        sizes: &[usize],
+    ) -> Result<Var<'g, Cpu>> {
+        let (value, idx) = self.value().adaptive_max_pool_axes(spatial, sizes)?;
+        let mut out = Var::fresh(value);
+        if !Var::tracks(&[self]) {
+            return Ok(out);
+        }
+        let idx = Saved::own(idx);
+        let x = kept(AdaptiveMaxPool, 0, self, &[true]);
+        let (shape, spatial) = (self.shape().to_vec(), spatial.to_vec());
+        out.attach(
+            "AdaptiveMaxPool",
+            &[self],
+            Box::new(move |g, _| {
+                need(AdaptiveMaxPool, &x)?; // kept as PyTorch keeps it
+                let g = to_indices(&g.view(), &idx.get()?, &shape, &spatial)?;
+                Ok(vec![Some(g)])
             }),
         );
         Ok(out)
@@ -717,6 +774,92 @@ impl<'g> Var<'g, Cpu> {
 }
 
 impl<'g, D: Backend> Var<'g, D> {
+    /// Group normalisation over the channel dim `channel` split into
+    /// `groups` consecutive groups (as [`TensorRef::group_norm_axes`]:
+    /// each group's statistics over its channels and the dims `spatial`,
+    /// separately for each index of the other dims; the variance biased),
+    /// then `· weight + bias` per channel; recorded as the ops it is made
+    /// of (a permute and reshape to `[items, groups, rest]`, the mean and
+    /// variance of the last dim, `(x − mean)·rsqrt(var + eps)`, the affine),
+    /// so each gradient is theirs. Instance normalisation is `groups` equal
+    /// to the channels.
+    ///
+    /// # Errors
+    /// As [`TensorRef::group_norm_axes`].
+    ///
+    /// ```
+    /// use axial_core::{autograd::Var, RawTensor};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f64, 3.0, 10.0, 30.0], &[1, 4])?)?;
+    /// let b = Var::leaf(RawTensor::from_vec(vec![0.0f64; 4], &[4])?)?;
+    /// let y = x.group_norm_axes(1, &[], 2, None, Some(&b), 0.0)?;
+    /// assert_eq!(y.value().to_vec::<f64>()?, vec![-1.0, 1.0, -1.0, 1.0]);
+    /// let id = b.leaf_id().unwrap();
+    /// assert_eq!(y.sum(&[], false)?.backward()?.get(id).unwrap().to_vec::<f64>()?, vec![1.0; 4]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn group_norm_axes(
+        &self,
+        channel: usize,
+        spatial: &[usize],
+        groups: usize,
+        weight: Option<&Var<'g, D>>,
+        bias: Option<&Var<'g, D>>,
+        eps: f64,
+    ) -> Result<Var<'g, D>> {
+        let shape = self.shape().to_vec();
+        let c = crate::nn::norm::check_group_norm(
+            &shape,
+            channel,
+            groups,
+            weight.map(Var::shape),
+            bias.map(Var::shape),
+        )?;
+        if let Some(&d) = spatial.iter().find(|&&d| d >= shape.len() || d == channel) {
+            return Err(Error::invalid(
+                "group_norm",
+                format!("dim {d} is not a spatial dim of a tensor of shape {shape:?}"),
+            ));
+        }
+        let mut skip = spatial.to_vec();
+        skip.push(channel);
+        let items = others(shape.len(), &skip);
+        let order: Vec<usize> = items
+            .iter()
+            .chain([&channel])
+            .chain(spatial)
+            .copied()
+            .collect();
+        let perm: Vec<isize> = order.iter().map(|&d| d as isize).collect();
+        let count: usize = items.iter().map(|&d| shape[d]).product();
+        let rest = c / groups * spatial.iter().map(|&d| shape[d]).product::<usize>();
+        let grouped =
+            self.permute(&perm)?
+                .reshape(&[count as isize, groups as isize, rest as isize])?;
+        let mean = grouped.reduce(crate::ReduceOp::Mean, &[2], true)?;
+        let var = grouped.reduce(crate::ReduceOp::Var { correction: 0.0 }, &[2], true)?;
+        let rstd = var
+            .binary_scalar(BinaryOp::Add, Scalar::Float(eps))?
+            .unary(UnaryOp::Rsqrt)?;
+        let normed = grouped
+            .binary(BinaryOp::Sub, &mean)?
+            .binary(BinaryOp::Mul, &rstd)?;
+        let permuted: Vec<isize> = order.iter().map(|&d| shape[d] as isize).collect();
+        let mut inverse = vec![0isize; order.len()];
+        for (i, &d) in order.iter().enumerate() {
+            inverse[d] = i as isize;
+        }
+        let mut y = normed.reshape(&permuted)?.permute(&inverse)?;
+        let mut per_channel = vec![1isize; shape.len()];
+        per_channel[channel] = c as isize;
+        if let Some(w) = weight {
+            y = y.binary(BinaryOp::Mul, &w.reshape(&per_channel)?)?;
+        }
+        if let Some(b) = bias {
+            y = y.binary(BinaryOp::Add, &b.reshape(&per_channel)?)?;
+        }
+        Ok(y)
+    }
+
     /// `hardsigmoid(x) = min(max(x + 3, 0), 6) / 6`, whose gradient is 1/6
     /// strictly between −3 and 3 and zero elsewhere (PyTorch's).
     ///

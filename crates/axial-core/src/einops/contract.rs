@@ -21,25 +21,25 @@ fn sum<'a, D: Backend>(t: MaybeOwned<'a, D>, labels: &[usize]) -> Result<MaybeOw
 
 /// The labels of a pair, by role.
 #[derive(Default)]
-struct Roles {
+pub(super) struct Roles {
     /// Kept, in both.
-    batch: Vec<usize>,
+    pub(super) batch: Vec<usize>,
     /// Kept, in the left only.
-    m: Vec<usize>,
+    pub(super) m: Vec<usize>,
     /// Kept, in the right only.
-    n: Vec<usize>,
+    pub(super) n: Vec<usize>,
     /// Summed, in both.
-    k: Vec<usize>,
+    pub(super) k: Vec<usize>,
     /// Summed, in the left only.
-    left_only: Vec<usize>,
+    pub(super) left_only: Vec<usize>,
     /// Summed, in the right only.
-    right_only: Vec<usize>,
+    pub(super) right_only: Vec<usize>,
 }
 
 impl Roles {
     /// A label is "in" an operand when its size there is above 1 (size-1
     /// dims broadcast).
-    fn new(left: &[usize], right: &[usize], keep: impl Fn(usize) -> bool) -> Roles {
+    pub(super) fn new(left: &[usize], right: &[usize], keep: impl Fn(usize) -> bool) -> Roles {
         let mut roles = Roles::default();
         for (p, (&a, &b)) in left.iter().zip(right).enumerate() {
             let role = match (keep(p), a > 1, b > 1) {
@@ -57,18 +57,43 @@ impl Roles {
     }
 }
 
+/// The order that brings `groups` first (then every other of `rank` dims,
+/// all of size 1), and the size of each group in `shape`.
+pub(super) fn group_order(shape: &[usize], groups: &[&[usize]]) -> (Vec<usize>, Vec<usize>) {
+    let grouped: Vec<usize> = groups.concat();
+    let rest = (0..shape.len()).filter(|p| !grouped.contains(p));
+    let order: Vec<usize> = grouped.iter().copied().chain(rest).collect();
+    let sizes: Vec<usize> = groups
+        .iter()
+        .map(|g| g.iter().map(|&p| shape[p]).product())
+        .collect();
+    (order, sizes)
+}
+
 /// `t` permuted to `groups` (then every other dim, all of size 1) and
 /// reshaped to one dim per group.
 fn grouped<'a, D: Backend>(t: &TensorRef<'a, D>, groups: &[&[usize]]) -> Result<MaybeOwned<'a, D>> {
-    let grouped: Vec<usize> = groups.concat();
-    let rest = (0..t.dim()).filter(|p| !grouped.contains(p));
-    let order: Vec<usize> = grouped.iter().copied().chain(rest).collect();
+    let (order, sizes) = group_order(t.shape(), groups);
     let permuted = t.permute(&dims(&order))?;
-    let sizes: Vec<usize> = groups
-        .iter()
-        .map(|g| g.iter().map(|&p| t.shape()[p]).product())
-        .collect();
     reshape(MaybeOwned::View(permuted), &sizes)
+}
+
+/// The labels a pair's product keeps (batch, then the left's, then the
+/// right's) and their sizes.
+pub(super) fn kept_labels(
+    left: &[usize],
+    right: &[usize],
+    roles: &Roles,
+) -> (Vec<usize>, Vec<usize>) {
+    let kept: Vec<usize> = [&roles.batch[..], &roles.m, &roles.n].concat();
+    let sizes = kept.iter().map(|&p| left[p].max(right[p])).collect();
+    (kept, sizes)
+}
+
+/// Whether operand `i`'s label `p` is still needed after it (an output
+/// label, or one a later operand has).
+pub(super) fn needed_after(shapes: &[&[usize]], out_size: usize, i: usize, p: usize) -> bool {
+    p < out_size || shapes[i + 1..].iter().any(|s| s[p] > 1)
 }
 
 /// The pair as one batched matmul, the result laid out with one dim per
@@ -81,9 +106,7 @@ fn matmul_pair<D: Backend>(
     let a = grouped(left, &[&roles.batch, &roles.m, &roles.k])?;
     let b = grouped(right, &[&roles.batch, &roles.k, &roles.n])?;
     let product = a.as_ref().matmul(&b.as_ref())?;
-    let kept: Vec<usize> = [&roles.batch[..], &roles.m, &roles.n].concat();
-    let size = |p: usize| left.shape()[p].max(right.shape()[p]);
-    let kept_sizes: Vec<usize> = kept.iter().map(|&p| size(p)).collect();
+    let (kept, kept_sizes) = kept_labels(left.shape(), right.shape(), roles);
     let kept_strides = contiguous_strides(&kept_sizes);
     let mut shape = vec![1; left.dim()];
     let mut strides = vec![0; left.dim()];
@@ -135,15 +158,15 @@ pub(super) fn run<D: Backend>(
     operands: &[TensorRef<'_, D>],
     out_size: usize,
 ) -> Result<RawTensor<D>> {
-    let needed_after =
-        |i: usize, p: usize| p < out_size || operands[i + 1..].iter().any(|o| o.shape()[p] > 1);
+    let shapes: Vec<&[usize]> = operands.iter().map(TensorRef::shape).collect();
+    let needed = |i: usize, p: usize| needed_after(&shapes, out_size, i, p);
     let first = &operands[0];
     let own: Vec<usize> = (0..first.dim())
-        .filter(|&p| first.shape()[p] > 1 && !needed_after(0, p))
+        .filter(|&p| first.shape()[p] > 1 && !needed(0, p))
         .collect();
     let mut acc = sum(MaybeOwned::View(first.clone()), &own)?;
     for (i, operand) in operands.iter().enumerate().skip(1) {
-        acc = MaybeOwned::Owned(pair(acc, operand, |p| needed_after(i, p))?);
+        acc = MaybeOwned::Owned(pair(acc, operand, |p| needed(i, p))?);
     }
     let out_shape = acc.as_ref().shape()[..out_size].to_vec();
     match reshape(acc, &out_shape)? {

@@ -6,7 +6,7 @@ use super::contract;
 use super::{Einsum, Pattern};
 use axial_pattern::Subscript;
 
-use crate::{Backend, Error, Layout, RawTensor, Result, TensorRef};
+use crate::{Backend, Device, Error, Layout, RawTensor, Result, TensorRef};
 
 /// A dim of the aligned operands: a named subscript, or the k-th dim
 /// covered by `...`.
@@ -81,6 +81,30 @@ pub fn apply_einsum<D: Backend>(
     spec: &Einsum,
     operands: &[&TensorRef<'_, D>],
 ) -> Result<RawTensor<D>> {
+    let plan = plan(spec, operands)?;
+    if plan.sizes.contains(&0) {
+        let first = operands[0];
+        let out = &plan.sizes[..plan.out_size];
+        return RawTensor::zeros_on(first.storage().device(), out, first.dtype());
+    }
+    contract::run(&plan.aligned, plan.out_size)
+}
+
+/// The operands aligned to one dim per label (the output's first), checked.
+pub(super) struct Plan<'a, D: Device> {
+    /// Each operand as a view with one dim per label.
+    pub(super) aligned: Vec<TensorRef<'a, D>>,
+    /// How many labels are the output's.
+    pub(super) out_size: usize,
+    /// The broadcast size of each label.
+    pub(super) sizes: Vec<usize>,
+}
+
+/// Checks the operands against `spec` and aligns them (PyTorch's errors).
+pub(super) fn plan<'a, D: Backend>(
+    spec: &Einsum,
+    operands: &[&TensorRef<'a, D>],
+) -> Result<Plan<'a, D>> {
     if operands.is_empty() {
         return no_operands();
     }
@@ -99,11 +123,11 @@ pub fn apply_einsum<D: Backend>(
         .map(|(i, (x, subscripts))| align(x, subscripts, i, &labels, ellipsis_dims))
         .collect::<Result<Vec<_>>>()?;
     let sizes = broadcast(operands, &aligned)?;
-    if sizes.contains(&0) {
-        let first = operands[0];
-        return RawTensor::zeros_on(first.storage().device(), &sizes[..out_size], first.dtype());
-    }
-    contract::run(&aligned, out_size)
+    Ok(Plan {
+        aligned,
+        out_size,
+        sizes,
+    })
 }
 
 /// Checks each operand's rank against its subscripts; the number of dims

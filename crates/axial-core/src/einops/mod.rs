@@ -31,6 +31,7 @@ mod einsum;
 mod shape;
 mod stack;
 mod steps;
+mod tracked;
 
 pub use axial_pattern::{
     Atom, AxisName, Dim, Einsum, ErrorKind, Expression, Operation, Options, Pattern, PatternError,
@@ -40,6 +41,7 @@ pub use axial_pattern::{
 pub use einsum::{apply_einsum, einsum};
 pub use shape::parse_shape;
 pub use stack::stack;
+pub use tracked::{apply_einsum_tracked, apply_tracked};
 
 pub use crate::error::EinopsError;
 
@@ -184,7 +186,13 @@ pub fn apply<'a, D: Backend>(
     recipe: &Recipe,
     sizes: &[usize],
 ) -> Result<MaybeOwned<'a, D>> {
-    let transform = recipe.transform(x.shape(), sizes).map_err(|error| {
+    let transform = transform(recipe, x.shape(), sizes)?;
+    steps::run(x, recipe.operation(), &transform)
+}
+
+/// The recipe's steps for a tensor of `shape`, or einops' error.
+fn transform(recipe: &Recipe, shape: &[usize], sizes: &[usize]) -> Result<Transform> {
+    recipe.transform(shape, sizes).map_err(|error| {
         let named = recipe
             .sized_axes()
             .iter()
@@ -193,12 +201,11 @@ pub fn apply<'a, D: Backend>(
         wrap(
             recipe.operation(),
             recipe.pattern(),
-            Some(x.shape()),
+            Some(shape),
             named,
             error,
         )
-    })?;
-    steps::run(x, recipe.operation(), &transform)
+    })
 }
 
 /// `einops.rearrange` of a list: the tensors stacked on a new first dim, then

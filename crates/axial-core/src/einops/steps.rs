@@ -55,7 +55,7 @@ pub(super) fn reshape<'a, D: Backend>(
 }
 
 /// The core's reduction for einops' name.
-fn reduce_op(reduction: Reduction) -> ReduceOp {
+pub(super) fn reduce_op(reduction: Reduction) -> ReduceOp {
     match reduction {
         Reduction::Min => ReduceOp::Min,
         Reduction::Max => ReduceOp::Max,

@@ -40,7 +40,7 @@ mod act;
 mod alloc;
 pub(crate) mod conv;
 mod fuse;
-mod norm;
+pub(crate) mod norm;
 pub(crate) mod pad;
 mod patches;
 mod pool;

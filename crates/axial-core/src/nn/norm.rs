@@ -260,32 +260,13 @@ impl TensorRef<'_, Cpu> {
         eps: f64,
     ) -> Result<RawTensor<Cpu>> {
         let op = "group_norm";
-        let shape = self.shape();
-        let c = shape.get(channel).copied().ok_or(Error::DimOutOfRange {
-            dim: channel as isize,
-            rank: self.dim(),
-        })?;
-        if groups == 0 || c % groups != 0 {
-            return Err(Error::invalid(
-                op,
-                format!(
-                    "Expected number of channels in input to be divisible by num_groups, but got input of shape {shape:?} and num_groups={groups}"
-                ),
-            ));
-        }
-        for (what, p) in [("weight", weight), ("bias", bias)] {
-            if let Some(p) = p
-                && (p.dim() != 1 || p.numel() != c)
-            {
-                return Err(Error::invalid(
-                    op,
-                    format!(
-                        "Expected {what} to be a vector of size equal to the number of channels in input, but got {what} of shape {:?} and input of shape {shape:?}",
-                        p.shape()
-                    ),
-                ));
-            }
-        }
+        let c = check_group_norm(
+            self.shape(),
+            channel,
+            groups,
+            weight.map(TensorRef::shape),
+            bias.map(TensorRef::shape),
+        )?;
         let w = params("weight", weight, c, op)?;
         let b = params("bias", bias, c, op)?;
         let stats = self.stats(
@@ -500,4 +481,42 @@ fn too_few_dims(op: &'static str, dims: usize) -> Error {
         op,
         format!("Expected at least 2 dimensions for input tensor but received {dims}"),
     )
+}
+
+/// Checks a group norm's operands (PyTorch's messages): the channel dim
+/// `channel` of `shape` divided into `groups`, a weight and a bias of one
+/// element per channel. The channel count.
+pub(crate) fn check_group_norm(
+    shape: &[usize],
+    channel: usize,
+    groups: usize,
+    weight: Option<&[usize]>,
+    bias: Option<&[usize]>,
+) -> Result<usize> {
+    let op = "group_norm";
+    let c = shape.get(channel).copied().ok_or(Error::DimOutOfRange {
+        dim: channel as isize,
+        rank: shape.len(),
+    })?;
+    if groups == 0 || c % groups != 0 {
+        return Err(Error::invalid(
+            op,
+            format!(
+                "Expected number of channels in input to be divisible by num_groups, but got input of shape {shape:?} and num_groups={groups}"
+            ),
+        ));
+    }
+    for (what, p) in [("weight", weight), ("bias", bias)] {
+        if let Some(p) = p
+            && (p.len() != 1 || p[0] != c)
+        {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "Expected {what} to be a vector of size equal to the number of channels in input, but got {what} of shape {p:?} and input of shape {shape:?}"
+                ),
+            ));
+        }
+    }
+    Ok(c)
 }

@@ -96,6 +96,28 @@ impl Op for AdaptiveAvgPool {
     }
 }
 
+/// Adaptive max pooling: keeps its input and the indices of the maxima
+/// (an output), as `AdaptiveMaxPool2DBackward0`; the gradient goes to
+/// those indices.
+///
+/// # Example
+/// ```
+/// use axial_core::ops::{AdaptiveMaxPool, Derivative, Op, Saves};
+/// assert_eq!(AdaptiveMaxPool.info().derivative, Derivative::Written(Saves::BOTH));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AdaptiveMaxPool;
+
+impl Op for AdaptiveMaxPool {
+    fn info(&self) -> OpInfo {
+        OpInfo {
+            name: "adaptive_max_pool",
+            lowering: Lowering::CpuKernel,
+            derivative: Derivative::Written(Saves::BOTH),
+        }
+    }
+}
+
 /// Batch norm in training mode (batch statistics; the running ones
 /// updated, not operands): keeps the input and the weight
 /// (`NativeBatchNormBackward0`). In eval mode it is written with tracked

@@ -43,7 +43,7 @@ pub(crate) mod softmax;
 pub(crate) mod unary;
 
 pub use binary::{BinaryOp, RhsRule};
-pub use cnn::{AdaptiveAvgPool, AvgPool, BatchNorm, Convolution, MaxPool};
+pub use cnn::{AdaptiveAvgPool, AdaptiveMaxPool, AvgPool, BatchNorm, Convolution, MaxPool};
 pub use compare::CmpOp;
 pub use copy::{Cast, Fill, can_cast};
 pub use index::{Embedding, Gather, IndexSelect, check_index_dtype, checked_index};

@@ -445,10 +445,10 @@ impl ReduceOp {
         match self {
             ReduceOp::Sum | ReduceOp::Mean => Derivative::Written(Saves::NOTHING),
             ReduceOp::Var { .. } => Derivative::Written(Saves::INPUT),
-            ReduceOp::Std { .. } | ReduceOp::Max | ReduceOp::Min => {
+            ReduceOp::Std { .. } | ReduceOp::Max | ReduceOp::Min | ReduceOp::Prod => {
                 Derivative::Written(Saves::BOTH)
             }
-            ReduceOp::Prod | ReduceOp::All | ReduceOp::Any => Derivative::None,
+            ReduceOp::All | ReduceOp::Any => Derivative::None,
         }
     }
 
@@ -475,9 +475,35 @@ impl ReduceOp {
                 let share = div(&g, &ties)?;
                 Ok(Grad::new(mul(&share, &chosen)?))
             }
-            ReduceOp::Prod | ReduceOp::All | ReduceOp::Any => Err(no_derivative(self.name())),
+            ReduceOp::Prod => prod_backward(c, &spread(&c.g)?),
+            ReduceOp::All | ReduceOp::Any => Err(no_derivative(self.name())),
         }
     }
+}
+
+/// The gradient of a product, `g` spread to the input: PyTorch's
+/// `prod_backward`, `g · y / x` when no element is zero; where some are, the
+/// product of the other elements of each reduced slice (PyTorch's
+/// `prod_safe_zeros_backward`): a slice with one zero gives the product of
+/// its other elements at the zero and 0 elsewhere, one with two or more
+/// zeros 0 everywhere.
+fn prod_backward<D: Backend>(c: &ReduceGrad<'_, D>, g: &Grad<D>) -> Result<Grad<D>> {
+    let x = c.x()?;
+    let y = c.kept_output()?;
+    let is_zero = cmp_scalar(CmpOp::Eq, x, 0.0)?;
+    let any = is_zero.view().reduce(ReduceOp::Any, &[], false)?;
+    let zero = to_dtype(&is_zero, x.dtype())?;
+    let nonzero = super::grad::add(x, &zero)?;
+    let others = div(&y, &nonzero)?;
+    if any.view().item::<crate::Bool>()? == crate::Bool::FALSE {
+        return Ok(Grad::new(mul(g, &others)?));
+    }
+    let zeros = sum_keep(&zero, &c.dims)?;
+    let dims: Vec<isize> = c.dims.iter().map(|&d| d as isize).collect();
+    let rest = nonzero.view().reduce(ReduceOp::Prod, &dims, true)?;
+    let lone = to_dtype(&cmp_scalar(CmpOp::Eq, &zeros, 1.0)?, x.dtype())?;
+    let at_zero = mul(&zero, &mul(&lone, &rest)?)?;
+    Ok(Grad::new(mul(g, &super::grad::add(&others, &at_zero)?)?))
 }
 
 /// `2/(N − correction) · g · (x − mean)` (PyTorch's `var_backward`), `g`

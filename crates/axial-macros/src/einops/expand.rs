@@ -260,7 +260,8 @@ impl Types<'_> {
     /// view, and for reductions by the dtype of the result.
     fn function(&self) -> Ident {
         let name = match self.checked.operation {
-            Some(Operation::Reduce(Reduction::Sum | Reduction::Prod)) => "reduce_sum",
+            Some(Operation::Reduce(Reduction::Sum)) => "reduce_sum",
+            Some(Operation::Reduce(Reduction::Prod)) => "reduce_prod",
             Some(Operation::Reduce(Reduction::Mean)) => "reduce_mean",
             Some(Operation::Reduce(Reduction::Min | Reduction::Max)) => "reduce_same",
             Some(Operation::Reduce(Reduction::Any | Reduction::All)) => "reduce_any",

@@ -1,6 +1,7 @@
 //! The ops of convolutional networks on tracked tensors, by axis name:
-//! convolution, max, average, adaptive and global average pooling, batch
-//! normalisation (training and eval), `hardswish`, `hardsigmoid` and
+//! convolution, max, average, adaptive (average and max) and global average pooling, batch
+//! normalisation (training and eval), group and instance normalisation,
+//! `hardswish`, `hardsigmoid` and
 //! `prelu`. The output shapes are the untracked ops' ([`ConvShape`],
 //! [`PoolShape`], ...), computed while compiling. Each keeps its input, as
 //! PyTorch does (`ConvolutionBackward0`, `MaxPool2DWithIndicesBackward0`,
@@ -10,8 +11,12 @@
 use axial_core::autograd::Var as CoreVar;
 use axial_core::nn::ConvAxes;
 use axial_core::{Cpu, Error, Result};
-use axial_shape::conv::{AdaptiveShape, ConvRule, ConvShape, GlobalShape, PoolRule, PoolShape};
-use axial_shape::{HasAxis, Shape};
+use axial_shape::conv::report::GroupsDivide;
+use axial_shape::conv::{
+    AdaptiveShape, ConvRule, ConvShape, GlobalShape, PoolRule, PoolShape, Shown,
+};
+use axial_shape::einops::SizeDiv;
+use axial_shape::{HasAxis, Shape, StaticSize};
 
 use super::var::{Kept, Var, Writable};
 use crate::float::Float;
@@ -284,6 +289,40 @@ macro_rules! cnn_ops {
                 typed("adaptive_avg_pool", y)
             }
 
+            /// Adaptive max pooling of the axes `Sp` to the sizes `Out`
+            /// (PyTorch's windows), recorded: each output's gradient goes
+            /// to its maximum (the first of equal ones), summed where
+            /// windows overlap. Keeps its input and the indices, as PyTorch
+            /// does (`AdaptiveMaxPool2DBackward0`).
+            ///
+            /// # Errors
+            /// An empty pooled axis.
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// axes!(Time);
+            /// let a = Tensor::<f64, shape![Time: 5]>::from_array([1.0, 9.0, 3.0, 4.0, 2.0]);
+            /// let av = a.track();
+            #[doc = concat!("let x = ", $x, ";")]
+            /// let y = x.try_adaptive_max_pool((Time,), (Sz::<2>,))?; // windows 0..3, 2..5
+            /// assert_eq!(y.value().to_vec(), vec![9.0, 4.0]);
+            /// let g = y.sum_all().backward().of(&av).unwrap();
+            /// assert_eq!(g.to_vec(), vec![0.0, 1.0, 0.0, 1.0, 0.0]);
+            /// # Ok::<(), axial::Error>(())
+            /// ```
+            pub fn try_adaptive_max_pool<Sp, Out>(
+                $($r)? self,
+                spatial: Sp,
+                out: Out,
+            ) -> Result<Var<'g, T, <S as AdaptiveShape<Sp, Out>>::Output, Cpu>>
+            where
+                S: AdaptiveShape<Sp, Out>,
+            {
+                let _ = (spatial, out);
+                let y = self.core()?.adaptive_max_pool_axes(&S::spatial(), &S::sizes())?;
+                typed("adaptive_max_pool", y)
+            }
+
             /// The mean over the whole of the axes `Sp`, which leave the
             /// shape (global average pooling by name, `[N, C, H, W]` to `[N,
             /// C]`), recorded. Keeps its input.
@@ -393,6 +432,102 @@ macro_rules! cnn_ops {
                     }
                     None => x.batch_norm_train(S::POS, w.as_deref(), b.as_deref(), None, momentum, eps)?,
                 };
+                Ok(Var::from_core(y))
+            }
+
+            /// Group normalisation by name (as
+            /// [`TensorBase::try_group_norm`](crate::TensorBase::try_group_norm):
+            /// the channel axis `C` split into `G` groups, each normalised
+            /// over its channels and the axes `Sp` for every index of the
+            /// other axes, the variance biased; then `· weight + bias`, each
+            /// `[C]`), recorded as the ops it is made of. Keeps its input.
+            ///
+            /// # Errors
+            /// A `Dyn` channel count that `G` does not divide.
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// use axial::autograd::Param;
+            /// axes!(Batch, Channels, Rows);
+            /// let a = Tensor::<f64, shape![Batch: 1, Channels: 4, Rows: 1]>::from_array([[[1.0], [3.0], [10.0], [30.0]]]);
+            /// let b = Param::new(Tensor::<f64, shape![Channels: 4]>::zeros());
+            /// let av = a.track();
+            #[doc = concat!("let x = ", $x, ";")]
+            /// let y = x.try_group_norm(Channels, (Rows,), Sz::<2>, None, Some(&b.var()), 0.0)?;
+            /// assert_eq!(y.value().to_vec(), vec![-1.0, 1.0, -1.0, 1.0]);
+            /// assert_eq!(y.sum_all().backward().of_param(&b).unwrap().to_vec(), vec![1.0; 4]);
+            /// # Ok::<(), axial::Error>(())
+            /// ```
+            #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+            pub fn try_group_norm<C, Sp, G>(
+                $($r)? self,
+                channel: C,
+                spatial: Sp,
+                groups: G,
+                weight: Option<&Var<'g, T, AxisOf<S, C>, Cpu, Kept>>,
+                bias: Option<&Var<'g, T, AxisOf<S, C>, Cpu, Kept>>,
+                eps: f64,
+            ) -> Result<Var<'g, T, S, Cpu>>
+            where
+                S: HasAxis<C> + GlobalShape<Sp>,
+                AxisOf<S, C>: Shape,
+                G: StaticSize,
+                <S as HasAxis<C>>::Size: SizeDiv<G>,
+                <<S as HasAxis<C>>::Size as SizeDiv<G>>::Divides: GroupsDivide<
+                        Shown<<S as HasAxis<C>>::Size, C>,
+                        Shown<G, axial_shape::conv::report::Groups>,
+                    >,
+            {
+                let _ = (channel, spatial, groups);
+                let g = G::STATIC.unwrap_or(1);
+                let positions = <S as GlobalShape<Sp>>::spatial();
+                let w = weight.map(Var::core).transpose()?;
+                let b = bias.map(Var::core).transpose()?;
+                let y = self.core()?.group_norm_axes(S::POS, &positions, g, w.as_deref(), b.as_deref(), eps)?;
+                Ok(Var::from_core(y))
+            }
+
+            /// Instance normalisation by name: each channel of the channel
+            /// axis `C` normalised over the axes `Sp` for every index of the
+            /// other axes (group norm with one channel per group), then `·
+            /// weight + bias`; recorded. Keeps its input. The running
+            /// statistics are not updated (PyTorch's default,
+            /// `track_running_stats=False`).
+            ///
+            /// # Errors
+            /// A failure of the device.
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// axes!(Batch, Channels, Time);
+            /// let a = Tensor::<f64, shape![Batch: 1, Channels: 2, Time: 2]>::from_array([[[1.0, 3.0], [5.0, 9.0]]]);
+            /// let av = a.track();
+            #[doc = concat!("let x = ", $x, ";")]
+            /// let y = x.try_instance_norm(Channels, (Time,), None, None, 0.0)?;
+            /// assert_eq!(y.value().to_vec(), vec![-1.0, 1.0, -1.0, 1.0]);
+            /// let g = (y * 2.0).square().sum_all().backward().of(&av).unwrap();
+            /// assert!(g.to_vec().iter().all(|v| v.abs() < 1e-12)); // normalised: no change moves it
+            /// # Ok::<(), axial::Error>(())
+            /// ```
+            #[allow(clippy::type_complexity)]
+            pub fn try_instance_norm<C, Sp>(
+                $($r)? self,
+                channel: C,
+                spatial: Sp,
+                weight: Option<&Var<'g, T, AxisOf<S, C>, Cpu, Kept>>,
+                bias: Option<&Var<'g, T, AxisOf<S, C>, Cpu, Kept>>,
+                eps: f64,
+            ) -> Result<Var<'g, T, S, Cpu>>
+            where
+                S: HasAxis<C> + GlobalShape<Sp>,
+                AxisOf<S, C>: Shape,
+            {
+                let _ = (channel, spatial);
+                let c = self.layout.shape()[S::POS].max(1);
+                let positions = <S as GlobalShape<Sp>>::spatial();
+                let w = weight.map(Var::core).transpose()?;
+                let b = bias.map(Var::core).transpose()?;
+                let y = self.core()?.group_norm_axes(S::POS, &positions, c, w.as_deref(), b.as_deref(), eps)?;
                 Ok(Var::from_core(y))
             }
 

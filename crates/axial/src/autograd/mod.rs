@@ -35,13 +35,15 @@
 //!   of the graph): its value is at [`value`](Var::value), its elements
 //!   without history at [`detach`](Var::detach), and [`no_grad`] runs code
 //!   that records nothing.
-//! - the einops macros take tensors, not a [`Var`] (a compile error that
-//!   says so): a rearrangement that is a view goes through
-//!   [`map_view`](Var::map_view) (`v.map_view(|t| rearrange!(t, ".."))`),
-//!   a repetition through [`map_broadcast`](Var::map_broadcast), a
-//!   reduction through the tracked `sum`/`mean`/`amax` over the axis, a
-//!   contraction through the tracked `matmul`, each recording its
-//!   derivative.
+//! - the einops macros record the graph on a [`Var`]: `rearrange!` as its
+//!   reshapes and permutation (views where einops' are, recorded copies
+//!   otherwise), `repeat!` as an expand whose gradient sums the copies,
+//!   `reduce!` by `sum`, `mean`, `max`, `min` (PyTorch's tie rule) or
+//!   `prod` as the tracked reduction, and `einsum!` (tracked operands
+//!   mixed with tensors) as permutes, sums and batched matmuls; `reduce!`
+//!   by `any` or `all`, which have no derivative, does not compile on one.
+//!   `max`, `min` and `prod` keep their output (a [`Kept`] result), as
+//!   PyTorch saves it.
 //!
 //! So `let y = x.exp(); x.add_(1.0)` compiles (as PyTorch runs it) and `let
 //! y = x.log(); x.add_(1.0)` does not (PyTorch's error at `backward`). A

@@ -73,7 +73,7 @@ pub struct Kept;
 #[diagnostic::on_unimplemented(
     message = "cannot write in place into a tracked tensor the graph keeps for the backward pass",
     label = "a `Var<.., Kept>`: kept by the graph, a leaf, or a broadcast",
-    note = "exp, expm1, tan, tanh, sigmoid, relu, sqrt, rsqrt, reciprocal, softmax, log_softmax, std, amax, amin and logsumexp keep their output (as PyTorch saves it), so writing into it would change what the backward pass reads",
+    note = "exp, expm1, tan, tanh, sigmoid, relu, sqrt, rsqrt, reciprocal, softmax, log_softmax, std, amax, amin, logsumexp and `reduce!` by max, min or prod keep their output (as PyTorch saves it), so writing into it would change what the backward pass reads",
     note = "a leaf (a parameter) and a view whose elements overlap cannot be written either; write into a copy (`&y + 0.0`), or after `backward()` has consumed the graph"
 )]
 pub trait WriteInPlace: Access {}

@@ -26,14 +26,13 @@ use crate::tensor::{Tensor, TensorBase};
 /// # Ok::<(), axial::Error>(())
 /// ```
 ///
-/// A tracked tensor ([`Var`](crate::autograd::Var)) is not an input: the
-/// macros would compute on its elements and drop its history (a silent cut
-/// of the graph), so it does not compile, and the message says how to go
-/// through the pattern with the history kept.
+/// A tracked tensor ([`Var`](crate::autograd::Var)) is taken by the
+/// macros through [`Subject`](super::Subject), which records the pattern's
+/// steps in its history.
 #[diagnostic::on_unimplemented(
-    message = "the einops macros take a tensor, a view or a list of tensors, not `{Self}`: a tracked tensor would lose its history",
+    message = "the einops macros take a tensor, a view or a list of tensors, not `{Self}`",
     label = "not an einops input",
-    note = "for a tracked tensor `v`: `v.map_view(|t| rearrange!(t, \"...\"))` records a rearrangement that is a view, `v.map_broadcast(|t| repeat!(t, \"...\"))` a repetition, and `v.sum::<Axis>()`, `v.mean::<Axis>()`, `v.amax::<Axis>()` a reduction; `v.value()` reads the elements without history"
+    note = "give a `Tensor`, a view (`x.as_view()`) or a list of tensors of one shape"
 )]
 pub trait Input {
     /// The element type.

@@ -13,11 +13,15 @@ mod input;
 mod macros;
 mod recipe;
 mod run;
+mod subject;
 
-pub use einsum::{EinsumOperand, EinsumOperands, einsum, einsum_operand};
+pub use einsum::{
+    EinsumOperand, EinsumOperands, EinsumPart, Graph, NoGraph, Tracking, einsum, einsum_operand,
+};
 pub use input::{Input, InputTensor};
 pub use recipe::{EinsumCell, RecipeCell};
 pub use run::{
-    MeanElement, rearrange, rearrange_view, reduce_any, reduce_mean, reduce_same, reduce_sum,
-    repeat, repeat_view,
+    MeanElement, rearrange, rearrange_view, reduce_any, reduce_mean, reduce_prod, reduce_same,
+    reduce_sum, repeat, repeat_view,
 };
+pub use subject::{Subject, Untracked};

@@ -1,6 +1,7 @@
 //! What the einops macros call: the pattern's types proven against the
 //! tensor's shape (the `where` clauses), then einops' recipe run on the
-//! layout, the result kept in the input's storage when einops' is a view.
+//! layout, the result kept in the input's storage when einops' is a view;
+//! on a tracked tensor, the recipe's steps recorded ([`Subject`]).
 
 use axial_core::einops;
 use axial_core::{Backend, Element, Error, Layout, MaybeOwned, RawTensor, Result, TensorRef};
@@ -8,6 +9,7 @@ use axial_shape::einops::Einops;
 
 use super::input::Input;
 use super::recipe::RecipeCell;
+use super::subject::{Subject, Untracked};
 use crate::access::owned;
 use crate::float::Float;
 use crate::ops::ResultTypes;
@@ -15,8 +17,8 @@ use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase};
 
 /// The output shape of the pattern on the input `X`.
-type Out<X, Left, Right, News, Pat> =
-    <<X as Input>::Shape as Einops<Left, Right, News, Pat>>::Output;
+pub(super) type Out<X, Left, Right, News, Pat> =
+    <<X as Subject>::Shape as Einops<Left, Right, News, Pat>>::Output;
 /// The tensor type of the input `X`.
 type Of<X, Out, Repr> = TensorBase<<X as Input>::Elem, Out, <X as Input>::Device, Repr>;
 /// The storage kind of the input `X`.
@@ -24,19 +26,31 @@ type ReprOf<X> = <X as Input>::Repr;
 /// The device of the input `X`.
 type DeviceOf<X> = <X as Input>::Device;
 /// The result in the input's storage kind.
-type Viewed<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, ReprOf<X>>;
+pub(super) type Viewed<X, S> = Of<X, S, ReprOf<X>>;
 /// The result of an op that may copy.
-type Copied<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, MaybeCopy<X>>;
+pub(super) type Copied<X, S> = Of<X, S, MaybeCopy<X>>;
 /// The result of a broadcast view.
-type Broadcast<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, ReadOnly<X>>;
+pub(super) type Broadcast<X, S> = Of<X, S, ReadOnly<X>>;
 /// The result of a broadcast that may copy.
-type BroadcastCopied<X, L, Ri, N, P> = Of<X, Out<X, L, Ri, N, P>, Repeated<X>>;
-/// A new tensor of `U`.
-type New<U, X, L, Ri, N, P> = Tensor<U, Out<X, L, Ri, N, P>, DeviceOf<X>>;
+pub(super) type BroadcastCopied<X, S> = Of<X, S, Repeated<X>>;
+/// What [`rearrange_view`] gives.
+type ViewOf<X, L, R, N, P> = <X as Subject>::View<Out<X, L, R, N, P>>;
+/// What [`rearrange`] gives.
+type CopyOf<X, L, R, N, P> = <X as Subject>::Copied<Out<X, L, R, N, P>>;
+/// What [`repeat_view`] gives.
+type BroadcastOf<X, L, R, N, P> = <X as Subject>::Broadcast<Out<X, L, R, N, P>>;
+/// What [`repeat`] gives.
+type RepeatOf<X, L, R, N, P> = <X as Subject>::BroadcastCopied<Out<X, L, R, N, P>>;
+/// What a reduction to `U` that keeps nothing gives.
+type ReducedOf<X, U, L, R, N, P> = <X as Subject>::Reduced<U, Out<X, L, R, N, P>>;
+/// What a reduction to `U` that keeps its output gives.
+type KeptOf<X, U, L, R, N, P> = <X as Subject>::Kept<U, Out<X, L, R, N, P>>;
+/// What [`reduce_any`] gives.
+type AnyOf<X, L, R, N, P> = Tensor<AnyAllOf<X>, Out<X, L, R, N, P>, <X as Untracked>::Device>;
 /// The element type of a `sum` or `prod` of the input `X`.
-type SumOf<X> = <<X as Input>::Elem as ResultTypes>::Sum;
+type SumOf<X> = <<X as Subject>::Elem as ResultTypes>::Sum;
 /// The element type of an `any` or `all` of the input `X`.
-type AnyAllOf<X> = <<X as Input>::Elem as ResultTypes>::AllAny;
+type AnyAllOf<X> = <<X as Subject>::Elem as ResultTypes>::AllAny;
 
 /// The result of the recipe: a layout over the input's storage, or a new tensor.
 enum Ran<D: Backend> {
@@ -80,8 +94,80 @@ fn run_view<T: Element, S, D: Backend, R: Data<D>>(
     }
 }
 
+/// The untracked forms, for [`Subject`]'s impl on every [`Input`]: the
+/// result's shape `S` is the one the public functions proved.
+pub(super) mod untracked {
+    use super::*;
+
+    /// Always a view, in the input's storage kind.
+    pub(in crate::einops) fn rearrange_view<S, X: Input>(
+        x: X,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<Viewed<X, S>> {
+        let x = x.tensor()?;
+        let layout = run_view(&x, cell, sizes)?;
+        Ok(x.relayout(layout))
+    }
+
+    /// A view when einops' is, else a copy.
+    pub(in crate::einops) fn rearrange<S, X: Input>(
+        x: X,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<Copied<X, S>> {
+        let x = x.tensor()?;
+        Ok(match run(&x, cell, sizes)? {
+            Ran::View(layout) => TensorBase::from_parts(x.data.keep(), layout),
+            Ran::Copy(copy) => {
+                let (storage, layout, _) = copy.into_parts();
+                TensorBase::from_parts(<ReprOf<X>>::copied(storage), layout)
+            }
+        })
+    }
+
+    /// A read-only view.
+    pub(in crate::einops) fn repeat_view<S, X: Input>(
+        x: X,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<Broadcast<X, S>> {
+        rearrange_view::<S, X>(x, cell, sizes).map(TensorBase::frozen)
+    }
+
+    /// Read-only, a view when einops' is.
+    pub(in crate::einops) fn repeat<S, X: Input>(
+        x: X,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<BroadcastCopied<X, S>> {
+        rearrange::<S, X>(x, cell, sizes).map(TensorBase::frozen)
+    }
+
+    /// A new tensor of `U` (a view when nothing is reduced is copied, and
+    /// cast when the reduction's dtype differs from `U`, so the result's
+    /// dtype never depends on the rank `...` covers).
+    pub(in crate::einops) fn reduce<U: Element, S, X: Input>(
+        x: X,
+        cell: &RecipeCell,
+        sizes: &[usize],
+    ) -> Result<Tensor<U, S, DeviceOf<X>>> {
+        let x = x.tensor()?;
+        let raw = match run(&x, cell, sizes)? {
+            Ran::View(layout) => {
+                let view = x.raw();
+                TensorRef::new(view.storage(), layout, view.dtype())?.to_dtype(U::DTYPE)?
+            }
+            Ran::Copy(copy) if copy.dtype() != U::DTYPE => copy.view().to_dtype(U::DTYPE)?,
+            Ran::Copy(copy) => copy,
+        };
+        Ok(owned(raw))
+    }
+}
+
 /// `rearrange!` whose output merges no axes: always a view, in the input's
-/// storage kind (a mutable view stays writable).
+/// storage kind (a mutable view stays writable); on a tracked tensor, the
+/// view recorded, of its access.
 ///
 /// # Errors
 /// A run-time size that does not fit (einops' message).
@@ -89,17 +175,17 @@ pub fn rearrange_view<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Viewed<X, Left, Right, News, Pat>>
+) -> Result<ViewOf<X, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    let x = x.tensor()?;
-    let layout = run_view(&x, cell, sizes)?;
-    Ok(x.relayout(layout))
+    x.rearrange_view(cell, sizes)
 }
 
-/// `rearrange!` whose output merges axes: a view when einops' is, else a copy.
+/// `rearrange!` whose output merges axes: a view when einops' is, else a
+/// copy; on a tracked tensor, either recorded (the copy's gradient is
+/// reshaped back).
 ///
 /// # Errors
 /// A run-time size that does not fit (einops' message), or the device
@@ -108,23 +194,17 @@ pub fn rearrange<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Copied<X, Left, Right, News, Pat>>
+) -> Result<CopyOf<X, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    let x = x.tensor()?;
-    Ok(match run(&x, cell, sizes)? {
-        Ran::View(layout) => TensorBase::from_parts(x.data.keep(), layout),
-        Ran::Copy(copy) => {
-            let (storage, layout, _) = copy.into_parts();
-            TensorBase::from_parts(<ReprOf<X>>::copied(storage), layout)
-        }
-    })
+    x.rearrange(cell, sizes)
 }
 
 /// `repeat!` whose output merges no axes: a read-only view (the repeated
-/// axes have stride 0).
+/// axes have stride 0); on a tracked tensor, an expand whose gradient sums
+/// the copies.
 ///
 /// # Errors
 /// A run-time size that does not fit (einops' message).
@@ -132,12 +212,12 @@ pub fn repeat_view<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<Broadcast<X, Left, Right, News, Pat>>
+) -> Result<BroadcastOf<X, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    rearrange_view(x, cell, sizes).map(TensorBase::frozen)
+    x.repeat_view(cell, sizes)
 }
 
 /// The storage kind of a result that may be a copy.
@@ -148,7 +228,8 @@ type ReadOnly<X> = <ReprOf<X> as Data<DeviceOf<X>>>::ReadOnly;
 type Repeated<X> = <MaybeCopy<X> as Data<DeviceOf<X>>>::ReadOnly;
 
 /// `repeat!` whose output merges axes: read-only, a view when einops' is
-/// (a repeated axis merged with another is copied).
+/// (a repeated axis merged with another is copied); on a tracked tensor,
+/// recorded.
 ///
 /// # Errors
 /// A run-time size that does not fit (einops' message), or the device
@@ -157,39 +238,17 @@ pub fn repeat<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<BroadcastCopied<X, Left, Right, News, Pat>>
+) -> Result<RepeatOf<X, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    rearrange(x, cell, sizes).map(TensorBase::frozen)
+    x.repeat(cell, sizes)
 }
 
-/// `reduce!`: a new tensor of `U` (a view when nothing is reduced is copied,
-/// and cast when the reduction's dtype differs from `U`, so the result's
-/// dtype never depends on the rank `...` covers).
-fn reduced<U: Element, Left, Right, News, Pat, X>(
-    x: X,
-    cell: &RecipeCell,
-    sizes: &[usize],
-) -> Result<New<U, X, Left, Right, News, Pat>>
-where
-    X: Input,
-    X::Shape: Einops<Left, Right, News, Pat>,
-{
-    let x = x.tensor()?;
-    let raw = match run(&x, cell, sizes)? {
-        Ran::View(layout) => {
-            let view = x.raw();
-            TensorRef::new(view.storage(), layout, view.dtype())?.to_dtype(U::DTYPE)?
-        }
-        Ran::Copy(copy) if copy.dtype() != U::DTYPE => copy.view().to_dtype(U::DTYPE)?,
-        Ran::Copy(copy) => copy,
-    };
-    Ok(owned(raw))
-}
-
-/// `reduce!` by `min` or `max`: the input's dtype.
+/// `reduce!` by `min` or `max`: the input's dtype; on a tracked tensor,
+/// `amin`/`amax` with PyTorch's tie rule (equal shares), which keep their
+/// output.
 ///
 /// # Errors
 /// As [`rearrange`]; an empty reduced axis (no minimum).
@@ -197,12 +256,12 @@ pub fn reduce_same<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<New<X::Elem, X, Left, Right, News, Pat>>
+) -> Result<KeptOf<X, <X as Subject>::Elem, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Subject,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<X::Elem, Left, Right, News, Pat, X>(x, cell, sizes)
+    x.reduce_kept::<X::Elem, _>(cell, sizes)
 }
 
 /// An element type `reduce!` can take the mean of: a float (einops refuses
@@ -233,16 +292,16 @@ pub fn reduce_mean<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<New<X::Elem, X, Left, Right, News, Pat>>
+) -> Result<ReducedOf<X, <X as Subject>::Elem, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Subject,
     X::Elem: MeanElement,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<X::Elem, Left, Right, News, Pat, X>(x, cell, sizes)
+    x.reduce::<X::Elem, _>(cell, sizes)
 }
 
-/// `reduce!` by `sum` or `prod`: integers and bools give `i64`.
+/// `reduce!` by `sum`: integers and bools give `i64`.
 ///
 /// # Errors
 /// As [`rearrange`].
@@ -250,16 +309,35 @@ pub fn reduce_sum<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<New<SumOf<X>, X, Left, Right, News, Pat>>
+) -> Result<ReducedOf<X, SumOf<X>, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Subject,
     X::Elem: ResultTypes,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<SumOf<X>, Left, Right, News, Pat, X>(x, cell, sizes)
+    x.reduce::<SumOf<X>, _>(cell, sizes)
 }
 
-/// `reduce!` by `any` or `all`: bools (`u8` stays `u8`).
+/// `reduce!` by `prod`: integers and bools give `i64`; on a tracked
+/// tensor, PyTorch's `prod` backward, which keeps the input and output.
+///
+/// # Errors
+/// As [`rearrange`].
+pub fn reduce_prod<Left, Right, News, Pat, X>(
+    x: X,
+    cell: &RecipeCell,
+    sizes: &[usize],
+) -> Result<KeptOf<X, SumOf<X>, Left, Right, News, Pat>>
+where
+    X: Subject,
+    X::Elem: ResultTypes,
+    X::Shape: Einops<Left, Right, News, Pat>,
+{
+    x.reduce_kept::<SumOf<X>, _>(cell, sizes)
+}
+
+/// `reduce!` by `any` or `all`: bools (`u8` stays `u8`). They have no
+/// derivative, so a tracked tensor does not compile ([`Untracked`]).
 ///
 /// # Errors
 /// As [`rearrange`].
@@ -267,11 +345,11 @@ pub fn reduce_any<Left, Right, News, Pat, X>(
     x: X,
     cell: &RecipeCell,
     sizes: &[usize],
-) -> Result<New<AnyAllOf<X>, X, Left, Right, News, Pat>>
+) -> Result<AnyOf<X, Left, Right, News, Pat>>
 where
-    X: Input,
+    X: Untracked,
     X::Elem: ResultTypes,
     X::Shape: Einops<Left, Right, News, Pat>,
 {
-    reduced::<AnyAllOf<X>, Left, Right, News, Pat, X>(x, cell, sizes)
+    x.reduce_untracked::<AnyAllOf<X>, _>(cell, sizes)
 }

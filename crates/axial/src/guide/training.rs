@@ -105,6 +105,21 @@
 //! let _ = y.sum_all().backward();
 //! ```
 //!
+//! The einops macros take tracked tensors and record their steps, so
+//! attention reads as it does untracked:
+//!
+//! ```
+//! use axial::prelude::*;
+//! axes!(Batch, Seq, Key, Heads, Head);
+//! let x = Tensor::<f64, shape![Batch: 1, Seq: 2, 4]>::arange();
+//! let xv = x.track();
+//! let q = rearrange!(xv.clone(), "Batch Seq (Heads Head) -> Batch Heads Seq Head", Heads = 2);
+//! let k = q.clone().rename::<Seq, Key>();
+//! let scores = einsum!("Batch Heads Seq Head, Batch Heads Key Head -> Batch Heads Seq Key", q, k);
+//! let loss = reduce!(scores, "Batch Heads Seq Key -> Batch", max).sum_all();
+//! assert!(loss.backward().of(&xv).is_some());
+//! ```
+//!
 //! A second `backward` through the same graph does not compile either
 //! (`backward` consumed it), nor does an op without a derivative on a
 //! tracked tensor (no silent cut of the graph: take
