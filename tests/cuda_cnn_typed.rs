@@ -12,14 +12,17 @@ use axial::{Backend, Cuda, Device};
 axes!(Batch, Rows, Cols, Channels);
 
 type Image = shape![Batch: 2, Rows: 9, Cols: 9, Channels: 3];
+type Stem = shape![8, 3, 3, 3];
+type Depthwise = shape![8, 1, 3, 3];
+type Pooled = shape![Batch: 2, Rows: 2, Cols: 2, Channels: 8];
 
 /// The block on any device: its output, on that device.
 fn block<D: Backend>(
     x: &Tensor<f32, Image, D>,
-    stem: &Tensor<f32, shape![8, 3, 3, 3], D>,
-    depthwise: &Tensor<f32, shape![8, 1, 3, 3], D>,
+    stem: &Tensor<f32, Stem, D>,
+    depthwise: &Tensor<f32, Depthwise, D>,
     stats: [&Tensor<f32, shape![Channels: 8], D>; 4],
-) -> Tensor<f32, shape![Batch: 2, Rows: 2, Cols: 2, Channels: 8], D> {
+) -> Tensor<f32, Pooled, D> {
     let y = x.conv(Channels, (Rows, Cols), stem, None, Conv::<2, 1>);
     let y = y.conv_relu6(Channels, (Rows, Cols), depthwise, None, SameWith::<1, 8>);
     let [mean, var, gamma, beta] = stats;
@@ -48,8 +51,8 @@ fn a_typed_cnn_block_runs_on_the_gpu_as_on_the_cpu() {
     };
     let mut rng = Generator::seed(7);
     let x = Tensor::<f32, Image>::randn(&mut rng);
-    let stem = Tensor::<f32, shape![8, 3, 3, 3]>::randn(&mut rng);
-    let depthwise = Tensor::<f32, shape![8, 1, 3, 3]>::randn(&mut rng);
+    let stem = Tensor::<f32, Stem>::randn(&mut rng);
+    let depthwise = Tensor::<f32, Depthwise>::randn(&mut rng);
     let mean = Tensor::<f32, shape![Channels: 8]>::randn(&mut rng);
     let var = Tensor::<f32, shape![Channels: 8]>::rand(&mut rng);
     let gamma = Tensor::<f32, shape![Channels: 8]>::randn(&mut rng);
