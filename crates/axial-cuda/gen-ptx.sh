@@ -57,7 +57,7 @@ for src in elementwise reduce; do
     done
 done
 # Kernels by element size: one module.
-jobs+=("move all" "norm all" "index all" "scan all")
+jobs+=("move all" "norm all" "index all" "scan all" "cnn all")
 
 compile() {
     local src=$1 dt=$2 def=${3:-}

@@ -5,14 +5,14 @@
 //! [`crate::elementwise`], [`crate::reduce`], [`crate::norm`],
 //! [`crate::index`], [`crate::scan`] or [`crate::blas`].
 
-use axial_core::ops::{LayerNorm, Softmax};
+use axial_core::ops::{ChannelAffine, ConvArgs, LayerNorm, PoolArgs, Softmax};
 use axial_core::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, DType, Error, Input, Layout, Output, ReduceOp,
     Result, Scalar, Storage, UnaryOp,
 };
 
 use crate::driver::State;
-use crate::{Cuda, CudaBuffer, blas, elementwise, index, norm, reduce, scan};
+use crate::{Cuda, CudaBuffer, blas, cnn, elementwise, index, norm, reduce, scan};
 
 /// An operand as a kernel takes it: the device address of its storage's
 /// first byte, and where its elements are.
@@ -308,6 +308,38 @@ impl Backend for Cuda {
 
     fn softmax(&self, op: Softmax, src: Input<'_, Self>, dst: Output<'_, Self>) -> Result<()> {
         norm::softmax(self, op, src, dst)
+    }
+
+    fn conv(
+        &self,
+        op: &ConvArgs,
+        x: Input<'_, Self>,
+        weight: Input<'_, Self>,
+        bias: Option<Input<'_, Self>>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        cnn::conv(self, op, x, weight, bias, dst)
+    }
+
+    fn pool(
+        &self,
+        op: &PoolArgs,
+        x: Input<'_, Self>,
+        dst: Output<'_, Self>,
+        indices: Option<Output<'_, Self>>,
+    ) -> Result<()> {
+        cnn::pool(self, op, x, dst, indices)
+    }
+
+    fn channel_affine(
+        &self,
+        op: &ChannelAffine,
+        x: Input<'_, Self>,
+        scale: &[f64],
+        shift: &[f64],
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        cnn::channel_affine(self, op, x, scale, shift, dst)
     }
 
     fn layer_norm(

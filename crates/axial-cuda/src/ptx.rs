@@ -5,7 +5,7 @@
 use crate::launch::ParamType;
 
 /// Every module's name.
-pub(crate) const MODULES: [&str; 24] = [
+pub(crate) const MODULES: [&str; 25] = [
     "elementwise_bool",
     "elementwise_u8",
     "elementwise_i8",
@@ -30,6 +30,7 @@ pub(crate) const MODULES: [&str; 24] = [
     "norm",
     "index",
     "scan",
+    "cnn",
 ];
 
 /// The kernels (`.entry` names) of a module's PTX.
@@ -97,6 +98,7 @@ pub(crate) fn module(name: &str) -> Option<&'static str> {
         "norm" => include_str!("../ptx/norm.ptx"),
         "index" => include_str!("../ptx/index.ptx"),
         "scan" => include_str!("../ptx/scan.ptx"),
+        "cnn" => include_str!("../ptx/cnn.ptx"),
         _ => return None,
     })
 }

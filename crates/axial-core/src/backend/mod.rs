@@ -15,8 +15,10 @@ mod operands;
 pub(crate) use operands::check_aligned;
 pub use operands::{Arg, Input, Output};
 
-use crate::ops::{Addmm, IndexSelect, LayerNorm, ScatterAdd, Softmax};
-use crate::{ArgReduceOp, BinaryOp, CmpOp, Device, ReduceOp, Result, Scalar, UnaryOp};
+use crate::ops::{
+    Addmm, ChannelAffine, ConvArgs, IndexSelect, LayerNorm, PoolArgs, ScatterAdd, Softmax,
+};
+use crate::{ArgReduceOp, BinaryOp, CmpOp, Device, Error, ReduceOp, Result, Scalar, UnaryOp};
 
 /// The kernels of a device: the primitives every device writes, and the
 /// fused ops it may run with kernels of its own (provided methods, whose
@@ -411,4 +413,137 @@ pub trait Backend: Device {
     ) -> Result<()> {
         op.composite(self, dst, index, src)
     }
+
+    /// `dst = conv(x, weight) + bias` (PyTorch's `aten::convolution`, not
+    /// transposed, zero padding): `x` and `dst` have their channel and
+    /// spatial dims where `op` says, the weight is `[out, in / groups,
+    /// k...]`, the bias `[out]`; one dtype for all, f32 or f64 (the tensor
+    /// layer widens f16 and bf16). Every element of `dst` is written. A
+    /// kernel with no composite ([`Lowering::Kernel`](crate::ops::Lowering)):
+    /// the default refuses.
+    ///
+    /// # Errors
+    /// Operands that disagree with `op` or each other, or a device with no
+    /// convolution kernel.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::ConvArgs};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0], &[1, 1, 3])?;
+    /// let w = RawTensor::from_vec(vec![1.0f32, 10.0], &[1, 1, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 1, 2]), dtype: DType::F32 };
+    /// Cpu.conv(&ConvArgs::new(1, &[2]), x.view().input(), w.view().input(), None, dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[21.0, 32.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn conv(
+        &self,
+        op: &ConvArgs,
+        x: Input<'_, Self>,
+        weight: Input<'_, Self>,
+        bias: Option<Input<'_, Self>>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        let _ = (op, x, weight, bias, dst);
+        Err(no_kernel(self, "conv"))
+    }
+
+    /// `dst = conv_transpose(x, weight) + bias`: the adjoint of
+    /// [`Backend::conv`], the weight `[in, out / groups, k...]`; `op.pad`
+    /// is the padding removed before each dim, `op.clamp` is not applied.
+    ///
+    /// # Errors
+    /// As [`Backend::conv`].
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::ConvArgs};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 2.0], &[1, 1, 2])?;
+    /// let w = RawTensor::from_vec(vec![1.0f32, 10.0], &[1, 1, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 3]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 1, 3]), dtype: DType::F32 };
+    /// Cpu.conv_transpose(&ConvArgs::new(1, &[2]), x.view().input(), w.view().input(), None, dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[1.0, 12.0, 20.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn conv_transpose(
+        &self,
+        op: &ConvArgs,
+        x: Input<'_, Self>,
+        weight: Input<'_, Self>,
+        bias: Option<Input<'_, Self>>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        let _ = (op, x, weight, bias, dst);
+        Err(no_kernel(self, "conv_transpose"))
+    }
+
+    /// Max or average pooling of `x` into `dst` (same dtype, f32 or f64;
+    /// the channel and pooled dims where `op` says), and for max pooling
+    /// the flat index of each maximum in its input plane into `indices`
+    /// (i64, `dst`'s shape), when given. Every element is written.
+    ///
+    /// # Errors
+    /// Operands that disagree with `op` or each other, or a device with no
+    /// pooling kernel.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage};
+    /// # use axial_core::ops::{PoolArgs, PoolReduction};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 5.0, 3.0, 2.0], &[1, 4])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 2]), dtype: DType::F32 };
+    /// Cpu.pool(&PoolArgs::new(Some(0), &[1], &[2], PoolReduction::Max), x.view().input(), dst, None)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[5.0, 3.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn pool(
+        &self,
+        op: &PoolArgs,
+        x: Input<'_, Self>,
+        dst: Output<'_, Self>,
+        indices: Option<Output<'_, Self>>,
+    ) -> Result<()> {
+        let _ = (op, x, dst, indices);
+        Err(no_kernel(self, "pool"))
+    }
+
+    /// `dst = x·scale[c] + shift[c]` per channel `c` (`scale` and `shift`
+    /// hold one value per channel, or one per batch item and channel), `x`
+    /// and `dst` of one shape and dtype (f32 or f64), each value of `scale`
+    /// and `shift` rounded to that dtype first: batch norm in inference,
+    /// and the last step of group and instance norm.
+    ///
+    /// # Errors
+    /// Operands that disagree with `op`, scales of another count, or a
+    /// device with no such kernel.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::ChannelAffine};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 4]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2, 2]), dtype: DType::F32 };
+    /// let op = ChannelAffine { channel: 1, spatial: vec![] };
+    /// Cpu.channel_affine(&op, x.view().input(), &[2.0, 10.0], &[0.5, 0.0], dst)?;
+    /// assert_eq!(s.as_slice::<f32>()?, &[2.5, 20.0, 6.5, 40.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn channel_affine(
+        &self,
+        op: &ChannelAffine,
+        x: Input<'_, Self>,
+        scale: &[f64],
+        shift: &[f64],
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        let _ = (op, x, scale, shift, dst);
+        Err(no_kernel(self, "channel_affine"))
+    }
+}
+
+/// The refusal of a kernel a device does not have.
+fn no_kernel<D: Device>(device: &D, op: &'static str) -> Error {
+    Error::invalid(
+        op,
+        format!("no kernel for this op on the device {}", device.name()),
+    )
 }

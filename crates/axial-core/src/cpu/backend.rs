@@ -2,10 +2,10 @@
 //! every fused op with a kernel of its own.
 
 use super::{
-    Cpu, arg_reduce, binary, compare, copy, cumsum, fill, gather, matmul, norm, reduce, scatter,
-    select, softmax, unary,
+    Cpu, arg_reduce, binary, compare, conv, copy, cumsum, fill, gather, matmul, norm, reduce,
+    scatter, select, softmax, unary,
 };
-use crate::ops::{LayerNorm, ScatterAdd, Softmax};
+use crate::ops::{ChannelAffine, ConvArgs, LayerNorm, PoolArgs, ScatterAdd, Softmax};
 use crate::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
@@ -139,5 +139,73 @@ impl Backend for Cpu {
         src: Input<'_, Self>,
     ) -> Result<()> {
         scatter::scatter_add(op, dst, index, src)
+    }
+
+    fn conv(
+        &self,
+        op: &ConvArgs,
+        x: Input<'_, Self>,
+        weight: Input<'_, Self>,
+        bias: Option<Input<'_, Self>>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        conv::forward::conv(x, weight, bias, dst, &conv_dims(op))
+    }
+
+    fn conv_transpose(
+        &self,
+        op: &ConvArgs,
+        x: Input<'_, Self>,
+        weight: Input<'_, Self>,
+        bias: Option<Input<'_, Self>>,
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        let dims = conv::forward::ConvDims {
+            clamp: None,
+            ..conv_dims(op)
+        };
+        conv::transposed::conv_transpose(x, weight, bias, dst, &dims)
+    }
+
+    fn pool(
+        &self,
+        op: &PoolArgs,
+        x: Input<'_, Self>,
+        dst: Output<'_, Self>,
+        indices: Option<Output<'_, Self>>,
+    ) -> Result<()> {
+        let dims = conv::pool::PoolDims {
+            channel: op.channel,
+            spatial: &op.spatial,
+            kernel: &op.kernel,
+            stride: &op.stride,
+            dilation: &op.dilation,
+            pad: &op.pad,
+        };
+        conv::pool::pool(x, dst, indices, &dims, op.reduction)
+    }
+
+    fn channel_affine(
+        &self,
+        op: &ChannelAffine,
+        x: Input<'_, Self>,
+        scale: &[f64],
+        shift: &[f64],
+        dst: Output<'_, Self>,
+    ) -> Result<()> {
+        conv::norm::affine(x, dst, op.channel, &op.spatial, scale, shift)
+    }
+}
+
+/// The CPU kernels' view of a convolution's parameters.
+fn conv_dims(op: &ConvArgs) -> conv::forward::ConvDims<'_> {
+    conv::forward::ConvDims {
+        channel: op.channel,
+        spatial: &op.spatial,
+        stride: &op.stride,
+        dilation: &op.dilation,
+        pad: &op.pad,
+        groups: op.groups,
+        clamp: op.clamp,
     }
 }

@@ -1,21 +1,31 @@
-//! Outputs of the window ops: allocated on the CPU, laid out as their input.
+//! Outputs of the window ops: allocated on their input's device, laid out
+//! as their input.
 
 use super::conv::ConvAxes;
-use crate::{Cpu, DType, Layout, Output, RawTensor, Result, Storage};
+use crate::{Cpu, DType, Device, Layout, Output, RawTensor, Result, Storage};
 
 /// An uninitialised tensor of `layout` (dense, offset 0); the kernel that
 /// fills it writes every element.
 pub(crate) fn alloc(layout: Layout, dtype: DType) -> Result<RawTensor<Cpu>> {
+    alloc_on(&Cpu, layout, dtype)
+}
+
+/// [`alloc`] on `device`.
+pub(crate) fn alloc_on<D: Device>(
+    device: &D,
+    layout: Layout,
+    dtype: DType,
+) -> Result<RawTensor<D>> {
     let nbytes = layout
         .required_len()
         .checked_mul(dtype.size())
         .ok_or_else(|| crate::Error::invalid("alloc", "size overflows"))?;
-    let storage = Storage::uninit(&Cpu, nbytes)?;
+    let storage = Storage::uninit(device, nbytes)?;
     RawTensor::from_parts(storage, layout, dtype)
 }
 
 /// The kernel operand that writes `t`.
-pub(crate) fn output(t: &mut RawTensor<Cpu>) -> Output<'_, Cpu> {
+pub(crate) fn output<D: Device>(t: &mut RawTensor<D>) -> Output<'_, D> {
     let (layout, dtype) = (t.layout().clone(), t.dtype());
     Output {
         storage: t.storage_mut(),

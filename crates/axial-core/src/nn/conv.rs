@@ -3,14 +3,12 @@
 //! (`conv2d` on `[N, C, H, W]`, as `torch.nn.functional`) and by dims (any
 //! channel dim, any spatial dims: NCHW and NHWC alike, without a copy).
 
-use super::alloc::{alloc, conv_output_layout};
-use super::pad::pad_sides;
+use super::alloc::{alloc_on, conv_output_layout, output};
 use super::window::{
     PerDim, conv_out_len, dilated, joined, not_positive, per_dim, transposed_out_len,
 };
-use crate::cpu::conv::forward::{self, ConvDims};
-use crate::cpu::conv::transposed;
-use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef};
+use crate::ops::ConvArgs;
+use crate::{Backend, DType, Error, PadMode, RawTensor, Result, TensorRef, UnaryOp};
 
 /// How a convolution pads its input: PyTorch's `padding` argument, and
 /// padding given per side.
@@ -581,7 +579,10 @@ pub(crate) fn plan(
 }
 
 /// A view of `t` in `dtype`: itself, or a copy.
-pub(crate) fn as_dtype<'t>(t: &TensorRef<'t, Cpu>, dtype: DType) -> Result<Option<RawTensor<Cpu>>> {
+pub(crate) fn as_dtype<'t, D: Backend>(
+    t: &TensorRef<'t, D>,
+    dtype: DType,
+) -> Result<Option<RawTensor<D>>> {
     if t.dtype() == dtype {
         Ok(None)
     } else {
@@ -589,15 +590,44 @@ pub(crate) fn as_dtype<'t>(t: &TensorRef<'t, Cpu>, dtype: DType) -> Result<Optio
     }
 }
 
+/// `x` padded in `mode` (not zeros) by `(before, after)` on each of the
+/// dims `spatial`: the spatial dims permuted last, then `F.pad`'s padding,
+/// then the dims put back (a copy, on `x`'s device).
+fn pad_spatial<D: Backend>(
+    x: &TensorRef<'_, D>,
+    spatial: &[usize],
+    sides: &[(usize, usize)],
+    mode: PaddingMode,
+) -> Result<RawTensor<D>> {
+    let mode = match mode {
+        PaddingMode::Zeros => PadMode::Constant(crate::Scalar::Float(0.0)),
+        PaddingMode::Reflect => PadMode::Reflect,
+        PaddingMode::Replicate => PadMode::Replicate,
+        PaddingMode::Circular => PadMode::Circular,
+    };
+    super::pad::check_sides(x.shape(), spatial, sides, mode)?;
+    let order = crate::ops::canonical_order(x.dim(), None, spatial);
+    let perm: Vec<isize> = order.iter().map(|&d| d as isize).collect();
+    let mut back = vec![0isize; order.len()];
+    for (i, &d) in order.iter().enumerate() {
+        back[d] = i as isize;
+    }
+    // F.pad's list: the last dim's pair first.
+    let pads: Vec<usize> = sides.iter().rev().flat_map(|&(a, b)| [a, b]).collect();
+    let padded = x.clone().permute(&perm)?.pad(&pads, mode)?;
+    let (storage, layout, dtype) = padded.into_parts();
+    RawTensor::from_parts(storage, layout.permute(&back)?, dtype)
+}
+
 /// `o`'s tensor or `t`.
-pub(crate) fn or_view<'t>(
-    o: &'t Option<RawTensor<Cpu>>,
-    t: &TensorRef<'t, Cpu>,
-) -> TensorRef<'t, Cpu> {
+pub(crate) fn or_view<'t, D: Backend>(
+    o: &'t Option<RawTensor<D>>,
+    t: &TensorRef<'t, D>,
+) -> TensorRef<'t, D> {
     o.as_ref().map_or_else(|| t.clone(), RawTensor::view)
 }
 
-impl TensorRef<'_, Cpu> {
+impl<D: Backend> TensorRef<'_, D> {
     /// A convolution over the dims `axes` names: channel dim `axes.channel`
     /// (`in` channels), spatial dims `axes.spatial`, any other dims batch
     /// dims; the weight is `[out, in / groups, kernel...]` (PyTorch's), the
@@ -635,11 +665,11 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv_axes(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         axes: &ConvAxes,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_named("conv", weight, bias, axes, options, false)
     }
 
@@ -666,23 +696,23 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv_transpose_axes(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         axes: &ConvAxes,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_named("conv_transpose", weight, bias, axes, options, true)
     }
 
     fn conv_named(
         &self,
         op: &'static str,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         axes: &ConvAxes,
         o: &ConvOptions,
         transposed: bool,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         check_types(op, self.dtype(), weight.dtype(), bias.map(|b| b.dtype()))?;
         axes.check(op, self.dim())?;
         let plan = plan(
@@ -710,54 +740,40 @@ impl TensorRef<'_, Cpu> {
             && o.padding_mode != PaddingMode::Zeros
             && plan.pad.iter().any(|&(a, b)| a + b > 0)
         {
-            Some(pad_sides(
-                &x,
-                &axes.spatial,
-                &plan.pad,
-                o.padding_mode,
-                0.0,
-            )?)
+            Some(pad_spatial(&x, &axes.spatial, &plan.pad, o.padding_mode)?)
         } else {
             None
         };
         let x = or_view(&padded, &x);
-        let before: PerDim<usize> = if padded.is_some() {
-            std::iter::repeat_n(0, plan.pad.len()).collect()
+        let before: Vec<usize> = if padded.is_some() {
+            vec![0; plan.pad.len()]
         } else {
             plan.pad.iter().map(|p| p.0).collect()
         };
         let layout = conv_output_layout(x.layout(), &plan.out_shape, axes);
-        let mut out = alloc(layout, compute)?;
-        let dims = ConvDims {
+        let device = x.storage().device().clone();
+        let mut out = alloc_on(&device, layout, compute)?;
+        let args = ConvArgs {
             channel: axes.channel,
-            spatial: &axes.spatial,
-            stride: &plan.stride,
-            dilation: &plan.dilation,
-            pad: &before,
+            spatial: axes.spatial.to_vec(),
+            stride: plan.stride.to_vec(),
+            dilation: plan.dilation.to_vec(),
+            pad: before,
             groups: plan.groups,
             // The transposed kernels write by accumulation: clamped after.
             clamp: if transposed { None } else { o.clamp },
         };
-        let output = super::alloc::output(&mut out);
+        let (xi, wi, bi) = (x.input(), w.input(), b.as_ref().map(|b| b.input()));
         if transposed {
-            transposed::conv_transpose(
-                x.input(),
-                w.input(),
-                b.as_ref().map(|b| b.input()),
-                output,
-                &dims,
-            )?;
+            device.conv_transpose(&args, xi, wi, bi, output(&mut out))?;
         } else {
-            forward::conv(
-                x.input(),
-                w.input(),
-                b.as_ref().map(|b| b.input()),
-                output,
-                &dims,
-            )?;
+            device.conv(&args, xi, wi, bi, output(&mut out))?;
         }
         let out = match o.clamp {
-            Some((min, max)) if transposed => out.view().hardtanh(min, max)?,
+            Some((min, max)) if transposed => out.view().unary(UnaryOp::Clamp {
+                min: Some(min),
+                max: Some(max),
+            })?,
             _ => out,
         };
         if compute == self.dtype() {
@@ -773,11 +789,11 @@ impl TensorRef<'_, Cpu> {
         &self,
         op: &'static str,
         n: usize,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         o: &ConvOptions,
         transposed: bool,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         if let Some(b) = bias
             && b.dtype() != self.dtype()
         {
@@ -856,10 +872,10 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv1d(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_positional("conv1d", 1, weight, bias, options, false)
     }
 
@@ -882,10 +898,10 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv2d(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_positional("conv2d", 2, weight, bias, options, false)
     }
 
@@ -905,10 +921,10 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv3d(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_positional("conv3d", 3, weight, bias, options, false)
     }
 
@@ -930,10 +946,10 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv_transpose1d(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_positional("conv_transpose1d", 1, weight, bias, options, true)
     }
 
@@ -954,10 +970,10 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv_transpose2d(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_positional("conv_transpose2d", 2, weight, bias, options, true)
     }
 
@@ -978,10 +994,10 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn conv_transpose3d(
         &self,
-        weight: &TensorRef<'_, Cpu>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        weight: &TensorRef<'_, D>,
+        bias: Option<&TensorRef<'_, D>>,
         options: &ConvOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         self.conv_positional("conv_transpose3d", 3, weight, bias, options, true)
     }
 }

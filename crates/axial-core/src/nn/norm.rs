@@ -2,16 +2,17 @@
 //! channels (over the batch, or per batch item), then one scale and shift
 //! per channel, with PyTorch's checks and messages.
 
-use super::alloc::{alloc, like, output};
+use super::alloc::{alloc_on, like, output};
 use super::conv::{as_dtype, compute_dtype, or_view};
-use crate::cpu::conv::norm::{Scope, affine, moments};
-use crate::{Cpu, DType, Error, RawTensor, Result, TensorMut, TensorRef};
+use crate::cpu::conv::norm::{Scope, moments};
+use crate::ops::ChannelAffine;
+use crate::{Backend, Cpu, DType, Error, RawTensor, Result, TensorMut, TensorRef};
 
 /// The values of a 1-d per-channel parameter as f64, checked to hold `c`
 /// elements (PyTorch's "weight should contain 2 elements not 3").
-fn params(
+fn params<D: Backend>(
     what: &str,
-    p: Option<&TensorRef<'_, Cpu>>,
+    p: Option<&TensorRef<'_, D>>,
     c: usize,
     op: &'static str,
 ) -> Result<Option<Vec<f64>>> {
@@ -37,7 +38,7 @@ fn positions(rank: usize, channel: usize) -> Vec<usize> {
     others[others.len().saturating_sub(3)..].to_vec()
 }
 
-impl TensorRef<'_, Cpu> {
+impl<D: Backend> TensorRef<'_, D> {
     /// `y = x·scale + shift` per channel (or per item and channel), in the
     /// dtype the kernels compute this tensor's dtype in.
     fn scaled(
@@ -47,36 +48,25 @@ impl TensorRef<'_, Cpu> {
         spatial: &[usize],
         scale: &[f64],
         shift: &[f64],
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         let dtype = compute_dtype(self.dtype()).ok_or(Error::Unsupported {
             op,
             dtype: self.dtype(),
         })?;
         let widened = as_dtype(self, dtype)?;
         let x = or_view(&widened, self);
-        let mut y = alloc(like(x.layout(), x.shape()), dtype)?;
-        affine(x.input(), output(&mut y), channel, spatial, scale, shift)?;
+        let device = x.storage().device().clone();
+        let mut y = alloc_on(&device, like(x.layout(), x.shape()), dtype)?;
+        let op = ChannelAffine {
+            channel,
+            spatial: spatial.to_vec(),
+        };
+        device.channel_affine(&op, x.input(), scale, shift, output(&mut y))?;
         if dtype == self.dtype() {
             Ok(y)
         } else {
             y.view().to_dtype(self.dtype())
         }
-    }
-
-    /// Means and biased variances of groups of channels.
-    fn stats(
-        &self,
-        op: &'static str,
-        channel: usize,
-        spatial: &[usize],
-        scope: Scope,
-    ) -> Result<Vec<(f64, f64)>> {
-        let dtype = compute_dtype(self.dtype()).ok_or(Error::Unsupported {
-            op,
-            dtype: self.dtype(),
-        })?;
-        let widened = as_dtype(self, dtype)?;
-        moments(or_view(&widened, self).input(), channel, spatial, scope)
     }
 
     /// Batch normalisation with running statistics (inference,
@@ -101,12 +91,12 @@ impl TensorRef<'_, Cpu> {
     pub fn batch_norm_axes(
         &self,
         channel: usize,
-        running_mean: &TensorRef<'_, Cpu>,
-        running_var: &TensorRef<'_, Cpu>,
-        weight: Option<&TensorRef<'_, Cpu>>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        running_mean: &TensorRef<'_, D>,
+        running_var: &TensorRef<'_, D>,
+        weight: Option<&TensorRef<'_, D>>,
+        bias: Option<&TensorRef<'_, D>>,
         eps: f64,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         let op = "batch_norm";
         let c = self
             .shape()
@@ -140,12 +130,12 @@ impl TensorRef<'_, Cpu> {
     /// ```
     pub fn batch_norm(
         &self,
-        running_mean: &TensorRef<'_, Cpu>,
-        running_var: &TensorRef<'_, Cpu>,
-        weight: Option<&TensorRef<'_, Cpu>>,
-        bias: Option<&TensorRef<'_, Cpu>>,
+        running_mean: &TensorRef<'_, D>,
+        running_var: &TensorRef<'_, D>,
+        weight: Option<&TensorRef<'_, D>>,
+        bias: Option<&TensorRef<'_, D>>,
         eps: f64,
-    ) -> Result<RawTensor<Cpu>> {
+    ) -> Result<RawTensor<D>> {
         if self.dim() < 2 {
             return Err(Error::invalid(
                 "batch_norm",
@@ -156,6 +146,24 @@ impl TensorRef<'_, Cpu> {
             ));
         }
         self.batch_norm_axes(1, running_mean, running_var, weight, bias, eps)
+    }
+}
+
+impl TensorRef<'_, Cpu> {
+    /// Means and biased variances of groups of channels.
+    fn stats(
+        &self,
+        op: &'static str,
+        channel: usize,
+        spatial: &[usize],
+        scope: Scope,
+    ) -> Result<Vec<(f64, f64)>> {
+        let dtype = compute_dtype(self.dtype()).ok_or(Error::Unsupported {
+            op,
+            dtype: self.dtype(),
+        })?;
+        let widened = as_dtype(self, dtype)?;
+        moments(or_view(&widened, self).input(), channel, spatial, scope)
     }
 
     /// Batch normalisation in training mode (`F.batch_norm(...,

@@ -20,6 +20,23 @@ fn index_map(mode: PadMode, n: usize, (lo, hi): (usize, usize)) -> Vec<Option<us
         .collect()
 }
 
+/// PyTorch's checks of padding the dims `dims` of a tensor of `shape` by
+/// `(before, after)` each in `mode`, the last dim first, with its messages.
+pub(crate) fn check_sides(
+    shape: &[usize],
+    dims: &[usize],
+    sides: &[(usize, usize)],
+    mode: PadMode,
+) -> Result<()> {
+    let mut order: Vec<(usize, (usize, usize))> =
+        dims.iter().copied().zip(sides.iter().copied()).collect();
+    order.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
+    for (k, (d, (lo, hi))) in order.into_iter().enumerate() {
+        check_pad("pad", k, mode, shape, d, lo, hi)?;
+    }
+    Ok(())
+}
+
 /// Pads the dims `dims` of `x` by `(before, after)` each, in `mode`;
 /// checks each dim as PyTorch's `F.pad` does.
 pub(crate) fn pad_dims(
@@ -28,15 +45,8 @@ pub(crate) fn pad_dims(
     sides: &[(usize, usize)],
     mode: PadMode,
 ) -> Result<RawTensor<Cpu>> {
-    let op = "pad";
     let shape = x.shape().to_vec();
-    // PyTorch checks the last dim first.
-    let mut order: Vec<(usize, (usize, usize))> =
-        dims.iter().copied().zip(sides.iter().copied()).collect();
-    order.sort_by_key(|&(d, _)| std::cmp::Reverse(d));
-    for (k, (d, (lo, hi))) in order.into_iter().enumerate() {
-        check_pad(op, k, mode, &shape, d, lo, hi)?;
-    }
+    check_sides(&shape, dims, sides, mode)?;
     let mut maps: Vec<Vec<Option<usize>>> =
         shape.iter().map(|&n| (0..n).map(Some).collect()).collect();
     let mut out_shape = shape.clone();

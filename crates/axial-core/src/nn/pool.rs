@@ -3,11 +3,12 @@
 //! with PyTorch's output sizes (`ceil_mode`: the last window starts inside
 //! the input) and checks.
 
-use super::alloc::{alloc, conv_output_layout, output};
+use super::alloc::{alloc, alloc_on, conv_output_layout, output};
 use super::conv::ConvAxes;
 use super::window::{PerDim, joined, not_positive, pool_out_len};
-use crate::cpu::conv::pool::{self, PoolDims, Reduction};
-use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef};
+use crate::cpu::conv::pool;
+use crate::ops::{PoolArgs, PoolReduction};
+use crate::{Backend, Cpu, DType, Error, RawTensor, Result, TensorRef};
 
 /// A pooling's hyper-parameters, as `F.max_pool2d` and `F.avg_pool2d`
 /// take them: each per-dim value is one number for every pooled dim or one
@@ -327,7 +328,7 @@ fn plan(
 
 /// The innermost non-pooled dim when it has stride 1 (pooling vectorises
 /// over it), as the channel dim.
-fn channel_of(x: &TensorRef<'_, Cpu>, spatial: &[usize]) -> Option<usize> {
+fn channel_of<D: Backend>(x: &TensorRef<'_, D>, spatial: &[usize]) -> Option<usize> {
     (0..x.dim())
         .filter(|d| !spatial.contains(d) && x.shape()[*d] > 1)
         .min_by_key(|&d| x.strides()[d])
@@ -338,7 +339,7 @@ fn compute(op: &'static str, dtype: DType) -> Result<DType> {
     super::conv::compute_dtype(dtype).ok_or(Error::Unsupported { op, dtype })
 }
 
-impl TensorRef<'_, Cpu> {
+impl<D: Backend> TensorRef<'_, D> {
     fn pooled(
         &self,
         op: &'static str,
@@ -347,7 +348,7 @@ impl TensorRef<'_, Cpu> {
         kind: Kind,
         indices: bool,
         positional: bool,
-    ) -> Result<(RawTensor<Cpu>, Option<RawTensor<Cpu>>)> {
+    ) -> Result<(RawTensor<D>, Option<RawTensor<D>>)> {
         let dtype = compute(op, self.dtype())?;
         check_spatial(op, self.dim(), spatial)?;
         let plan = plan(op, self.shape(), spatial, o, kind, positional)?;
@@ -358,34 +359,29 @@ impl TensorRef<'_, Cpu> {
             Some(c) => conv_output_layout(x.layout(), &plan.out_shape, &ConvAxes::new(c, spatial)),
             None => super::alloc::like(x.layout(), &plan.out_shape),
         };
-        let mut out = alloc(layout.clone(), dtype)?;
+        let device = x.storage().device().clone();
+        let mut out = alloc_on(&device, layout.clone(), dtype)?;
         let mut idx = if indices {
-            Some(alloc(layout, DType::I64)?)
+            Some(alloc_on(&device, layout, DType::I64)?)
         } else {
             None
         };
-        let dims = PoolDims {
+        let args = PoolArgs {
             channel,
-            spatial,
-            kernel: &plan.kernel,
-            stride: &plan.stride,
-            dilation: &plan.dilation,
-            pad: &plan.pad,
-        };
-        let reduction = match kind {
-            Kind::Max => Reduction::Max,
-            Kind::Avg => Reduction::Avg {
-                count_include_pad: o.count_include_pad,
-                divisor: o.divisor_override,
+            spatial: spatial.to_vec(),
+            kernel: plan.kernel.to_vec(),
+            stride: plan.stride.to_vec(),
+            dilation: plan.dilation.to_vec(),
+            pad: plan.pad.to_vec(),
+            reduction: match kind {
+                Kind::Max => PoolReduction::Max,
+                Kind::Avg => PoolReduction::Avg {
+                    count_include_pad: o.count_include_pad,
+                    divisor: o.divisor_override,
+                },
             },
         };
-        pool::pool(
-            x.input(),
-            output(&mut out),
-            idx.as_mut().map(output),
-            &dims,
-            reduction,
-        )?;
+        device.pool(&args, x.input(), output(&mut out), idx.as_mut().map(output))?;
         let out = if dtype == self.dtype() {
             out
         } else {
@@ -412,11 +408,7 @@ impl TensorRef<'_, Cpu> {
     /// assert_eq!((y.shape(), y.to_vec::<f32>()?), (&[1, 1, 1, 2][..], vec![4.0, 8.0]));
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn max_pool_axes(
-        &self,
-        spatial: &[usize],
-        options: &PoolOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    pub fn max_pool_axes(&self, spatial: &[usize], options: &PoolOptions) -> Result<RawTensor<D>> {
         Ok(self
             .pooled("max_pool", spatial, options, Kind::Max, false, false)?
             .0)
@@ -440,7 +432,7 @@ impl TensorRef<'_, Cpu> {
         &self,
         spatial: &[usize],
         options: &PoolOptions,
-    ) -> Result<(RawTensor<Cpu>, RawTensor<Cpu>)> {
+    ) -> Result<(RawTensor<D>, RawTensor<D>)> {
         let (y, i) = self.pooled("max_pool", spatial, options, Kind::Max, true, false)?;
         Ok((
             y,
@@ -465,16 +457,14 @@ impl TensorRef<'_, Cpu> {
     /// assert_eq!(x.view().avg_pool_axes(&[1], &o)?.to_vec::<f32>()?, vec![2.0, 5.0]);
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn avg_pool_axes(
-        &self,
-        spatial: &[usize],
-        options: &PoolOptions,
-    ) -> Result<RawTensor<Cpu>> {
+    pub fn avg_pool_axes(&self, spatial: &[usize], options: &PoolOptions) -> Result<RawTensor<D>> {
         Ok(self
             .pooled("avg_pool", spatial, options, Kind::Avg, false, false)?
             .0)
     }
+}
 
+impl TensorRef<'_, Cpu> {
     /// Adaptive average pooling of the dims `spatial` to `out` positions
     /// each: output `o` of a dim of `n` averages inputs `⌊o·n/out⌋ ..
     /// ⌈(o+1)·n/out⌉`.
@@ -605,7 +595,7 @@ fn check_spatial(op: &'static str, rank: usize, spatial: &[usize]) -> Result<()>
 macro_rules! positional {
     ($(#[$doc:meta])* $name:ident, $n:expr, $kind:expr) => {
         $(#[$doc])*
-        pub fn $name(&self, options: &PoolOptions) -> Result<RawTensor<Cpu>> {
+        pub fn $name(&self, options: &PoolOptions) -> Result<RawTensor<D>> {
             let op = stringify!($name);
             positional_rank(op, $n, self.shape(), $kind == Kind::Avg)?;
             let spatial: Vec<usize> = (self.dim() - $n..self.dim()).collect();
@@ -686,7 +676,7 @@ fn positional_rank_of(
     Ok(())
 }
 
-impl TensorRef<'_, Cpu> {
+impl<D: Backend> TensorRef<'_, D> {
     positional!(
         /// `F.avg_pool1d`: the last dim of `[N, C, L]` or `[C, L]`; see
         /// [`avg_pool_axes`](Self::avg_pool_axes).
@@ -802,14 +792,16 @@ impl TensorRef<'_, Cpu> {
         &self,
         n: usize,
         options: &PoolOptions,
-    ) -> Result<(RawTensor<Cpu>, RawTensor<Cpu>)> {
+    ) -> Result<(RawTensor<D>, RawTensor<D>)> {
         let op = "max_pool_with_indices";
         positional_rank(op, n.clamp(1, 3), self.shape(), false)?;
         let spatial: Vec<usize> = (self.dim() - n.clamp(1, 3)..self.dim()).collect();
         let (y, i) = self.pooled(op, &spatial, options, Kind::Max, true, true)?;
         Ok((y, i.ok_or_else(|| Error::invalid(op, "no indices"))?))
     }
+}
 
+impl TensorRef<'_, Cpu> {
     /// `F.adaptive_avg_pool{n}d(x, out)` over the last `n = out.len()`
     /// dims of `[N, C, ...]` or `[C, ...]`.
     ///

@@ -43,7 +43,10 @@ pub(crate) mod softmax;
 pub(crate) mod unary;
 
 pub use binary::{BinaryOp, RhsRule};
-pub use cnn::{AdaptiveAvgPool, AdaptiveMaxPool, AvgPool, BatchNorm, Convolution, MaxPool};
+pub use cnn::{
+    AdaptiveAvgPool, AdaptiveMaxPool, AvgPool, BatchNorm, ChannelAffine, ConvArgs, Convolution,
+    MaxPool, PoolArgs, PoolReduction, canonical_order,
+};
 pub use compare::CmpOp;
 pub use copy::{Cast, Fill, can_cast};
 pub use index::{Embedding, Gather, IndexSelect, check_index_dtype, checked_index};
@@ -211,10 +214,11 @@ pub enum Lowering {
     Fused,
     /// Written by the core with other ops; no device has a kernel of it.
     Composite,
-    /// A kernel of the CPU that the tensor layer calls directly (the
-    /// convolutional ops of [`nn`](crate::nn)): not a method of
-    /// [`Backend`](crate::Backend) yet, so another device has none.
-    CpuKernel,
+    /// A provided method of [`Backend`](crate::Backend) with no composite
+    /// (the convolutional ops of [`nn`](crate::nn)): the devices that have
+    /// a kernel (the CPU, CUDA) write it, and the default refuses, naming
+    /// the device.
+    Kernel,
 }
 
 /// What every op declares, whatever its family.

@@ -6,7 +6,7 @@
 //! [`axial_shape::conv`]).
 
 use axial_core::nn::{ConvAxes, ConvOptions, Padding, PaddingMode};
-use axial_core::{Cpu, Error, RawTensor, Result};
+use axial_core::{Backend, Device, Error, RawTensor, Result};
 use axial_shape::Shape;
 use axial_shape::conv::{AxisPad, ConvRule, ConvShape, ConvTShape, Mode};
 
@@ -21,7 +21,10 @@ use axial_shape::conv::{Conv, ConvT, Same, TfSame};
 
 /// `raw` as a tensor of `S2`, after checking that its sizes are the ones
 /// the type computed while compiling.
-pub(crate) fn typed<T, S2: Shape>(op: &'static str, raw: RawTensor<Cpu>) -> Result<Tensor<T, S2>> {
+pub(crate) fn typed<T, S2: Shape, D: Device>(
+    op: &'static str,
+    raw: RawTensor<D>,
+) -> Result<Tensor<T, S2, D>> {
     let mut sizes = vec![None; S2::RANK];
     S2::write_static_sizes(&mut sizes);
     let agrees = raw.shape().len() == S2::RANK
@@ -82,7 +85,7 @@ pub(crate) fn conv_options<R: ConvRule>(
         })
 }
 
-impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
+impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// The convolution of this tensor over its channel axis `C` and its
     /// spatial axes `Sp` (`(L,)`, `(H, W)` or `(D, H, W)`, named in any order
     /// of the tensor's axes: NCHW and NHWC alike, no copy), by a weight
@@ -120,15 +123,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         channel: C,
         spatial: Sp,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>>
+    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output, D>>
     where
         S: ConvShape<C, Sp, W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         let _ = (channel, spatial, rule);
         self.conv_clamped::<C, Sp, W, Rl, R2>(weight, bias, None)
@@ -139,15 +142,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
     #[allow(clippy::type_complexity)]
     fn conv_clamped<C, Sp, W, Rl, R2>(
         &self,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias, D>>,
         clamp: Option<(f64, f64)>,
-    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>>
+    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output, D>>
     where
         S: ConvShape<C, Sp, W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         let x = self.raw();
         let w = weight.raw();
@@ -181,15 +184,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         channel: C,
         spatial: Sp,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>>
+    ) -> Result<Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output, D>>
     where
         S: ConvShape<C, Sp, W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         let _ = (channel, spatial, rule);
         self.conv_clamped::<C, Sp, W, Rl, R2>(weight, bias, Some((0.0, 6.0)))
@@ -214,15 +217,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         channel: C,
         spatial: Sp,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>
+    ) -> Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output, D>
     where
         S: ConvShape<C, Sp, W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         or_panic(self.try_conv_relu6(channel, spatial, weight, bias, rule))
     }
@@ -246,15 +249,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         channel: C,
         spatial: Sp,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, Sp, W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output>
+    ) -> Tensor<T, <S as ConvShape<C, Sp, W, Rl>>::Output, D>
     where
         S: ConvShape<C, Sp, W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         or_panic(self.try_conv(channel, spatial, weight, bias, rule))
     }
@@ -278,15 +281,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         channel: C,
         length: L,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, (L,), W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, (L,), W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Tensor<T, <S as ConvShape<C, (L,), W, Rl>>::Output>
+    ) -> Tensor<T, <S as ConvShape<C, (L,), W, Rl>>::Output, D>
     where
         S: ConvShape<C, (L,), W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         self.conv(channel, (length,), weight, bias, rule)
     }
@@ -311,15 +314,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         channel: C,
         rows: H,
         cols: Wd,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, (H, Wd), W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, (H, Wd), W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Tensor<T, <S as ConvShape<C, (H, Wd), W, Rl>>::Output>
+    ) -> Tensor<T, <S as ConvShape<C, (H, Wd), W, Rl>>::Output, D>
     where
         S: ConvShape<C, (H, Wd), W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         self.conv(channel, (rows, cols), weight, bias, rule)
     }
@@ -346,15 +349,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         depth: Dp,
         rows: H,
         cols: Wd,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvShape<C, (Dp, H, Wd), W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvShape<C, (Dp, H, Wd), W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Tensor<T, <S as ConvShape<C, (Dp, H, Wd), W, Rl>>::Output>
+    ) -> Tensor<T, <S as ConvShape<C, (Dp, H, Wd), W, Rl>>::Output, D>
     where
         S: ConvShape<C, (Dp, H, Wd), W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         self.conv(channel, (depth, rows, cols), weight, bias, rule)
     }
@@ -383,15 +386,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         channel: C,
         spatial: Sp,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvTShape<C, Sp, W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvTShape<C, Sp, W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Result<Tensor<T, <S as ConvTShape<C, Sp, W, Rl>>::Output>>
+    ) -> Result<Tensor<T, <S as ConvTShape<C, Sp, W, Rl>>::Output, D>>
     where
         S: ConvTShape<C, Sp, W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         let _ = (channel, spatial, rule);
         let x = self.raw();
@@ -424,15 +427,15 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         channel: C,
         spatial: Sp,
-        weight: &TensorBase<T, W, Cpu, R2>,
-        bias: Option<TensorView<'_, T, <S as ConvTShape<C, Sp, W, Rl>>::Bias>>,
+        weight: &TensorBase<T, W, D, R2>,
+        bias: Option<TensorView<'_, T, <S as ConvTShape<C, Sp, W, Rl>>::Bias, D>>,
         rule: Rl,
-    ) -> Tensor<T, <S as ConvTShape<C, Sp, W, Rl>>::Output>
+    ) -> Tensor<T, <S as ConvTShape<C, Sp, W, Rl>>::Output, D>
     where
         S: ConvTShape<C, Sp, W, Rl>,
         W: Shape,
         Rl: ConvRule,
-        R2: Data<Cpu>,
+        R2: Data<D>,
     {
         or_panic(self.try_conv_transpose(channel, spatial, weight, bias, rule))
     }

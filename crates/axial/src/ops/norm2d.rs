@@ -4,7 +4,7 @@
 //! folding an inference batch norm into the convolution before it.
 
 use axial_core::nn::fold_batch_norm;
-use axial_core::{Cpu, Result};
+use axial_core::{Backend, Cpu, Result};
 use axial_shape::conv::report::GroupsDivide;
 use axial_shape::conv::{GlobalShape, Shown};
 use axial_shape::einops::SizeDiv;
@@ -18,13 +18,13 @@ use crate::repr::Data;
 use crate::tensor::{Tensor, TensorBase, TensorView};
 
 /// A one-axis parameter's view as the core's.
-fn raw<'a, T: Float, P>(
-    p: &'a Option<TensorView<'_, T, P>>,
-) -> Option<axial_core::TensorRef<'a, Cpu>> {
+fn raw<'a, T: Float, P, D: Backend>(
+    p: &'a Option<TensorView<'_, T, P, D>>,
+) -> Option<axial_core::TensorRef<'a, D>> {
     p.as_ref().map(|p| p.raw())
 }
 
-impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
+impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// Batch normalisation with running statistics (inference) over the
     /// channel axis `C` (any layout): `(x − mean) / √(var + eps) · weight +
     /// bias` per channel; the statistics and parameters are `[C]` (the
@@ -46,12 +46,12 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
     pub fn try_batch_norm<C>(
         &self,
         channel: C,
-        mean: TensorView<'_, T, AxisOf<S, C>>,
-        var: TensorView<'_, T, AxisOf<S, C>>,
-        weight: Option<TensorView<'_, T, AxisOf<S, C>>>,
-        bias: Option<TensorView<'_, T, AxisOf<S, C>>>,
+        mean: TensorView<'_, T, AxisOf<S, C>, D>,
+        var: TensorView<'_, T, AxisOf<S, C>, D>,
+        weight: Option<TensorView<'_, T, AxisOf<S, C>, D>>,
+        bias: Option<TensorView<'_, T, AxisOf<S, C>, D>>,
         eps: f64,
-    ) -> Result<Tensor<T, S>>
+    ) -> Result<Tensor<T, S, D>>
     where
         S: HasAxis<C>,
         AxisOf<S, C>: Shape,
@@ -85,19 +85,21 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
     pub fn batch_norm<C>(
         &self,
         channel: C,
-        mean: TensorView<'_, T, AxisOf<S, C>>,
-        var: TensorView<'_, T, AxisOf<S, C>>,
-        weight: Option<TensorView<'_, T, AxisOf<S, C>>>,
-        bias: Option<TensorView<'_, T, AxisOf<S, C>>>,
+        mean: TensorView<'_, T, AxisOf<S, C>, D>,
+        var: TensorView<'_, T, AxisOf<S, C>, D>,
+        weight: Option<TensorView<'_, T, AxisOf<S, C>, D>>,
+        bias: Option<TensorView<'_, T, AxisOf<S, C>, D>>,
         eps: f64,
-    ) -> Tensor<T, S>
+    ) -> Tensor<T, S, D>
     where
         S: HasAxis<C>,
         AxisOf<S, C>: Shape,
     {
         or_panic(self.try_batch_norm(channel, mean, var, weight, bias, eps))
     }
+}
 
+impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
     /// Batch normalisation in training mode over the channel axis `C`:
     /// each channel normalised by its mean and biased variance in this
     /// batch; the running statistics, when given, move by `momentum`

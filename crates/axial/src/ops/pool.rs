@@ -3,7 +3,7 @@
 //! the result's type ([`PoolShape`], [`AdaptiveShape`], [`GlobalShape`]).
 
 use axial_core::nn::PoolOptions;
-use axial_core::{Cpu, Result};
+use axial_core::{Backend, Cpu, Result};
 use axial_shape::Shape;
 use axial_shape::conv::{AdaptiveShape, AxisPad, GlobalShape, PoolRule, PoolShape};
 
@@ -33,7 +33,7 @@ pub(crate) fn pool_options<R: PoolRule>(n: usize) -> PoolOptions {
         .ceil_mode(R::CEIL)
 }
 
-impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
+impl<T: Float, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// Max pooling over the axes `Sp` (one to three, by name, any layout)
     /// under the rule `rule` ([`Pool`], or a tuple of one per axis): each
     /// output is the largest element of its window (NaN wins), the
@@ -57,7 +57,7 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         spatial: Sp,
         rule: Rl,
-    ) -> Result<Tensor<T, <S as PoolShape<Sp, Rl>>::Output>>
+    ) -> Result<Tensor<T, <S as PoolShape<Sp, Rl>>::Output, D>>
     where
         S: PoolShape<Sp, Rl>,
     {
@@ -86,7 +86,7 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         spatial: Sp,
         rule: Rl,
-    ) -> Tensor<T, <S as PoolShape<Sp, Rl>>::Output>
+    ) -> Tensor<T, <S as PoolShape<Sp, Rl>>::Output, D>
     where
         S: PoolShape<Sp, Rl>,
     {
@@ -113,8 +113,8 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         spatial: Sp,
         rule: Rl,
     ) -> Result<(
-        Tensor<T, <S as PoolShape<Sp, Rl>>::Output>,
-        Tensor<i64, <S as PoolShape<Sp, Rl>>::Output>,
+        Tensor<T, <S as PoolShape<Sp, Rl>>::Output, D>,
+        Tensor<i64, <S as PoolShape<Sp, Rl>>::Output, D>,
     )>
     where
         S: PoolShape<Sp, Rl>,
@@ -146,7 +146,7 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         spatial: Sp,
         rule: Rl,
-    ) -> Result<Tensor<T, <S as PoolShape<Sp, Rl>>::Output>>
+    ) -> Result<Tensor<T, <S as PoolShape<Sp, Rl>>::Output, D>>
     where
         S: PoolShape<Sp, Rl>,
     {
@@ -169,7 +169,7 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         &self,
         spatial: Sp,
         rule: Rl,
-    ) -> Tensor<T, <S as PoolShape<Sp, Rl>>::Output>
+    ) -> Tensor<T, <S as PoolShape<Sp, Rl>>::Output, D>
     where
         S: PoolShape<Sp, Rl>,
     {
@@ -198,7 +198,7 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
         rule: Rl,
         count_include_pad: bool,
         divisor: Option<usize>,
-    ) -> Result<Tensor<T, <S as PoolShape<Sp, Rl>>::Output>>
+    ) -> Result<Tensor<T, <S as PoolShape<Sp, Rl>>::Output, D>>
     where
         S: PoolShape<Sp, Rl>,
     {
@@ -209,7 +209,9 @@ impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
             .divisor_override(divisor);
         typed("avg_pool", self.raw().avg_pool_axes(&positions, &o)?)
     }
+}
 
+impl<T: Float, S: Shape, R: Data<Cpu>> TensorBase<T, S, Cpu, R> {
     /// Adaptive average pooling of the axes `Sp` to the static sizes `Out`
     /// (`(Sz<7>, Sz<7>)`): output `o` of an axis of `n` averages inputs
     /// `⌊o·n/out⌋ .. ⌈(o+1)·n/out⌉`.

@@ -194,6 +194,48 @@ impl<I: Isa> Ctx<'_, I> {
     }
 }
 
+impl<I: Isa> Ctx<'_, I> {
+    /// Columns `ow..ow + BLOCK` of a row with unit stride and dilation
+    /// along it and `KW` taps: each input vector of the `BLOCK + KW − 1`
+    /// the block reads is loaded once and serves every position whose
+    /// window holds it (the taps along the row share their inputs), the
+    /// `KW` weight vectors of a kernel row loaded once for the block.
+    ///
+    /// # Safety
+    /// As [`Ctx::block`]; the window has `KW` taps along the row, unit
+    /// stride and dilation.
+    #[inline(always)]
+    unsafe fn block_unit<const KW: usize>(&self, ow: usize) {
+        let (isa, k, c, n, c0) = (self.isa, self.k, self.k.p.y.channels, self.n, self.c0);
+        let xs = k.p.x.s[2];
+        let iw0 = ow as isize - k.p.win.pad[2] as isize;
+        let mut acc = [self.bias; BLOCK];
+        for &(xrow, tdh) in self.taps {
+            // SAFETY: the caller's contract; the weight holds `taps × c`,
+            // and inputs `iw0 .. iw0 + BLOCK + KW − 1` of this row are
+            // inside (every tap of the block's columns reads inside).
+            unsafe {
+                let w: [I::F; KW] =
+                    std::array::from_fn(|t| load(isa, k.w.as_ptr().add((tdh + t) * c + c0), n));
+                let base = k.x.offset(xrow + iw0 * xs).add(c0);
+                for i in 0..BLOCK + KW - 1 {
+                    let xv = load(isa, base.offset(i as isize * xs), n);
+                    for (j, a) in acc.iter_mut().enumerate() {
+                        if i >= j && i - j < KW {
+                            *a = isa.fma(xv, w[i - j], *a);
+                        }
+                    }
+                }
+            }
+        }
+        for (j, a) in acc.into_iter().enumerate() {
+            let at = self.yrow + (ow + j) as isize * k.p.y.s[2];
+            // SAFETY: the caller's contract.
+            unsafe { store(isa, k.y.offset(at).add(c0), n, self.finish(a)) };
+        }
+    }
+}
+
 impl WithIsa for Row<'_, '_> {
     type Output = ();
 
@@ -255,9 +297,14 @@ impl WithIsa for Row<'_, '_> {
                 }
             }
             let mut ow = lo;
+            let unit = win.stride[2] == 1 && win.dil[2] == 1;
             while ow + BLOCK <= hi {
                 for ctx in &blocks {
-                    ctx.block(ow);
+                    match (unit, kw) {
+                        (true, 3) => ctx.block_unit::<3>(ow),
+                        (true, 5) => ctx.block_unit::<5>(ow),
+                        _ => ctx.block(ow),
+                    }
                 }
                 ow += BLOCK;
             }

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::Real;
 use super::depthwise;
+use super::direct_lanes::{self, Direct};
 use super::epilogue::{clamp, finish};
 use super::geometry::{Grid, Window};
 use super::im2col::{im2col_cols, im2col_rows};
@@ -223,11 +224,36 @@ fn run<T: Real>(
         depthwise::run(p, &ptr);
         return Ok(());
     }
+    if T::DTYPE == DType::F32 && direct_lanes::fits(p) {
+        direct(p, &ptr);
+        return Ok(());
+    }
     match p.x.flat_stride() {
         Some(xps) if p.win.is_pointwise() => pointwise(p, &ptr, xps, yps),
         _ => patches(p, &ptr, yps),
     }
     Ok(())
+}
+
+/// A convolution of few input channels, NHWC, f32: [`direct_lanes`].
+fn direct<T: Real>(p: &Problem, ptr: &Pointers<T>) {
+    // SAFETY: in-range weight elements (`w_at` of checked indices).
+    let w = Direct::pack(p, |at| unsafe { (*ptr.w.get().offset(at)).to_f32() });
+    let mut bias = vec![0.0f32; p.y.channels.next_multiple_of(direct_lanes::PAD)];
+    if let Some(b) = &ptr.bias {
+        for (d, v) in bias.iter_mut().zip(b) {
+            *d = v.to_f32();
+        }
+    }
+    Direct {
+        p,
+        x: ptr.x.get().cast_const().cast(),
+        y: ptr.y.get().cast(),
+        w: &w,
+        bias: &bias,
+        clamp: p.clamp::<f32>(),
+    }
+    .run();
 }
 
 /// Every output element is its channel's bias (no input channels).

@@ -13,6 +13,10 @@
 //!   registers). Otherwise ([`depthwise`]) one channel plane per job,
 //!   each output row accumulated along the input's row (vectorised by the
 //!   compiler when the columns are contiguous, as in NCHW).
+//! - a convolution of one group and at most four input channels with
+//!   channels innermost (NHWC) in f32, a CNN's stem, runs directly
+//!   ([`direct_lanes`]): the output channels are the vector lanes, each
+//!   input value broadcast against a vector of weights.
 //! - a 1×1 convolution with stride 1 and no padding is a matrix product
 //!   over the input where it lies ([`forward`]): per batch item, group
 //!   and tile of positions, `y = W · x` through the `gemm` crate that
@@ -48,6 +52,7 @@
 
 pub(crate) mod depthwise;
 pub(crate) mod depthwise_lanes;
+pub(crate) mod direct_lanes;
 pub(crate) mod epilogue;
 pub(crate) mod forward;
 pub(crate) mod geometry;

@@ -32,20 +32,8 @@ pub(crate) struct PoolDims<'a> {
     pub(crate) pad: &'a [usize],
 }
 
-/// What a window computes.
-#[derive(Copy, Clone, Debug)]
-pub(crate) enum Reduction {
-    /// The largest element (NaN wins), and where it is.
-    Max,
-    /// The mean: divided by the window's size with its padding, or without
-    /// it, or by a fixed divisor.
-    Avg {
-        /// The padding counts in the divisor.
-        count_include_pad: bool,
-        /// A fixed divisor.
-        divisor: Option<usize>,
-    },
-}
+/// What a window computes (the op table's).
+pub(crate) use crate::ops::PoolReduction as Reduction;
 
 /// The checked grids of a pooling.
 struct Pool {
