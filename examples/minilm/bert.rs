@@ -75,6 +75,8 @@ pub(crate) type DynHidden = Tensor<f32, shape![Batch: Dyn, Seq: Dyn, Model: 384]
 /// keys are the sequence's tokens: `Key` has the `Seq` symbol's size).
 pub(crate) type Padded<'id> =
     Tensor<Bool, shape![Batch: Sym<'id, Batch>, Heads: 1, Seq: 1, Key: Sym<'id, Seq>]>;
+/// One embedding per sentence inside a scope.
+pub(crate) type Pooled<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Model: 384]>;
 /// One unit-length embedding per sentence.
 pub(crate) type Embeddings = Tensor<f32, shape![Batch: Dyn, Model: 384]>;
 
@@ -320,7 +322,7 @@ impl<P: Precision> Bert<P> {
 fn mean_pooled<'id, R: Data<Cpu>>(
     hidden: &Hidden<'id>,
     mask: &TensorBase<i64, TokenShape<'id>, Cpu, R>,
-) -> Tensor<f32, shape![Batch: Sym<'id, Batch>, Model: 384]> {
+) -> Pooled<'id> {
     let keep = mask.cast::<f32>().unsqueeze::<Model, 2>(); // [Batch, Seq, Model: 1]
     let summed = hidden.mul(&keep).sum::<Seq>();
     let count = keep.sum::<Seq>().clamp(1e-9, f32::INFINITY);
