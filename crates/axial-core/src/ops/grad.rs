@@ -326,7 +326,12 @@ mod tests {
     }
 
     fn bits(t: &RawTensor) -> Vec<u32> {
-        t.view().to_vec::<f32>().unwrap().iter().map(|v| v.to_bits()).collect()
+        t.view()
+            .to_vec::<f32>()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect()
     }
 
     #[test]
