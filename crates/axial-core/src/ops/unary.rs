@@ -19,8 +19,8 @@
 //! written beside the table's in each consumer.
 
 use super::grad::{
-    add_scalar, bin, bin_, bin_scalar_, cmp_scalar, div, keep_where, mul, neg, rsub_scalar,
-    piecewise, scale, un, un_, zero_where, zeros_like,
+    add_scalar, bin, bin_, bin_scalar_, cmp_scalar, div, keep_where, mul, neg, piecewise,
+    rsub_scalar, scale, un, un_, zero_where, zeros_like,
 };
 use super::scalar::{checked_scalar, limits};
 use super::{Derivative, Lowering, Op, OpInfo, Saves};
