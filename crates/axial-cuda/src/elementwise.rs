@@ -76,7 +76,7 @@ pub(crate) fn copy_operands(s: &State, from: &Operand, to: &Operand) -> Result<(
     if transposed(s, &plan, from, to)? {
         return Ok(());
     }
-    let name = format!("copy_{}", size_name(size));
+    let name = format!("copy_{}", size_name("copy_", to.dtype)?);
     walk_kernel(s, "move", &name, &[], [to, from], None)
 }
 
@@ -137,7 +137,7 @@ fn transposed(s: &State, plan: &Plan<2>, from: &Operand, to: &Operand) -> Result
         outer.numel.clamp(1, 65_535) as u32,
     );
     let args = [arg(&dst), arg(&src), arg(&tiles)];
-    let name = format!("transpose_{}", size_name(to.dtype.size()));
+    let name = format!("transpose_{}", size_name("copy_", to.dtype)?);
     // SAFETY: `transpose_bN(o, a, Tiles)`; every (outer, row, col) element
     // lies in its buffer (the plan of checked layouts), the output's
     // elements are distinct, and the input does not alias them.
@@ -178,7 +178,7 @@ fn fill_operand(s: &State, to: &Operand, value: Scalar) -> Result<()> {
         bits: scalar_bits(value, to.dtype),
         ..Scalars::default()
     };
-    let name = format!("{}_{}", Fill::CUDA_KERNEL, size_name(to.dtype.size()));
+    let name = format!("{}_{}", Fill::CUDA_KERNEL, size_name("fill_", to.dtype)?);
     walk_kernel(s, "move", &name, &[], [to], Some(&sc))
 }
 
@@ -391,6 +391,6 @@ pub(crate) fn select_where(
     let c = input(device, op, &cond, DType::Bool, &dst, &mut spill)?;
     let x = input(device, op, &a, dtype, &dst, &mut spill)?;
     let y = input(device, op, &b, dtype, &dst, &mut spill)?;
-    let kernel = format!("{}_{}", Where::CUDA_KERNEL, size_name(dtype.size()));
+    let kernel = format!("{}_{}", Where::CUDA_KERNEL, size_name(op, dtype)?);
     walk_kernel(s, "move", &kernel, &[], [&to, &c, &x, &y], None)
 }

@@ -124,7 +124,7 @@ fn run_gather(
         layout,
         dtype: src.dtype,
     };
-    let name = format!("{}_{}", Gather::CUDA_KERNEL, size_name(to.dtype.size()));
+    let name = format!("{}_{}", Gather::CUDA_KERNEL, size_name("gather", to.dtype)?);
     walk_kernel(
         s,
         "index",

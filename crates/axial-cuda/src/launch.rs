@@ -312,13 +312,17 @@ pub(crate) unsafe fn launch(
     })
 }
 
-/// The element size's name in the kernels that move bits (`b4`).
-pub(crate) fn size_name(size: usize) -> &'static str {
-    match size {
-        1 => "b1",
-        2 => "b2",
-        4 => "b4",
-        _ => "b8",
+/// The element size's name in the kernels that move bits (`b4`): 1, 2, 4
+/// or 8 bytes. A complex128's 16 bytes have no such kernel (moved as 8,
+/// each element would be half copied): `op` is refused for it, as for
+/// every dtype without CUDA kernels, instead of giving wrong values.
+pub(crate) fn size_name(op: &'static str, dtype: DType) -> Result<&'static str> {
+    match dtype.size() {
+        1 => Ok("b1"),
+        2 => Ok("b2"),
+        4 => Ok("b4"),
+        8 => Ok("b8"),
+        _ => Err(axial_core::Error::Unsupported { op, dtype }),
     }
 }
 
@@ -326,6 +330,16 @@ pub(crate) fn size_name(size: usize) -> &'static str {
 mod tests {
     use super::*;
     use axial_core::Layout;
+
+    #[test]
+    fn elements_of_16_bytes_are_refused_not_half_moved() {
+        assert_eq!(size_name("copy_", DType::F64).unwrap(), "b8");
+        assert_eq!(size_name("copy_", DType::C64).unwrap(), "b8");
+        assert_eq!(
+            size_name("copy_", DType::C128).unwrap_err().to_string(),
+            "\"copy_\" not implemented for 'ComplexDouble'"
+        );
+    }
 
     #[test]
     fn walks_have_the_layout_of_common_cuh() {
