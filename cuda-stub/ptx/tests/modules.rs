@@ -21,7 +21,7 @@ fn modules() -> Vec<(String, String)> {
 #[test]
 fn every_committed_module_parses_and_every_kernel_decodes() {
     let modules = modules();
-    assert_eq!(modules.len(), 24);
+    assert_eq!(modules.len(), 25);
     let mut kernels = 0;
     for (name, text) in &modules {
         let m = axial_ptx::Module::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
