@@ -5,6 +5,7 @@
 //!
 //! [`launch`]: crate::launch::launch
 
+use crate::cnn::{AffineShape, ConvShape, PoolShape};
 use crate::elementwise::Tiles;
 use crate::launch::{
     KernelArg, KernelParam, ParamType, Scalars, THREADS, Walk, arg, check_limits, check_params,
@@ -44,6 +45,12 @@ fn passes(name: &str) -> Option<Vec<ParamType>> {
         vec![ptr, ptr, Reduction::PARAM, ptr]
     } else if family("softmax_rows_") || family("softmax_cols_") {
         vec![ptr, ptr, SoftmaxShape::PARAM]
+    } else if family("conv_direct_") {
+        vec![ptr, ptr, ptr, ptr, ConvShape::PARAM]
+    } else if family("pool_") {
+        vec![ptr, ptr, ptr, PoolShape::PARAM]
+    } else if family("channel_affine_") {
+        vec![ptr, ptr, ptr, ptr, AffineShape::PARAM]
     } else if family("layer_norm_") {
         vec![ptr, ptr, ptr, ptr, NormShape::PARAM]
     } else if family("cumsum_block_") || family("cumsum_rows_") {
