@@ -196,7 +196,7 @@ impl Row<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::nn::{ConvAxes, ConvOptions, Padding};
+    use crate::nn::{ConvOptions, Padding};
     use crate::{DType, Generator, RawTensor};
 
     /// The f32 direct kernel against the f64 product (`im2col`), NHWC,
@@ -221,7 +221,6 @@ mod tests {
             let x = RawTensor::randn(&[2, h, w, cin], DType::F64, &mut rng).unwrap();
             let wt = RawTensor::randn(&[cout, cin, k, k], DType::F64, &mut rng).unwrap();
             let b = RawTensor::randn(&[cout], DType::F64, &mut rng).unwrap();
-            let axes = ConvAxes::new(3, &[1, 2]);
             let mut o = ConvOptions::new()
                 .stride(&[s])
                 .dilation(&[d])
@@ -230,26 +229,7 @@ mod tests {
                 o = o.clamp(-0.5, 1.0);
             }
             let bias = (i % 3 != 2).then_some(&b);
-            let run = |dtype| {
-                let [x, wt, b] = [&x, &wt, &b].map(|t| t.view().to_dtype(dtype).unwrap());
-                let b = bias.map(|_| b.view());
-                x.view()
-                    .conv_axes(&wt.view(), b.as_ref(), &axes, &o)
-                    .unwrap()
-                    .view()
-                    .to_dtype(DType::F64)
-                    .unwrap()
-                    .to_vec::<f64>()
-                    .unwrap()
-            };
-            let (fast, exact) = (run(DType::F32), run(DType::F64));
-            assert_eq!(fast.len(), exact.len());
-            for (j, (a, e)) in fast.iter().zip(&exact).enumerate() {
-                assert!(
-                    (a - e).abs() <= 1e-5 * (1.0 + e.abs()),
-                    "case {i}, {j}: {a} vs {e}"
-                );
-            }
+            super::super::f32_within_f64(i, &x, &wt, bias, &o);
         }
     }
 }

@@ -98,3 +98,40 @@ impl Real for f64 {
         f64::is_nan(self)
     }
 }
+
+/// The f32 convolution of channels-last `x` (`[batch, h, w, c]`, f64)
+/// against the same in f64, elementwise within 1e-5 relative (case `case`
+/// of a kernel's test); returns the f64 result.
+#[cfg(test)]
+pub(crate) fn f32_within_f64(
+    case: usize,
+    x: &crate::RawTensor,
+    weight: &crate::RawTensor,
+    bias: Option<&crate::RawTensor>,
+    options: &crate::nn::ConvOptions,
+) -> Vec<f64> {
+    use crate::DType;
+    let axes = crate::nn::ConvAxes::new(3, &[1, 2]);
+    let run = |dtype| {
+        let [x, w] = [x, weight].map(|t| t.view().to_dtype(dtype).unwrap());
+        let b = bias.map(|b| b.view().to_dtype(dtype).unwrap());
+        let b = b.as_ref().map(|b| b.view());
+        x.view()
+            .conv_axes(&w.view(), b.as_ref(), &axes, options)
+            .unwrap()
+            .view()
+            .to_dtype(DType::F64)
+            .unwrap()
+            .to_vec::<f64>()
+            .unwrap()
+    };
+    let (fast, exact) = (run(DType::F32), run(DType::F64));
+    assert_eq!(fast.len(), exact.len());
+    for (j, (a, e)) in fast.iter().zip(&exact).enumerate() {
+        assert!(
+            (a - e).abs() <= 1e-5 * (1.0 + e.abs()),
+            "case {case}, {j}: {a} vs {e}"
+        );
+    }
+    exact
+}
