@@ -135,9 +135,6 @@ impl CpuBuffer {
             }
             return Ok(buf);
         }
-        if len >= POOL_MIN_BYTES {
-            release_pooled(len);
-        }
         let layout = alloc_layout(len)?;
         // SAFETY: `layout` has a non-zero size. alloc_zeroed initialises every byte,
         // which is what lets the pool hand stale bytes out safely later.
@@ -464,30 +461,28 @@ fn free(ptr: NonNull<u8>, cap: usize) {
 /// Best fit among blocks of `len` bytes to an eighth more: a block handed
 /// out counts whole against the process's memory: with blocks up to twice
 /// the request, the encoder block's training step peaked at 74.6 MiB in
-/// all, against 71.5 MiB with this fit (or an exact one).
+/// all, against 71.5 MiB with this fit (or an exact one). When none fits,
+/// frees pooled blocks, the oldest first, until `len` bytes or all of them
+/// are gone: room for the new block the caller makes instead.
 fn take_pooled(len: usize) -> Option<Block> {
     let mut pool = POOL.lock().ok()?;
     let best = pool
         .iter()
         .enumerate()
         .filter(|(_, b)| b.cap >= len && b.cap - len <= len / 8)
-        .min_by_key(|(_, b)| b.cap)?
-        .0;
-    Some(pool.swap_remove(best))
-}
-
-/// Frees pooled blocks, the oldest first, until `len` bytes or all of them
-/// are gone: room for a new block of `len` bytes that none of them fits.
-fn release_pooled(len: usize) {
-    let Ok(mut pool) = POOL.lock() else {
-        return;
-    };
+        .min_by_key(|(_, b)| b.cap)
+        .map(|(i, _)| i);
+    if let Some(i) = best {
+        // `remove`, not `swap_remove`: the pool stays in the order blocks came.
+        return Some(pool.remove(i));
+    }
     let mut freed = 0;
     while freed < len && !pool.is_empty() {
         let old = pool.remove(0);
         freed += old.cap;
         free(old.ptr, old.cap);
     }
+    None
 }
 
 fn give_to_pool(block: Block) -> bool {
