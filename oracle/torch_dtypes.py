@@ -217,6 +217,21 @@ def main():
         torch.tensor([[1, 2], [3, 4]], dtype=torch.uint32),
     ]:
         cases.append(case("repr", [t], repr))
+    # Reductions of empty float8 tensors, which PyTorch fills without a
+    # kernel (sum 0, prod 1, var and std NaN) or refuses (mean's division).
+    def empty_reduced(t, kind, dims, keepdim):
+        if kind in ("var", "std"):
+            return reduced(t, kind, dims, 1, keepdim)
+        f = {"sum": torch.sum, "prod": torch.prod, "mean": torch.mean}[kind]
+        if kind == "prod":
+            return f(t, dims[0], keepdim=keepdim) if dims else f(t)
+        return f(t, dims, keepdim=keepdim) if dims else f(t)
+    for dt in (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e4m3fnuz):
+        for shape, dims, keepdim in [((0,), [], False), ((2, 0), [1], False), ((2, 0), [1], True), ((0, 3), [1], False)]:
+            for kind in ("sum", "prod", "mean", "var", "std"):
+                t = torch.zeros(shape).to(dt)
+                cases.append(case("reduce", [t], lambda t, k=kind, d=dims, kd=keepdim: empty_reduced(t, k, d, kd),
+                                  kind=kind, dims=dims, correction=1, keepdim=keepdim))
     OUT.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, indent=None, separators=(",", ":")) + "\n")
     print(f"wrote {OUT}: {len(cases)} cases, {OUT.stat().st_size} bytes")
 

@@ -271,7 +271,9 @@ fn run(case: &Value) -> Result<Outcome> {
                     .collect();
                 let correction = args["correction"].as_f64().unwrap_or(0.0);
                 let op = match args["kind"].as_str().unwrap() {
+                    "sum" => ReduceOp::Sum,
                     "prod" => ReduceOp::Prod,
+                    "mean" => ReduceOp::Mean,
                     "var" => ReduceOp::Var { correction },
                     "std" => ReduceOp::Std { correction },
                     other => panic!("no reduction {other}"),

@@ -111,9 +111,9 @@ pub use num_complex::Complex;
 #[doc(hidden)]
 pub use ops::AssignInto;
 pub use ops::{
-    Addable, Attended, Attention, AttentionMask, AxisOf, CatAll, Chosen, Condition, Divisible,
-    Number, OpShape, Operand, Ordered, Pad, Padded, Promote, Promoted, RealNumber, ResultTypes,
-    SameDType, Selected, Stacked, WithIndices,
+    Addable, Attended, Attention, AttentionMask, AxisOf, CatAll, Chosen, Clampable, Condition,
+    Divisible, Logical, Magnitude, Number, OpShape, Operand, Ordered, Pad, Padded, Promote,
+    Promoted, RealNumber, RealValued, ResultTypes, SameDType, Selected, Stacked, WithIndices,
 };
 pub use quantized::{
     Bf16, Dense, Fp32, Int8, LinearWeight, PackedLinear, PerChannel, PerTensor, Precision, QInt8,

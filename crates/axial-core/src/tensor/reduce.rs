@@ -41,6 +41,9 @@ impl<D: Backend> TensorRef<'_, D> {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn reduce(&self, op: ReduceOp, dims: &[isize], keepdim: bool) -> Result<RawTensor<D>> {
+        if let Some(filled) = self.empty_float8_reduce(op, dims, keepdim) {
+            return filled;
+        }
         op.check_moments(self.dtype, self.shape(), dims)?;
         let out_dtype = op.output_dtype(self.dtype)?;
         if op.needs_elements() && self.numel() == 0 {
@@ -59,6 +62,39 @@ impl<D: Backend> TensorRef<'_, D> {
             out.layout = Layout::contiguous(&reduced_shape(self.shape(), &dims, false));
         }
         Ok(out)
+    }
+
+    /// A reduction of an empty float8 tensor. PyTorch has no float8 kernel
+    /// for `sum`, `prod`, `var` or `std`, but fills their empty results
+    /// without one: 0, 1 and NaN. `mean` then divides, which float8 lacks.
+    /// `None` for any other tensor or op.
+    /// (`tests/torch_dtypes.rs` replays PyTorch's answers.)
+    fn empty_float8_reduce(
+        &self,
+        op: ReduceOp,
+        dims: &[isize],
+        keepdim: bool,
+    ) -> Option<Result<RawTensor<D>>> {
+        if !self.dtype.is_float8() || self.numel() != 0 {
+            return None;
+        }
+        let value = match op {
+            ReduceOp::Sum => 0.0,
+            ReduceOp::Prod => 1.0,
+            ReduceOp::Var { .. } | ReduceOp::Std { .. } => f64::NAN,
+            ReduceOp::Mean => {
+                return Some(Err(crate::Error::Unsupported {
+                    op: "div_cpu_reduced_float",
+                    dtype: self.dtype,
+                }));
+            }
+            // Their kernels or refusals, as for any other tensor.
+            _ => return None,
+        };
+        Some(reduced_dims(op.name(), dims, self.dim()).and_then(|dims| {
+            let shape = reduced_shape(self.shape(), &dims, keepdim);
+            RawTensor::full_on(self.storage.device(), &shape, value.into(), self.dtype)
+        }))
     }
 
     /// `sum` and `mean` of complex numbers: of the real and the imaginary

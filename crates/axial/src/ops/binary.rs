@@ -7,7 +7,9 @@
 use axial_core::{Backend, BinaryOp, Element, Result};
 use axial_shape::{BroadcastWith, Broadcasted, InPlace, Shape};
 
-use super::dtype::{Addable, Divisible, Number, RealNumber, ResultTypes, SameDType};
+use super::dtype::{
+    Addable, Divisible, Logical, Number, RealNumber, RealValued, ResultTypes, SameDType,
+};
 use super::mismatch;
 use super::operand::{Operand, Value};
 use crate::access::owned;
@@ -227,21 +229,21 @@ binary_ops! {
     pow, try_pow: Pow, T: Number => T,
     i64: [[2, 3], [4, 5]], [2, 0] => [4, 1, 16, 1];
     /// The larger of the two, elementwise (NaN propagates; PyTorch's `maximum`).
-    maximum, try_maximum: Maximum, T: Element => T,
+    maximum, try_maximum: Maximum, T: RealValued => T,
     f32: [[1.0, 5.0], [3.0, -4.0]], [2.0, 2.0] => [2.0, 5.0, 3.0, 2.0];
     /// The smaller of the two, elementwise (NaN propagates; PyTorch's `minimum`).
-    minimum, try_minimum: Minimum, T: Element => T,
+    minimum, try_minimum: Minimum, T: RealValued => T,
     f32: [[1.0, 5.0], [3.0, -4.0]], [2.0, 2.0] => [1.0, 2.0, 2.0, -4.0];
     /// `atan2(self, other)` elementwise (integer operands give `f32`).
-    atan2, try_atan2: Atan2, T: ResultTypes => <T as ResultTypes>::Quotient,
+    atan2, try_atan2: Atan2, T: RealValued => <T as ResultTypes>::Quotient,
     f64: [[0.0, 1.0], [0.0, -1.0]], [1.0, 0.0] => [0.0, std::f64::consts::FRAC_PI_2, 0.0, -std::f64::consts::FRAC_PI_2];
     /// `self && other`, elementwise on truth values (non-zero is true); a
     /// bool tensor.
-    logical_and, try_logical_and: LogicalAnd, T: Element => axial_core::Bool,
+    logical_and, try_logical_and: LogicalAnd, T: Logical => axial_core::Bool,
     i32: [[0, 1], [2, 0]], [1, 1] => [Bool::FALSE, Bool::TRUE, Bool::TRUE, Bool::FALSE];
     /// `self || other`, elementwise on truth values (non-zero is true); a
     /// bool tensor.
-    logical_or, try_logical_or: LogicalOr, T: Element => axial_core::Bool,
+    logical_or, try_logical_or: LogicalOr, T: Logical => axial_core::Bool,
     i32: [[0, 1], [2, 0]], [0, 0] => [Bool::FALSE, Bool::TRUE, Bool::TRUE, Bool::FALSE];
 }
 
@@ -269,9 +271,9 @@ binary_ops_! {
     pow_, try_pow_: Pow, T: Number,
     i64: [[2, 3], [4, 5]], [2, 0] => [4, 1, 16, 1];
     /// The larger of the two, in place (PyTorch's `maximum` into `self`).
-    maximum_, try_maximum_: Maximum, T: Element,
+    maximum_, try_maximum_: Maximum, T: RealValued,
     f32: [[1.0, 5.0], [3.0, -4.0]], [2.0, 2.0] => [2.0, 5.0, 3.0, 2.0];
     /// The smaller of the two, in place (PyTorch's `minimum` into `self`).
-    minimum_, try_minimum_: Minimum, T: Element,
+    minimum_, try_minimum_: Minimum, T: RealValued,
     f32: [[1.0, 5.0], [3.0, -4.0]], [2.0, 2.0] => [1.0, 2.0, 2.0, -4.0];
 }

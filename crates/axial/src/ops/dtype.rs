@@ -2,6 +2,7 @@
 //! the dtypes PyTorch adds, divides and orders, and the dtypes PyTorch
 //! gives results.
 
+use axial_core::float8::{F8E4M3Fn, F8E4M3FnUz, F8E5M2, F8E5M2FnUz};
 use axial_core::{Bool, Element};
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -47,7 +48,7 @@ impl<T: Element> SameDType<T> for T {}
     label = "needs an integer (not uint16/32/64), floating-point (not float8) or complex element type",
     note = "bool tensors have `logical_and`, `logical_or` and `logical_not`; uint16/32/64 and float8 tensors multiply (`*`); for the rest convert first with `.cast::<i64>()` or `.cast::<f32>()`"
 )]
-pub trait Number: Addable + sealed::Sealed {}
+pub trait Number: Addable + Magnitude + Logical + sealed::Sealed {}
 
 /// A real number type (`%`, `//`): the integers but uint16/32/64, and the
 /// floats but the float8s. PyTorch's remainder and floor division take no
@@ -65,7 +66,7 @@ pub trait Number: Addable + sealed::Sealed {}
     label = "needs an integer (not uint16/32/64) or floating-point (not float8) element type",
     note = "complex numbers have no remainder; for the others convert first with `.cast::<i64>()` or `.cast::<f32>()`"
 )]
-pub trait RealNumber: Number + Ordered {}
+pub trait RealNumber: Number + Ordered + Clampable {}
 
 macro_rules! real_number {
     ($($t:ty),*) => {$( impl RealNumber for $t {} )*};
@@ -175,7 +176,7 @@ result_types! {
     label = "needs a real element type that PyTorch compares",
     note = "`.cast::<f32>()` keeps the real parts of complex numbers (as PyTorch's cast does); `.cast::<i64>()` or `.cast::<f32>()` converts the others"
 )]
-pub trait Ordered: Element + ordered::Sealed {}
+pub trait Ordered: RealValued + ordered::Sealed {}
 
 mod ordered {
     pub trait Sealed {}
@@ -220,3 +221,100 @@ number!(
     Complex<f32>,
     Complex<f64>
 );
+
+/// An element type with `maximum`, `minimum` and `atan2`: bool, every
+/// integer (uint16/32/64 included) and the floats but the float8s. PyTorch
+/// refuses complex operands (`maximum not implemented for complex tensors.`)
+/// and float8 ones (`"maximum_cpu" not implemented for 'Float8_e4m3fn'`).
+/// Every [`Ordered`] type is one.
+///
+/// ```
+/// use axial::RealValued;
+/// fn real_valued<T: RealValued>() {}
+/// real_valued::<u32>();
+/// real_valued::<axial::Bool>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors have no `maximum`, `minimum` or `atan2`: PyTorch computes them for bool, integer and floating-point (not float8) tensors only",
+    label = "needs a real element type other than float8",
+    note = "complex numbers have no order; convert float8 first with `.cast::<f32>()`"
+)]
+pub trait RealValued: ResultTypes + real_valued::Sealed {}
+
+mod real_valued {
+    pub trait Sealed {}
+}
+
+/// An element type with `relu` and `clamp`: every integer (uint16/32/64
+/// included) and the floats but the float8s. PyTorch refuses bool
+/// (`Boolean inputs not supported for relu`), complex (`clamp is not
+/// supported for complex types`) and float8 tensors. Every
+/// [`RealNumber`] type is one.
+///
+/// ```
+/// use axial::Clampable;
+/// fn clampable<T: Clampable>() {}
+/// clampable::<u16>();
+/// clampable::<half::f16>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors cannot be clamped: PyTorch's `relu` and `clamp` take integer and floating-point (not float8) tensors only",
+    label = "needs an integer or floating-point element type other than float8",
+    note = "complex numbers have no order; convert bool or float8 first with `.cast::<f32>()`"
+)]
+pub trait Clampable: Element + clampable::Sealed {}
+
+mod clampable {
+    pub trait Sealed {}
+}
+
+/// An element type with `abs`: every [`Number`] and the float8s. PyTorch
+/// refuses bool and uint16/32/64 tensors (`"abs_cpu" not implemented for
+/// 'UInt16'`). The absolute value of a complex number is its modulus, and
+/// stays complex here as in PyTorch's `abs` on the element type.
+///
+/// ```
+/// use axial::Magnitude;
+/// fn magnitude<T: Magnitude>() {}
+/// magnitude::<i8>();
+/// magnitude::<axial::F8E4M3Fn>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors have no `abs`: PyTorch takes signed or unsigned 8-bit to 64-bit integers (not uint16/32/64), floats and complex numbers",
+    label = "needs a numeric element type with an absolute value",
+    note = "convert first with `.cast::<i64>()`"
+)]
+pub trait Magnitude: Element + magnitude::Sealed {}
+
+mod magnitude {
+    pub trait Sealed {}
+}
+
+/// An element type PyTorch reads as truth values in `logical_and`,
+/// `logical_or` and `logical_not` (non-zero is true): bool, the integers but uint16/32/64,
+/// the floats but the float8s, and complex numbers.
+///
+/// ```
+/// use axial::Logical;
+/// fn logical<T: Logical>() {}
+/// logical::<axial::Bool>();
+/// logical::<axial::Complex<f32>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors have no `logical_and`, `logical_or` or `logical_not`: PyTorch refuses uint16/32/64 and float8 tensors there",
+    label = "needs an element type PyTorch reads as a truth value",
+    note = "compare first (`.ne_scalar(0)`), or convert with `.cast::<i64>()` or `.cast::<f32>()`"
+)]
+pub trait Logical: Element + logical::Sealed {}
+
+mod logical {
+    pub trait Sealed {}
+}
+
+macro_rules! element_class {
+    ($class:ident, $sealed:ident: $($t:ty),*) => {$( impl $sealed::Sealed for $t {} impl $class for $t {} )*};
+}
+element_class!(RealValued, real_valued: Bool, u8, i8, i16, i32, i64, u16, u32, u64, f16, bf16, f32, f64);
+element_class!(Clampable, clampable: u8, i8, i16, i32, i64, u16, u32, u64, f16, bf16, f32, f64);
+element_class!(Magnitude, magnitude: u8, i8, i16, i32, i64, f16, bf16, f32, f64, Complex<f32>, Complex<f64>, F8E4M3Fn, F8E5M2, F8E4M3FnUz, F8E5M2FnUz);
+element_class!(Logical, logical: Bool, u8, i8, i16, i32, i64, f16, bf16, f32, f64, Complex<f32>, Complex<f64>);

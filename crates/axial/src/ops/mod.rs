@@ -35,7 +35,10 @@ pub use arg::WithIndices;
 pub use arith::AssignInto;
 pub use attention::{Attended, Attention, AttentionMask};
 pub use compare::{Chosen, Condition};
-pub use dtype::{Addable, Divisible, Number, Ordered, RealNumber, ResultTypes, SameDType};
+pub use dtype::{
+    Addable, Clampable, Divisible, Logical, Magnitude, Number, Ordered, RealNumber, RealValued,
+    ResultTypes, SameDType,
+};
 pub use index::Selected;
 pub use join::{CatAll, Stacked};
 pub use layers::AxisOf;

@@ -1,16 +1,17 @@
 //! `topk` along an axis by name: `K` in the type (the result's axis has
 //! size `K`, proven to fit where the axis is static), or known at run time.
 
-use axial_core::{Backend, Element, Result};
+use axial_core::{Backend, Result};
 use axial_shape::{Dyn, HasAxis, ResizeAxis, Shape, TopK};
 
 use super::arg::WithIndices;
+use super::dtype::Ordered;
 use crate::access::owned;
 use crate::or_panic::or_panic;
 use crate::repr::Data;
 use crate::tensor::TensorBase;
 
-impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
+impl<T: Ordered, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// `topk` with `k` and the layout of the result.
     fn topk_at<Out>(
         &self,

@@ -6,7 +6,7 @@
 use axial_core::{Backend, Bool, Element, Result, UnaryOp};
 use axial_shape::Shape;
 
-use super::dtype::Number;
+use super::dtype::{Clampable, Logical, Magnitude, Number, Ordered};
 use crate::access::owned;
 use crate::float::Float;
 use crate::or_panic::or_panic;
@@ -122,13 +122,13 @@ unary_ops! {
     /// `-x` elementwise (PyTorch's `neg`; unsigned integers wrap).
     neg, try_neg, neg_, try_neg_: UnaryOp::Neg, T: Number, i32: [3, -4] => [-3, 4];
     /// `|x|` elementwise.
-    abs, try_abs, abs_, try_abs_: UnaryOp::Abs, T: Number, i64: [3, -4] => [3, 4];
+    abs, try_abs, abs_, try_abs_: UnaryOp::Abs, T: Magnitude, i64: [3, -4] => [3, 4];
     /// −1, 0 or 1 by the sign of each element (NaN stays NaN).
-    sign, try_sign, sign_, try_sign_: UnaryOp::Sign, T: Number, f32: [-2.5, 0.0] => [-1.0, 0.0];
+    sign, try_sign, sign_, try_sign_: UnaryOp::Sign, T: Ordered, f32: [-2.5, 0.0] => [-1.0, 0.0];
     /// `x²` elementwise.
     square, try_square, square_, try_square_: UnaryOp::Square, T: Number, i64: [3, -4] => [9, 16];
     /// `max(x, 0)` elementwise.
-    relu, try_relu, relu_, try_relu_: UnaryOp::Relu, T: Number, f32: [2.0, -1.0] => [2.0, 0.0];
+    relu, try_relu, relu_, try_relu_: UnaryOp::Relu, T: Clampable, f32: [2.0, -1.0] => [2.0, 0.0];
     /// `√x` elementwise (floats only: cast integers first).
     sqrt, try_sqrt, sqrt_, try_sqrt_: UnaryOp::Sqrt, T: Float, f32: [4.0, 9.0] => [2.0, 3.0];
     /// `1/√x` elementwise.
@@ -189,7 +189,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// ```
     pub fn try_clamp(&self, min: T, max: T) -> Result<Tensor<T, S, D>>
     where
-        T: Number,
+        T: Clampable,
     {
         self.unary_op(clamp(min, max))
     }
@@ -207,7 +207,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     #[track_caller]
     pub fn clamp(&self, min: T, max: T) -> Tensor<T, S, D>
     where
-        T: Number,
+        T: Clampable,
     {
         or_panic(self.try_clamp(min, max))
     }
@@ -226,7 +226,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// ```
     pub fn try_clamp_(&mut self, min: T, max: T) -> Result<()>
     where
-        T: Number,
+        T: Clampable,
         R: DataMut<D>,
     {
         self.unary_op_(clamp(min, max))
@@ -246,7 +246,7 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     #[track_caller]
     pub fn clamp_(&mut self, min: T, max: T)
     where
-        T: Number,
+        T: Clampable,
         R: DataMut<D>,
     {
         or_panic(self.try_clamp_(min, max))
@@ -263,7 +263,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.try_logical_not()?.to_vec(), vec![Bool::TRUE, Bool::FALSE]);
     /// # Ok::<(), axial::Error>(())
     /// ```
-    pub fn try_logical_not(&self) -> Result<Tensor<Bool, S, D>> {
+    pub fn try_logical_not(&self) -> Result<Tensor<Bool, S, D>>
+    where
+        T: Logical,
+    {
         self.unary_op(UnaryOp::LogicalNot)
     }
 
@@ -278,7 +281,10 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     /// assert_eq!(x.logical_not().to_vec(), vec![Bool::TRUE, Bool::FALSE]);
     /// ```
     #[track_caller]
-    pub fn logical_not(&self) -> Tensor<Bool, S, D> {
+    pub fn logical_not(&self) -> Tensor<Bool, S, D>
+    where
+        T: Logical,
+    {
         or_panic(self.try_logical_not())
     }
 }
