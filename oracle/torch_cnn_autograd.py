@@ -4,11 +4,12 @@ activations, for random configurations, written for axial to replay.
 Each case is one op of `torch.nn.functional` on small float32 tensors:
 `conv1d`/`conv2d` (stride, also above the kernel; padding as numbers,
 'same' and 'valid'; dilation; groups, depthwise included; bias or not),
+`conv_transpose1d/2d` (stride, padding, dilation, output padding, groups),
 `max_pool1d/2d` (padding, dilation, ceil_mode; integer-valued inputs for
 ties), `avg_pool1d/2d` (padding, ceil_mode, count_include_pad,
 divisor_override), `adaptive_avg_pool1d/2d`, `adaptive_max_pool1d/2d`
 (integer-valued inputs for ties), `group_norm`, `instance_norm`,
-`batch_norm` in training
+`instance_norm` with running statistics, `batch_norm` in training
 (with the running statistics it updates) and in eval mode, `relu6`,
 `hardswish`, `hardsigmoid`, `leaky_relu`, `prelu`, and convolutions
 padding in reflect, replicate and circular mode; batches of 1 and more,
@@ -46,6 +47,8 @@ PER_KIND = {
     "adaptive_max_pool": 24,
     "group_norm": 24,
     "instance_norm": 16,
+    "conv_transpose": 60,
+    "instance_norm_running": 16,
 }
 
 
@@ -134,6 +137,47 @@ def conv_mode_case(rng):
         "stride": stride,
         "padding": padding,
         "padding_mode": mode,
+        "dilation": dilation,
+        "groups": groups,
+        "channels_last": rng.random() < 0.3,
+    }
+    return params, inputs, y
+
+
+def conv_transpose_case(rng):
+    """`conv_transpose1d/2d`: stride, padding, dilation, output padding
+    below the stride or (past it) below the dilation, groups, bias or not."""
+    dims = rng.choice([1, 2])
+    groups = rng.choice([1, 1, 2, 3])
+    cin, cout_per = groups * rng.randint(1, 2), rng.randint(1, 3)
+    kernel = spatial_sizes(rng, dims, 1, 3)
+    stride = spatial_sizes(rng, dims, 1, 3)
+    dilation = spatial_sizes(rng, dims, 1, 3)
+    padding = spatial_sizes(rng, dims, 0, 2)
+    output_padding = [rng.randint(0, max(s, d) - 1) for s, d in zip(stride, dilation)]
+    size = spatial_sizes(rng, dims, 2, 6)
+    x = leaf([rng.choice([1, 1, 2, 3]), cin] + size)
+    w = leaf([cin, cout_per] + kernel)
+    b = leaf([cout_per * groups]) if rng.random() < 0.6 else None
+    fn = F.conv_transpose1d if dims == 1 else F.conv_transpose2d
+    y = fn(
+        x,
+        w,
+        b,
+        stride=stride,
+        padding=padding,
+        output_padding=output_padding,
+        groups=groups,
+        dilation=dilation,
+    )
+    inputs = {"x": x, "w": w}
+    if b is not None:
+        inputs["b"] = b
+    params = {
+        "dims": dims,
+        "stride": stride,
+        "padding": padding,
+        "output_padding": output_padding,
         "dilation": dilation,
         "groups": groups,
         "channels_last": rng.random() < 0.3,
@@ -256,6 +300,41 @@ def instance_norm_case(rng):
     return {"dims": dims, "eps": eps, "channels_last": rng.random() < 0.3}, inputs, y
 
 
+def instance_norm_running_case(rng):
+    """`InstanceNorm` with `track_running_stats=True` in training: the
+    running statistics move towards the batch's average of the instances'."""
+    dims = rng.choice([1, 2])
+    channels = rng.randint(1, 3)
+    size = [rng.randint(2, 4)] + spatial_sizes(rng, dims - 1, 2, 4)
+    if math.prod(size) < 4:
+        raise ValueError("fewer than 4 elements per instance")  # see WELL_CONDITIONED
+    x = leaf([rng.choice([1, 2, 3]), channels] + size)
+    affine = rng.random() < 0.5
+    inputs = {"x": x}
+    if affine:
+        inputs["w"] = leaf([channels])
+        inputs["b"] = leaf([channels])
+    momentum = rng.choice([0.1, 0.5])
+    eps = rng.choice([1e-5, 1e-3])
+    rm = torch.randn(channels)
+    rv = torch.rand(channels) + 0.5
+    rm0, rv0 = rm.clone(), rv.clone()
+    y = F.instance_norm(
+        x, rm, rv, inputs.get("w"), inputs.get("b"), use_input_stats=True, momentum=momentum, eps=eps
+    )
+    params = {
+        "dims": dims,
+        "momentum": momentum,
+        "eps": eps,
+        "running_mean": flat(rm0),
+        "running_var": flat(rv0),
+        "running_mean_after": flat(rm),
+        "running_var_after": flat(rv),
+        "channels_last": rng.random() < 0.3,
+    }
+    return params, inputs, y
+
+
 def batch_norm_case(rng):
     dims = rng.choice([0, 1, 2])
     channels = rng.randint(1, 4)
@@ -327,6 +406,8 @@ KINDS = {
     "adaptive_max_pool": adaptive_max_case,
     "group_norm": group_norm_case,
     "instance_norm": instance_norm_case,
+    "conv_transpose": conv_transpose_case,
+    "instance_norm_running": instance_norm_running_case,
 }
 
 

@@ -1,5 +1,6 @@
 //! The typed CNN ops on tracked tensors, by axis name: finite-difference
 //! gradchecks in f64 of convolution (NCHW and NHWC, input and weight),
+//! transposed convolution,
 //! pooling (adaptive max pooling included), batch, group and instance
 //! norm and the activations; the gradient of a parameter has the
 //! parameter's type; the same convolution on an NCHW and an NHWC
@@ -52,6 +53,27 @@ fn gradchecks_of_convolutions_by_name() {
     let sw: Tensor<f64, shape![2, 3, 3, 3]> = input(12);
     let sv = sw.track();
     gradcheck(|v| v.conv(Channels, (Rows, Cols), &sv, None, Same), &xl).unwrap();
+}
+
+#[test]
+fn gradchecks_of_transposed_convolutions_by_name() {
+    let x: Tensor<f64, Nchw> = input(20);
+    let w: Tensor<f64, shape![3, 2, 3, 2]> = input(21);
+    let wv = w.track();
+    gradcheck(
+        |v| v.conv_transpose(Channels, (Rows, Cols), &wv, None, ConvT::<2, 1, 1>),
+        &x,
+    )
+    .unwrap();
+    // NHWC, depthwise (groups = channels).
+    let xl: Tensor<f64, Nhwc> = input(22);
+    let dw: Tensor<f64, shape![3, 1, 2, 2]> = input(23);
+    let dv = dw.track();
+    gradcheck(
+        |v| v.conv_transpose(Channels, (Rows, Cols), &dv, None, ConvT::<2, 0, 0, 1, 3>),
+        &xl,
+    )
+    .unwrap();
 }
 
 #[test]

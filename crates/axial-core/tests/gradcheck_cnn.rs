@@ -91,6 +91,57 @@ fn conv2d_nchw_with_every_option() {
     }
 }
 
+/// A transposed convolution's case: options, input shape, weight shape
+/// (`[in, out / groups, kernel...]`), channel dim, spatial dims.
+type TransposedCase = (ConvOptions, Vec<usize>, Vec<usize>, usize, Vec<usize>);
+
+#[test]
+fn conv_transpose_nchw_and_nhwc() {
+    let cases: Vec<TransposedCase> = vec![
+        (
+            ConvOptions::new(),
+            vec![2, 2, 3, 2],
+            vec![2, 3, 2, 2],
+            1,
+            vec![2, 3],
+        ),
+        (
+            ConvOptions::new()
+                .stride(&[2])
+                .padding(Padding::Both(vec![1]))
+                .output_padding(&[1]),
+            vec![1, 2, 3, 3],
+            vec![2, 1, 3, 3],
+            1,
+            vec![2, 3],
+        ),
+        // An output padding past the stride (below the dilation).
+        (
+            ConvOptions::new().dilation(&[3]).output_padding(&[2]),
+            vec![1, 2, 4],
+            vec![2, 2, 2],
+            1,
+            vec![2],
+        ),
+        // NHWC, grouped, strided.
+        (
+            ConvOptions::new().stride(&[2, 1]).groups(2),
+            vec![1, 3, 2, 4],
+            vec![4, 1, 2, 2],
+            3,
+            vec![1, 2],
+        ),
+    ];
+    for (n, (o, xs, ws, channel, spatial)) in cases.into_iter().enumerate() {
+        let axes = ConvAxes::new(channel, &spatial);
+        let b = input(&[ws[1] * o.groups], 50 + n as u64);
+        check(
+            |v| v[0].conv_transpose_axes(&v[1], Some(&v[2]), &axes, &o),
+            &[input(&xs, 40 + n as u64), input(&ws, 45 + n as u64), b],
+        );
+    }
+}
+
 #[test]
 fn conv_nhwc_and_1d_and_unbatched() {
     // NHWC: channels last, read in place.

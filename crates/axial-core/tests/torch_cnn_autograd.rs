@@ -134,6 +134,16 @@ fn replay(case: &Value) -> R<()> {
             let axes = ConvAxes::new(channel, &spatial);
             input.conv_axes(get("w").expect("w"), get("b"), &axes, &o)
         }
+        "conv_transpose" => {
+            let o = ConvOptions::new()
+                .stride(&per_dim(p, "stride"))
+                .dilation(&per_dim(p, "dilation"))
+                .groups(p["groups"].as_u64().expect("groups") as usize)
+                .padding(Padding::Both(per_dim(p, "padding")))
+                .output_padding(&per_dim(p, "output_padding"));
+            let axes = ConvAxes::new(channel, &spatial);
+            input.conv_transpose_axes(get("w").expect("w"), get("b"), &axes, &o)
+        }
         "max_pool" | "avg_pool" => {
             let mut o = PoolOptions::new(&per_dim(p, "kernel"))
                 .stride(&per_dim(p, "stride"))
@@ -158,6 +168,24 @@ fn replay(case: &Value) -> R<()> {
                 _ => input.shape()[channel],
             };
             input.group_norm_axes(channel, &spatial, groups, get("w"), get("b"), eps)
+        }
+        "instance_norm_running" => {
+            let mut rm = raw(&p["running_mean"])?;
+            let mut rv = raw(&p["running_var"])?;
+            let eps = p["eps"].as_f64().expect("eps");
+            let momentum = p["momentum"].as_f64().expect("momentum");
+            let stats = Some((&mut rm.view_mut(), &mut rv.view_mut()));
+            let y = input.instance_norm_axes(
+                channel,
+                &spatial,
+                get("w"),
+                get("b"),
+                stats,
+                momentum,
+                eps,
+            );
+            running = Some((rm, rv));
+            y
         }
         "batch_norm" => {
             let mut rm = raw(&p["running_mean"])?;

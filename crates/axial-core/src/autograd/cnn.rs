@@ -242,16 +242,159 @@ impl<'g> Var<'g, Cpu> {
                     grads.push(None);
                 }
                 if has_bias {
-                    grads.push(match needs[2] {
-                        true => {
-                            let dims: Vec<isize> = others(g.dim(), &[axes.channel])
-                                .iter()
-                                .map(|&d| d as isize)
-                                .collect();
-                            Some(Grad::new(g.reduce(crate::ReduceOp::Sum, &dims, false)?))
+                    grads.push(bias_grad(&g, axes.channel, needs[2])?);
+                }
+                Ok(grads)
+            }),
+        );
+        Ok(out)
+    }
+
+    /// Instance normalisation in training over the dims `spatial`, one
+    /// instance per channel (`channel`) and index of the other dims
+    /// (recorded as [`group_norm_axes`](Self::group_norm_axes) with a group
+    /// per channel), and the running statistics, when given, moved by
+    /// `momentum` towards the batch's average of the instances' means and
+    /// unbiased variances (PyTorch's `InstanceNorm` with
+    /// `track_running_stats=True`, in training).
+    ///
+    /// # Errors
+    /// As [`TensorRef::instance_norm_axes`].
+    ///
+    /// ```
+    /// use axial_core::{autograd::Var, RawTensor};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f64, 3.0, 5.0, 9.0], &[1, 2, 2])?)?;
+    /// let mut mean = RawTensor::from_vec(vec![0.0f64; 2], &[2])?;
+    /// let mut var = RawTensor::from_vec(vec![1.0f64; 2], &[2])?;
+    /// let running = Some((&mut mean.view_mut(), &mut var.view_mut()));
+    /// let y = x.instance_norm_axes(1, &[2], None, None, running, 0.5, 0.0)?;
+    /// assert_eq!(y.value().to_vec::<f64>()?, vec![-1.0, 1.0, -1.0, 1.0]);
+    /// assert_eq!((mean.to_vec::<f64>()?, var.to_vec::<f64>()?), (vec![1.0, 3.5], vec![1.5, 4.5]));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn instance_norm_axes(
+        &self,
+        channel: usize,
+        spatial: &[usize],
+        weight: Option<&Var<'g, Cpu>>,
+        bias: Option<&Var<'g, Cpu>>,
+        running: Option<(&mut TensorMut<'_, Cpu>, &mut TensorMut<'_, Cpu>)>,
+        momentum: f64,
+        eps: f64,
+    ) -> Result<Var<'g, Cpu>> {
+        // An absent channel dim: group norm's error.
+        let c = self.shape().get(channel).copied().unwrap_or(1);
+        let y = self.group_norm_axes(channel, spatial, c, weight, bias, eps)?;
+        if let Some(running) = running {
+            (self.value()).update_instance_running(channel, spatial, running, momentum)?;
+        }
+        Ok(y)
+    }
+
+    /// A transposed convolution over the dims `axes` names (as
+    /// [`TensorRef::conv_transpose_axes`]; the weight `[in, out / groups,
+    /// kernel...]`), recorded as PyTorch's `ConvolutionBackward0` with
+    /// `transposed=True`: the gradient of the input is the convolution of
+    /// the output's gradient by the weight (same stride, padding, dilation
+    /// and groups), the weight's the convolution weight gradient with the
+    /// roles swapped (the output's gradient as the input, the input as the
+    /// output's gradient), the bias's a sum. Keeps the input and the weight.
+    ///
+    /// # Errors
+    /// As [`TensorRef::conv_transpose_axes`].
+    ///
+    /// ```
+    /// use axial_core::nn::{ConvAxes, ConvOptions};
+    /// use axial_core::{autograd::Var, RawTensor};
+    /// let x = Var::leaf(RawTensor::from_vec(vec![1.0f64, 2.0], &[1, 1, 2])?)?;
+    /// let w = Var::leaf(RawTensor::from_vec(vec![1.0f64, 10.0, 100.0], &[1, 1, 3])?)?;
+    /// let (ix, iw) = (x.leaf_id().unwrap(), w.leaf_id().unwrap());
+    /// let o = ConvOptions::new().stride(&[2]);
+    /// let y = x.conv_transpose_axes(&w, None, &ConvAxes::new(1, &[2]), &o)?;
+    /// assert_eq!(y.value().to_vec::<f64>()?, vec![1.0, 10.0, 102.0, 20.0, 200.0]);
+    /// let grads = y.sum(&[], false)?.backward()?;
+    /// assert_eq!(grads.get(ix).unwrap().to_vec::<f64>()?, vec![111.0, 111.0]);
+    /// assert_eq!(grads.get(iw).unwrap().to_vec::<f64>()?, vec![3.0, 3.0, 3.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn conv_transpose_axes(
+        &self,
+        weight: &Var<'g, Cpu>,
+        bias: Option<&Var<'g, Cpu>>,
+        axes: &ConvAxes,
+        options: &ConvOptions,
+    ) -> Result<Var<'g, Cpu>> {
+        let mut inputs = vec![self, weight];
+        inputs.extend(bias);
+        let b = bias.map(Var::value);
+        let forward =
+            || (self.value()).conv_transpose_axes(&weight.value(), b.as_ref(), axes, options);
+        if !Var::tracks(&inputs) {
+            return Ok(Var::fresh(forward()?));
+        }
+        if let Some((min, max)) = options.clamp {
+            let mut plain = options.clone();
+            plain.clamp = None;
+            return self
+                .conv_transpose_axes(weight, bias, axes, &plain)?
+                .hardtanh(min, max);
+        }
+        let value = forward()?;
+        let plan = conv_plan(
+            "conv_transpose",
+            self.shape(),
+            weight.shape(),
+            bias.map(Var::shape),
+            axes,
+            options,
+            true,
+        )?;
+        let mut out = Var::fresh(value);
+        let needs = Var::needs(&inputs);
+        let (x, w) = (
+            kept(Convolution, 0, self, &needs),
+            kept(Convolution, 1, weight, &needs),
+        );
+        let has_bias = bias.is_some();
+        let axes = axes.clone();
+        let x_shape = self.shape().to_vec();
+        let w_shape = weight.shape().to_vec();
+        out.attach(
+            "Convolution",
+            &inputs,
+            Box::new(move |g, needs| {
+                let g = g.view();
+                let mut grads = Vec::with_capacity(3);
+                if needs[0] {
+                    let o = ConvOptions::new()
+                        .stride(&plan.stride)
+                        .dilation(&plan.dilation)
+                        .groups(plan.groups)
+                        .padding(Padding::Sides(plan.pad.to_vec()));
+                    let mut gx = g.conv_axes(&need(Convolution, &w)?, None, &axes, &o)?;
+                    // An output padding of a stride or more (allowed below
+                    // the dilation) leaves windows past the input's end.
+                    for &d in &axes.spatial {
+                        if gx.shape()[d] > x_shape[d] {
+                            gx = gx
+                                .view()
+                                .narrow(d as isize, 0, x_shape[d])?
+                                .to_contiguous()?;
                         }
-                        false => None,
-                    });
+                    }
+                    grads.push(Some(Grad::new(gx)));
+                } else {
+                    grads.push(None);
+                }
+                if needs[1] {
+                    let gw = weight_grad(&g, &need(Convolution, &x)?, &axes, &plan, &w_shape)?;
+                    grads.push(Some(Grad::new(gw)));
+                } else {
+                    grads.push(None);
+                }
+                if has_bias {
+                    grads.push(bias_grad(&g, axes.channel, needs[2])?);
                 }
                 Ok(grads)
             }),
@@ -937,6 +1080,23 @@ impl<'g, D: Backend> Var<'g, D> {
         }
         Ok(out)
     }
+}
+
+/// A convolution bias's gradient when `needed`: `g` summed over every dim
+/// but `channel`.
+fn bias_grad(g: &TensorRef<'_, Cpu>, channel: usize, needed: bool) -> Result<Option<Grad<Cpu>>> {
+    if !needed {
+        return Ok(None);
+    }
+    let dims: Vec<isize> = others(g.dim(), &[channel])
+        .iter()
+        .map(|&d| d as isize)
+        .collect();
+    Ok(Some(Grad::new(g.reduce(
+        crate::ReduceOp::Sum,
+        &dims,
+        false,
+    )?)))
 }
 
 /// The gradient of a convolution's weight: a convolution of the input

@@ -336,8 +336,7 @@ impl TensorRef<'_, Cpu> {
     /// (PyTorch's update).
     ///
     /// # Errors
-    /// One element per instance (PyTorch's "Expected more than 1 spatial
-    /// element when training"); parameters of another length.
+    /// As [`instance_norm_axes`](Self::instance_norm_axes).
     ///
     /// ```
     /// use axial_core::RawTensor;
@@ -354,13 +353,85 @@ impl TensorRef<'_, Cpu> {
         momentum: f64,
         eps: f64,
     ) -> Result<RawTensor<Cpu>> {
-        let op = "instance_norm";
         if self.dim() < 2 {
-            return Err(too_few_dims(op, self.dim()));
+            return Err(too_few_dims("instance_norm", self.dim()));
         }
+        let spatial: Vec<usize> = (2..self.dim()).collect();
+        self.instance_norm_axes(1, &spatial, weight, bias, running, momentum, eps)
+    }
+
+    /// Instance normalisation over the dims `spatial`, one instance per
+    /// channel (`channel`) and index of the other dims (the batch), in any
+    /// layout: as [`instance_norm`](Self::instance_norm), whose `[N, C,
+    /// ...]` is `channel` 1 and `spatial` `2..`.
+    ///
+    /// # Errors
+    /// One element per instance (PyTorch's "Expected more than 1 spatial
+    /// element when training"); parameters of another length.
+    ///
+    /// ```
+    /// use axial_core::RawTensor;
+    /// // NLC: two items, two channels last, three positions each.
+    /// let x = RawTensor::from_vec(vec![1.0f64, 0.0, 2.0, 0.0, 3.0, 0.0, 5.0, 2.0, 5.0, 4.0, 5.0, 6.0], &[2, 3, 2])?;
+    /// let mut mean = RawTensor::from_vec(vec![0.0f64; 2], &[2])?;
+    /// let mut var = RawTensor::from_vec(vec![1.0f64; 2], &[2])?;
+    /// let running = (&mut mean.view_mut(), &mut var.view_mut());
+    /// x.view().instance_norm_axes(2, &[1], None, None, Some(running), 0.5, 1e-5)?;
+    /// // The items' means (2, 5 and 0, 4) averaged, half way from 0.
+    /// assert_eq!(mean.to_vec::<f64>()?, vec![1.75, 1.0]);
+    /// // Their unbiased variances (1, 0 and 0, 4) averaged, half way from 1.
+    /// assert_eq!(var.to_vec::<f64>()?, vec![0.75, 1.5]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn instance_norm_axes(
+        &self,
+        channel: usize,
+        spatial: &[usize],
+        weight: Option<&TensorRef<'_, Cpu>>,
+        bias: Option<&TensorRef<'_, Cpu>>,
+        running: Option<(&mut TensorMut<'_, Cpu>, &mut TensorMut<'_, Cpu>)>,
+        momentum: f64,
+        eps: f64,
+    ) -> Result<RawTensor<Cpu>> {
+        let c = self.instance_params(channel, spatial, [("weight", weight), ("bias", bias)])?;
+        let y = self.group_norm_axes(channel, spatial, c, weight, bias, eps)?;
+        if let Some(running) = running {
+            self.update_instance_running(channel, spatial, running, momentum)?;
+        }
+        Ok(y)
+    }
+
+    /// PyTorch's checks of an instance norm in training, and of the lengths
+    /// of its per-channel `params`: the channel count.
+    fn instance_params(
+        &self,
+        channel: usize,
+        spatial: &[usize],
+        params: [(&str, Option<&TensorRef<'_, Cpu>>); 2],
+    ) -> Result<usize> {
+        let op = "instance_norm";
         let shape = self.shape();
-        let (n, c) = (shape[0], shape[1]);
-        let per = shape[2..].iter().product::<usize>();
+        let Some(&c) = shape.get(channel) else {
+            return Err(Error::invalid(
+                op,
+                format!("no dim {channel} in a tensor of {} dims", shape.len()),
+            ));
+        };
+        if let Some(&d) = spatial.iter().find(|&&d| d >= shape.len() || d == channel) {
+            return Err(Error::invalid(
+                op,
+                format!(
+                    "dim {d} cannot be a spatial dim of a tensor of {} dims, channel {channel}",
+                    shape.len()
+                ),
+            ));
+        }
+        let n: usize = (0..shape.len())
+            .filter(|d| *d != channel && !spatial.contains(d))
+            .map(|d| shape[d])
+            .product();
+        let per = spatial.iter().map(|&d| shape[d]).product::<usize>();
         if per <= 1 {
             return Err(Error::invalid(
                 op,
@@ -371,7 +442,7 @@ impl TensorRef<'_, Cpu> {
         }
         // PyTorch checks the parameters of the batch norm it runs over
         // `[1, N·C, ...]`.
-        for (what, p) in [("weight", weight), ("bias", bias)] {
+        for (what, p) in params {
             if let Some(p) = p
                 && p.numel() != c
             {
@@ -385,42 +456,49 @@ impl TensorRef<'_, Cpu> {
                 ));
             }
         }
-        if let Some((m, v)) = &running {
-            for (what, p) in [("running_mean", m.as_ref()), ("running_var", v.as_ref())] {
-                if p.numel() != c {
-                    return Err(Error::invalid(
-                        op,
-                        format!(
-                            "{what} should contain {} elements not {}",
-                            n * c,
-                            p.numel() * n
-                        ),
-                    ));
-                }
-            }
-        }
-        let spatial: Vec<usize> = (2..self.dim()).collect();
-        let y = self.group_norm_axes(1, &spatial, c, weight, bias, eps)?;
-        if let Some((rm, rv)) = running {
-            let stats = self.stats(
-                op,
-                1,
-                &spatial,
-                Scope {
-                    per_item: true,
-                    groups: c,
-                },
-            )?;
-            let unbiased = per as f64 / (per as f64 - 1.0);
-            let avg = |f: &dyn Fn((f64, f64)) -> f64| -> Vec<f64> {
-                (0..c)
-                    .map(|ch| (0..n).map(|i| f(stats[i * c + ch])).sum::<f64>() / n as f64)
-                    .collect()
-            };
-            update(rm, &avg(&|s| s.0), momentum, 1.0)?;
-            update(rv, &avg(&|s| s.1), momentum, unbiased)?;
-        }
-        Ok(y)
+        Ok(c)
+    }
+
+    /// The running statistics of an instance norm in training moved by
+    /// `momentum` towards the batch's average of the instances' means and
+    /// unbiased variances, as PyTorch updates them (after checking the
+    /// instance norm as [`instance_norm_axes`](Self::instance_norm_axes)).
+    ///
+    /// # Errors
+    /// As [`instance_norm_axes`](Self::instance_norm_axes).
+    pub fn update_instance_running(
+        &self,
+        channel: usize,
+        spatial: &[usize],
+        (rm, rv): (&mut TensorMut<'_, Cpu>, &mut TensorMut<'_, Cpu>),
+        momentum: f64,
+    ) -> Result<()> {
+        let op = "instance_norm";
+        let (m, v) = (rm.as_ref(), rv.as_ref());
+        let c = self.instance_params(
+            channel,
+            spatial,
+            [("running_mean", Some(&m)), ("running_var", Some(&v))],
+        )?;
+        let stats = self.stats(
+            op,
+            channel,
+            spatial,
+            Scope {
+                per_item: true,
+                groups: c,
+            },
+        )?;
+        let items = stats.len() / c.max(1);
+        let per = spatial.iter().map(|&d| self.shape()[d]).product::<usize>();
+        let unbiased = per as f64 / (per as f64 - 1.0);
+        let avg = |f: &dyn Fn((f64, f64)) -> f64| -> Vec<f64> {
+            (0..c)
+                .map(|ch| (0..items).map(|i| f(stats[i * c + ch])).sum::<f64>() / items as f64)
+                .collect()
+        };
+        update(rm, &avg(&|s| s.0), momentum, 1.0)?;
+        update(rv, &avg(&|s| s.1), momentum, unbiased)
     }
 }
 

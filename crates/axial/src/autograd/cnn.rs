@@ -1,5 +1,5 @@
 //! The ops of convolutional networks on tracked tensors, by axis name:
-//! convolution, max, average, adaptive (average and max) and global average pooling, batch
+//! convolution, transposed convolution, max, average, adaptive (average and max) and global average pooling, batch
 //! normalisation (training and eval), group and instance normalisation,
 //! `hardswish`, `hardsigmoid` and
 //! `prelu`. The output shapes are the untracked ops' ([`ConvShape`],
@@ -13,7 +13,7 @@ use axial_core::nn::ConvAxes;
 use axial_core::{Cpu, Error, Result};
 use axial_shape::conv::report::GroupsDivide;
 use axial_shape::conv::{
-    AdaptiveShape, ConvRule, ConvShape, GlobalShape, PoolRule, PoolShape, Shown,
+    AdaptiveShape, ConvRule, ConvShape, ConvTShape, GlobalShape, PoolRule, PoolShape, Shown,
 };
 use axial_shape::einops::SizeDiv;
 use axial_shape::{HasAxis, Shape, StaticSize};
@@ -133,6 +133,88 @@ macro_rules! cnn_ops {
                 Rl: ConvRule,
             {
                 or_panic(self.try_conv(channel, spatial, weight, bias, rule))
+            }
+
+            /// The transposed convolution over the channel axis `C` and
+            /// the spatial axes `Sp` (as
+            /// [`TensorBase::conv_transpose`](crate::TensorBase::conv_transpose)),
+            /// recorded: the input, the weight `[in, out / groups,
+            /// kernel...]` and the bias `[out]` get gradients. Keeps the
+            /// input and the weight.
+            ///
+            /// # Errors
+            /// A `Dyn` size for which the output would have no element.
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// use axial::autograd::Param;
+            /// axes!(Channels, Time);
+            /// let a = Tensor::<f64, shape![Channels: 1, Time: 2]>::from_array([[1.0, 2.0]]);
+            /// let w = Param::new(Tensor::<f64, shape![1, 1, 3]>::from_array([[[1.0, 10.0, 100.0]]]));
+            /// let av = a.track();
+            #[doc = concat!("let x = ", $x, ";")]
+            /// let y = x.try_conv_transpose(Channels, (Time,), &w.var(), None, ConvT::<2>)?;
+            /// assert_eq!(y.value().to_vec(), vec![1.0, 10.0, 102.0, 20.0, 200.0]);
+            /// let grads = y.sum_all().backward();
+            /// assert_eq!(grads.of_param(&w).unwrap().to_vec(), vec![3.0; 3]);
+            /// # Ok::<(), axial::Error>(())
+            /// ```
+            #[allow(clippy::type_complexity)]
+            pub fn try_conv_transpose<C, Sp, Wt, Rl>(
+                $($r)? self,
+                channel: C,
+                spatial: Sp,
+                weight: &Var<'g, T, Wt, Cpu, Kept>,
+                bias: Option<&Var<'g, T, <S as ConvTShape<C, Sp, Wt, Rl>>::Bias, Cpu, Kept>>,
+                rule: Rl,
+            ) -> Result<Var<'g, T, <S as ConvTShape<C, Sp, Wt, Rl>>::Output, Cpu>>
+            where
+                S: ConvTShape<C, Sp, Wt, Rl>,
+                Wt: Shape,
+                Rl: ConvRule,
+            {
+                let _ = (channel, spatial, rule);
+                let x = self.core()?;
+                let w = weight.core()?;
+                let b = bias.map(Var::core).transpose()?;
+                let positions = S::spatial();
+                let o = conv_options::<Rl>(x.shape(), &positions, &w.shape()[2..]);
+                let axes = ConvAxes::new(S::CHANNEL, &positions);
+                typed("conv_transpose", x.conv_transpose_axes(&w, b.as_deref(), &axes, &o)?)
+            }
+
+            /// The transposed convolution over the channel axis `C` and
+            /// the spatial axes `Sp`, recorded.
+            ///
+            /// # Panics
+            /// As [`try_conv_transpose`](Self::try_conv_transpose), with its message.
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// axes!(Channels, Time);
+            /// let a = Tensor::<f64, shape![Channels: 1, Time: 2]>::from_array([[1.0, 2.0]]);
+            /// let w = Tensor::<f64, shape![1, 1, 3]>::from_array([[[1.0, 10.0, 100.0]]]);
+            /// let av = a.track();
+            #[doc = concat!("let x = ", $x, ";")]
+            /// let y = x.conv_transpose(Channels, (Time,), &w.track(), None, ConvT::<2>);
+            /// assert_eq!(y.value().to_vec(), vec![1.0, 10.0, 102.0, 20.0, 200.0]);
+            /// ```
+            #[track_caller]
+            #[allow(clippy::type_complexity)]
+            pub fn conv_transpose<C, Sp, Wt, Rl>(
+                $($r)? self,
+                channel: C,
+                spatial: Sp,
+                weight: &Var<'g, T, Wt, Cpu, Kept>,
+                bias: Option<&Var<'g, T, <S as ConvTShape<C, Sp, Wt, Rl>>::Bias, Cpu, Kept>>,
+                rule: Rl,
+            ) -> Var<'g, T, <S as ConvTShape<C, Sp, Wt, Rl>>::Output, Cpu>
+            where
+                S: ConvTShape<C, Sp, Wt, Rl>,
+                Wt: Shape,
+                Rl: ConvRule,
+            {
+                or_panic(self.try_conv_transpose(channel, spatial, weight, bias, rule))
             }
 
             /// Max pooling over the axes `Sp` under the rule `rule` (as
@@ -490,9 +572,9 @@ macro_rules! cnn_ops {
             /// Instance normalisation by name: each channel of the channel
             /// axis `C` normalised over the axes `Sp` for every index of the
             /// other axes (group norm with one channel per group), then `·
-            /// weight + bias`; recorded. Keeps its input. The running
-            /// statistics are not updated (PyTorch's default,
-            /// `track_running_stats=False`).
+            /// weight + bias`; recorded. Keeps its input. No running
+            /// statistics (PyTorch's default, `track_running_stats=False`;
+            /// with them: [`try_instance_norm_train`](Self::try_instance_norm_train)).
             ///
             /// # Errors
             /// A failure of the device.
@@ -528,6 +610,56 @@ macro_rules! cnn_ops {
                 let w = weight.map(Var::core).transpose()?;
                 let b = bias.map(Var::core).transpose()?;
                 let y = self.core()?.group_norm_axes(S::POS, &positions, c, w.as_deref(), b.as_deref(), eps)?;
+                Ok(Var::from_core(y))
+            }
+
+            /// Instance normalisation in training with running statistics
+            /// (PyTorch's `InstanceNorm` with `track_running_stats=True`):
+            /// as [`try_instance_norm`](Self::try_instance_norm), recorded,
+            /// and `running` (mean, variance; each `[C]`) moved by
+            /// `momentum` towards the batch's average of the instances'
+            /// means and unbiased variances. In eval mode such a layer
+            /// normalises by the running statistics:
+            /// [`try_batch_norm_eval`](Self::try_batch_norm_eval).
+            ///
+            /// # Errors
+            /// One element per instance (PyTorch's "Expected more than 1
+            /// spatial element when training").
+            ///
+            /// ```
+            /// use axial::prelude::*;
+            /// axes!(Batch, Channels, Time);
+            /// let a = Tensor::<f64, shape![Batch: 1, Channels: 2, Time: 2]>::from_array([[[1.0, 3.0], [5.0, 9.0]]]);
+            /// let (mut mean, mut var) = (Tensor::zeros(), Tensor::ones());
+            /// let av = a.track();
+            #[doc = concat!("let x = ", $x, ";")]
+            /// let y = x.try_instance_norm_train(Channels, (Time,), None, None, (&mut mean, &mut var), 0.5, 0.0)?;
+            /// assert_eq!(y.value().to_vec(), vec![-1.0, 1.0, -1.0, 1.0]);
+            /// assert_eq!((mean.to_vec(), var.to_vec()), (vec![1.0, 3.5], vec![1.5, 4.5]));
+            /// # Ok::<(), axial::Error>(())
+            /// ```
+            #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+            pub fn try_instance_norm_train<C, Sp>(
+                $($r)? self,
+                channel: C,
+                spatial: Sp,
+                weight: Option<&Var<'g, T, AxisOf<S, C>, Cpu, Kept>>,
+                bias: Option<&Var<'g, T, AxisOf<S, C>, Cpu, Kept>>,
+                running: (&mut Tensor<T, AxisOf<S, C>>, &mut Tensor<T, AxisOf<S, C>>),
+                momentum: f64,
+                eps: f64,
+            ) -> Result<Var<'g, T, S, Cpu>>
+            where
+                S: HasAxis<C> + GlobalShape<Sp>,
+                AxisOf<S, C>: Shape,
+            {
+                let _ = (channel, spatial);
+                let positions = <S as GlobalShape<Sp>>::spatial();
+                let w = weight.map(Var::core).transpose()?;
+                let b = bias.map(Var::core).transpose()?;
+                let (m, v) = running;
+                let stats = Some((&mut m.raw_mut(), &mut v.raw_mut()));
+                let y = self.core()?.instance_norm_axes(S::POS, &positions, w.as_deref(), b.as_deref(), stats, momentum, eps)?;
                 Ok(Var::from_core(y))
             }
 

@@ -56,10 +56,11 @@
 //! views whose elements overlap stay refused.
 //!
 //! Second-order gradients are not computed: the backward pass records
-//! nothing. Convolution, max, average, adaptive and global pooling, batch
-//! norm (training and eval), `prelu`, `hardswish` and `hardsigmoid` have
-//! derivatives on the CPU (their forward ops are the CPU's), padding modes
-//! included.
+//! nothing. Convolution and transposed convolution, max, average,
+//! adaptive and global pooling, batch norm (training and eval), group and
+//! instance norm (with running statistics or without), `prelu`,
+//! `hardswish` and `hardsigmoid` have derivatives on the CPU (their
+//! forward ops are the CPU's), padding modes included.
 //!
 //! # Example
 //! ```
