@@ -2,7 +2,8 @@
 float8s), recorded for crates/axial-core/tests/torch_dtypes.rs: casts between
 every pair of dtypes, the elementwise ops and comparisons PyTorch has for
 them (and its refusals, with its messages), matmul, sum, prod,
-mean, var and std, abs, angle, conj, and the printouts.
+mean, var and std (of empty float8 tensors too, which PyTorch fills
+without a kernel), abs, angle, conj, and the printouts.
 
     bench/.venv/bin/python oracle/torch_dtypes.py
 
