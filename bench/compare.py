@@ -74,7 +74,9 @@ CASES = [
     # int8 and bf16: axial's converted models beside ONNX Runtime's int8 one
     # (their torch column: fp32 eager; bf16's ort column: ONNX Runtime fp32).
     "minilm_int8/8x40", "minilm_int8/32x128", "minilm_bf16/8x40", "minilm_bf16/32x128",
-    *[f"conv/{op}" for op in ("stem_3x3s2", "pointwise", "depthwise_3x3", "depthwise_3x3s2", "depthwise_5x5")],
+    *[f"conv/{op}" for op in ("stem_3x3s2", "pointwise", "depthwise_3x3", "depthwise_3x3s2", "depthwise_5x5",
+                              "resnet_3x3", "resnet_1x1", "resnet_3x3s2")],
+    "pool/max_3x3s2", "norm/batch_norm",
     # needs bench/fetch_efficientnet.sh; PyTorch's channels_last beside its NCHW
     *[f"efficientnet/b{b}{form}" for b in (1, 8) for form in ("", "_channels_last")],
     "train_step/8x128",  # forward, backward, AdamW of a MiniLM-sized block

@@ -124,6 +124,7 @@ def cases():
           for k, (a, b) in mm.items()],
         *torch_model.cases(),
         *torch_efficientnet.conv_cases(),
+        *torch_efficientnet.pool_norm_cases(),
         *torch_efficientnet.cases(),
         *torch_train.cases(),
     ]

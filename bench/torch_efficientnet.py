@@ -117,6 +117,9 @@ CONV_CASES = [
     ("depthwise_3x3", 56, 144, 144, 3, 1, 144),
     ("depthwise_3x3s2", 112, 96, 96, 3, 2, 96),
     ("depthwise_5x5", 28, 240, 240, 5, 1, 240),
+    ("resnet_3x3", 56, 64, 64, 3, 1, 1),
+    ("resnet_1x1", 56, 256, 64, 1, 1, 1),
+    ("resnet_3x3s2", 56, 128, 128, 3, 2, 1),
 ]
 BATCH = 8
 
@@ -133,6 +136,21 @@ def conv_cases():
         fn = (lambda x, w, b, s, p, gr: lambda: F.conv2d(x, w, b, s, p, 1, gr))(x, w, b, s, k // 2, groups)
         out.append((f"conv/{name}", fn))
     return out
+
+
+def pool_norm_cases():
+    """Max pooling and batch norm (eval, running statistics), channels_last,
+    as benches/convnet.rs's `pool_and_norm`."""
+    g = torch.Generator().manual_seed(4)
+    cl = torch.channels_last
+    x = torch.randn(BATCH, 64, 112, 112, generator=g).contiguous(memory_format=cl)
+    y = torch.randn(BATCH, 256, 56, 56, generator=g).contiguous(memory_format=cl)
+    w, b, mean = (torch.randn(256, generator=g) for _ in range(3))
+    var = torch.randn(256, generator=g).abs()
+    return [
+        ("pool/max_3x3s2", lambda: F.max_pool2d(x, 3, 2, 1)),
+        ("norm/batch_norm", lambda: F.batch_norm(y, mean, var, w, b, False, 0.1, 1e-5)),
+    ]
 
 
 def model():

@@ -12,6 +12,11 @@
 //! | `conv/depthwise_3x3` | depthwise 3×3, 144 channels, 56², padding 1 |
 //! | `conv/depthwise_3x3s2` | depthwise 3×3, 96 channels, stride 2, 112² → 56² |
 //! | `conv/depthwise_5x5` | depthwise 5×5, 240 channels, 28², padding 2 |
+//! | `conv/resnet_3x3` | ResNet-50's 3×3, 64 → 64 channels, 56², padding 1 |
+//! | `conv/resnet_1x1` | ResNet-50's 1×1, 256 → 64 channels, 56² |
+//! | `conv/resnet_3x3s2` | ResNet-50's 3×3, 128 → 128 channels, stride 2, 56² → 28² |
+//! | `pool/max_3x3s2` | max pooling 3×3, stride 2, padding 1, 64 channels, 112² → 56² (ResNet's stem) |
+//! | `norm/batch_norm` | batch norm with running statistics, 256 channels, 56² |
 //!
 //! Each convolution has a bias, as the network's (batch norm folded in).
 //! `cargo bench --bench convnet`.
@@ -24,7 +29,7 @@ mod lite0;
 use std::hint::black_box;
 use std::time::Duration;
 
-use axial_core::nn::{ConvAxes, ConvOptions, Padding};
+use axial_core::nn::{ConvAxes, ConvOptions, Padding, PoolOptions};
 use axial_core::{DType, Generator, RawTensor};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -47,7 +52,7 @@ struct Case {
     groups: usize,
 }
 
-const CASES: [Case; 5] = [
+const CASES: [Case; 8] = [
     Case {
         name: "stem_3x3s2",
         side: 224,
@@ -93,6 +98,33 @@ const CASES: [Case; 5] = [
         stride: 1,
         groups: 240,
     },
+    Case {
+        name: "resnet_3x3",
+        side: 56,
+        cin: 64,
+        cout: 64,
+        k: 3,
+        stride: 1,
+        groups: 1,
+    },
+    Case {
+        name: "resnet_1x1",
+        side: 56,
+        cin: 256,
+        cout: 64,
+        k: 1,
+        stride: 1,
+        groups: 1,
+    },
+    Case {
+        name: "resnet_3x3s2",
+        side: 56,
+        cin: 128,
+        cout: 128,
+        k: 3,
+        stride: 2,
+        groups: 1,
+    },
 ];
 
 fn ops(c: &mut Criterion) {
@@ -114,6 +146,42 @@ fn ops(c: &mut Criterion) {
         run().expect("the case's convolution");
         group.bench_function(case.name, |bench| bench.iter(|| black_box(run().unwrap())));
     }
+    group.finish();
+}
+
+/// Max pooling and batch norm (running statistics) on NHWC f32 at batch 8.
+fn pool_and_norm(c: &mut Criterion) {
+    let x = randn(&[BATCH, 112, 112, 64], 100);
+    let o = PoolOptions::new(&[3]).stride(&[2]).padding(&[1]);
+    let pool = || x.view().max_pool_axes(&[1, 2], &o);
+    pool().expect("the max pooling");
+    let mut group = c.benchmark_group("pool");
+    group.bench_function("max_3x3s2", |bench| {
+        bench.iter(|| black_box(pool().unwrap()))
+    });
+    group.finish();
+
+    let x = randn(&[BATCH, 56, 56, 256], 101);
+    let (w, b, mean) = (randn(&[256], 102), randn(&[256], 103), randn(&[256], 104));
+    let var = randn(&[256], 105)
+        .view()
+        .unary(axial_core::UnaryOp::Abs)
+        .expect("abs");
+    let norm = || {
+        (x.view()).batch_norm_axes(
+            3,
+            &mean.view(),
+            &var.view(),
+            Some(&w.view()),
+            Some(&b.view()),
+            1e-5,
+        )
+    };
+    norm().expect("the batch norm");
+    let mut group = c.benchmark_group("norm");
+    group.bench_function("batch_norm", |bench| {
+        bench.iter(|| black_box(norm().unwrap()))
+    });
     group.finish();
 }
 
@@ -148,6 +216,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = ops, network
+    targets = ops, pool_and_norm, network
 }
 criterion_main!(benches);

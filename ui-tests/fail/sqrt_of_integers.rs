@@ -1,4 +1,4 @@
-// `sqrt_()` on an integer tensor: the float-only op is not there.
+// `sqrt_()` on an integer tensor: not there (PyTorch computes it in a float dtype; cast first).
 use axial::prelude::*;
 axes!(Rows);
 

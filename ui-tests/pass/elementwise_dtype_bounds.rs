@@ -1,6 +1,7 @@
 // The elementwise ops PyTorch computes for the dtypes with few kernels:
 // `relu`, `clamp`, `maximum` and `atan2` of uint16/32/64, `abs` of float8,
-// `sign` of bool, `logical_and` of complex numbers.
+// `sign` of bool, `logical_and` and the transcendental functions of
+// complex numbers.
 use axial::prelude::*;
 use axial::{Complex, F8E5M2};
 axes!(Rows);
@@ -26,4 +27,8 @@ fn main() {
     ]);
     let truth = z.logical_and(&z).to_vec();
     assert_eq!(truth, vec![Bool::TRUE, Bool::FALSE, Bool::TRUE]);
+    let e = z.exp().to_vec()[0]; // e^i = cos 1 + i sin 1
+    assert!((e.re - 1f32.cos()).abs() < 1e-6 && (e.im - 1f32.sin()).abs() < 1e-6);
+    let s = z.sqrt().to_vec()[2];
+    assert!((s.re - 2f32.sqrt()).abs() < 1e-6 && s.im == 0.0);
 }

@@ -24,7 +24,11 @@ mod sealed {
     note = "convert first with `.cast::<f32>()`"
 )]
 pub trait Float:
-    crate::RealNumber + crate::Divisible + ResultTypes<Sum = Self, Quotient = Self> + sealed::Sealed
+    crate::RealNumber
+    + crate::Divisible
+    + crate::Transcendental
+    + ResultTypes<Sum = Self, Quotient = Self>
+    + sealed::Sealed
 {
 }
 

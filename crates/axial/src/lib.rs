@@ -113,7 +113,8 @@ pub use ops::AssignInto;
 pub use ops::{
     Addable, Attended, Attention, AttentionMask, AxisOf, CatAll, Chosen, Clampable, Condition,
     Divisible, Logical, Magnitude, Number, OpShape, Operand, Ordered, Pad, Padded, Promote,
-    Promoted, RealNumber, RealValued, ResultTypes, SameDType, Selected, Stacked, WithIndices,
+    Promoted, RealNumber, RealValued, ResultTypes, SameDType, Selected, Stacked, Transcendental,
+    WithIndices,
 };
 pub use quantized::{
     Bf16, Dense, Fp32, Int8, LinearWeight, PackedLinear, PerChannel, PerTensor, Precision, QInt8,

@@ -318,3 +318,30 @@ element_class!(RealValued, real_valued: Bool, u8, i8, i16, i32, i64, u16, u32, u
 element_class!(Clampable, clampable: u8, i8, i16, i32, i64, u16, u32, u64, f16, bf16, f32, f64);
 element_class!(Magnitude, magnitude: u8, i8, i16, i32, i64, f16, bf16, f32, f64, Complex<f32>, Complex<f64>, F8E4M3Fn, F8E5M2, F8E4M3FnUz, F8E5M2FnUz);
 element_class!(Logical, logical: Bool, u8, i8, i16, i32, i64, f16, bf16, f32, f64, Complex<f32>, Complex<f64>);
+
+/// An element type with PyTorch's transcendental functions (`exp`, `log`,
+/// `log1p`, `expm1`, `sqrt`, `rsqrt`, the trigonometric ones, `tanh`,
+/// `sigmoid`, `silu`, `reciprocal`): the floats (not float8) and the
+/// complex numbers, computed as PyTorch computes them on the principal
+/// branch. Every [`Float`](crate::Float) is one. (PyTorch also takes
+/// integers there, giving floats; here an integer tensor is cast first,
+/// so that the result's dtype is written where it changes.)
+///
+/// ```
+/// use axial::Transcendental;
+/// fn transcendental<T: Transcendental>() {}
+/// transcendental::<half::bf16>();
+/// transcendental::<axial::Complex<f64>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` tensors have no `exp`, `log`, `sqrt` or trigonometric functions: these take floating-point (not float8) and complex tensors",
+    label = "needs a floating-point or complex element type",
+    note = "convert first with `.cast::<f32>()`: PyTorch computes an integer tensor's `exp` in its default float dtype"
+)]
+pub trait Transcendental: Element + transcendental::Sealed {}
+
+mod transcendental {
+    pub trait Sealed {}
+}
+
+element_class!(Transcendental, transcendental: f16, bf16, f32, f64, Complex<f32>, Complex<f64>);

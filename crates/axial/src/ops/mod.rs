@@ -37,7 +37,7 @@ pub use attention::{Attended, Attention, AttentionMask};
 pub use compare::{Chosen, Condition};
 pub use dtype::{
     Addable, Clampable, Divisible, Logical, Magnitude, Number, Ordered, RealNumber, RealValued,
-    ResultTypes, SameDType,
+    ResultTypes, SameDType, Transcendental,
 };
 pub use index::Selected;
 pub use join::{CatAll, Stacked};

@@ -6,7 +6,7 @@
 use axial_core::{Backend, Bool, Element, Result, UnaryOp};
 use axial_shape::Shape;
 
-use super::dtype::{Clampable, Logical, Magnitude, Number, Ordered};
+use super::dtype::{Clampable, Logical, Magnitude, Number, Ordered, Transcendental};
 use crate::access::owned;
 use crate::float::Float;
 use crate::or_panic::or_panic;
@@ -130,34 +130,34 @@ unary_ops! {
     /// `max(x, 0)` elementwise.
     relu, try_relu, relu_, try_relu_: UnaryOp::Relu, T: Clampable, f32: [2.0, -1.0] => [2.0, 0.0];
     /// `√x` elementwise (floats only: cast integers first).
-    sqrt, try_sqrt, sqrt_, try_sqrt_: UnaryOp::Sqrt, T: Float, f32: [4.0, 9.0] => [2.0, 3.0];
+    sqrt, try_sqrt, sqrt_, try_sqrt_: UnaryOp::Sqrt, T: Transcendental, f32: [4.0, 9.0] => [2.0, 3.0];
     /// `1/√x` elementwise.
-    rsqrt, try_rsqrt, rsqrt_, try_rsqrt_: UnaryOp::Rsqrt, T: Float, f32: [4.0, 0.25] => [0.5, 2.0];
+    rsqrt, try_rsqrt, rsqrt_, try_rsqrt_: UnaryOp::Rsqrt, T: Transcendental, f32: [4.0, 0.25] => [0.5, 2.0];
     /// `eˣ` elementwise.
-    exp, try_exp, exp_, try_exp_: UnaryOp::Exp, T: Float, f64: [0.0, 1.0] => [1.0, std::f64::consts::E];
+    exp, try_exp, exp_, try_exp_: UnaryOp::Exp, T: Transcendental, f64: [0.0, 1.0] => [1.0, std::f64::consts::E];
     /// `ln x` elementwise.
-    log, try_log, log_, try_log_: UnaryOp::Log, T: Float, f64: [1.0, std::f64::consts::E] => [0.0, 1.0];
+    log, try_log, log_, try_log_: UnaryOp::Log, T: Transcendental, f64: [1.0, std::f64::consts::E] => [0.0, 1.0];
     /// `ln(1 + x)` elementwise, accurate near 0.
-    log1p, try_log1p, log1p_, try_log1p_: UnaryOp::Log1p, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
+    log1p, try_log1p, log1p_, try_log1p_: UnaryOp::Log1p, T: Transcendental, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `eˣ − 1` elementwise, accurate near 0.
-    expm1, try_expm1, expm1_, try_expm1_: UnaryOp::Expm1, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
+    expm1, try_expm1, expm1_, try_expm1_: UnaryOp::Expm1, T: Transcendental, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `sin x` elementwise.
-    sin, try_sin, sin_, try_sin_: UnaryOp::Sin, T: Float, f64: [0.0, std::f64::consts::FRAC_PI_2] => [0.0, 1.0];
+    sin, try_sin, sin_, try_sin_: UnaryOp::Sin, T: Transcendental, f64: [0.0, std::f64::consts::FRAC_PI_2] => [0.0, 1.0];
     /// `cos x` elementwise.
-    cos, try_cos, cos_, try_cos_: UnaryOp::Cos, T: Float, f64: [0.0, 0.0] => [1.0, 1.0];
+    cos, try_cos, cos_, try_cos_: UnaryOp::Cos, T: Transcendental, f64: [0.0, 0.0] => [1.0, 1.0];
     /// `tan x` elementwise.
-    tan, try_tan, tan_, try_tan_: UnaryOp::Tan, T: Float, f64: [0.0, 0.0] => [0.0, 0.0];
+    tan, try_tan, tan_, try_tan_: UnaryOp::Tan, T: Transcendental, f64: [0.0, 0.0] => [0.0, 0.0];
     /// `tanh x` elementwise.
-    tanh, try_tanh, tanh_, try_tanh_: UnaryOp::Tanh, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
+    tanh, try_tanh, tanh_, try_tanh_: UnaryOp::Tanh, T: Transcendental, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `1 / (1 + e⁻ˣ)` elementwise.
-    sigmoid, try_sigmoid, sigmoid_, try_sigmoid_: UnaryOp::Sigmoid, T: Float, f32: [0.0, 0.0] => [0.5, 0.5];
+    sigmoid, try_sigmoid, sigmoid_, try_sigmoid_: UnaryOp::Sigmoid, T: Transcendental, f32: [0.0, 0.0] => [0.5, 0.5];
     /// `x·Φ(x)` elementwise (the exact, erf-based GELU, PyTorch's default).
     gelu, try_gelu, gelu_, try_gelu_: UnaryOp::Gelu, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `½x(1 + tanh(√(2/π)(x + 0.044715x³)))` elementwise (PyTorch's
     /// `gelu(approximate='tanh')`).
     gelu_tanh, try_gelu_tanh, gelu_tanh_, try_gelu_tanh_: UnaryOp::GeluTanh, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `x·sigmoid(x)` elementwise.
-    silu, try_silu, silu_, try_silu_: UnaryOp::Silu, T: Float, f32: [0.0, 0.0] => [0.0, 0.0];
+    silu, try_silu, silu_, try_silu_: UnaryOp::Silu, T: Transcendental, f32: [0.0, 0.0] => [0.0, 0.0];
     /// `ln(1 + eˣ)` elementwise, `x` itself above 20 (PyTorch's `softplus`
     /// with its defaults, `beta` 1 and `threshold` 20).
     softplus, try_softplus, softplus_, try_softplus_: UnaryOp::Softplus, T: Float, f64: [0.0, 30.0] => [std::f64::consts::LN_2, 30.0];
@@ -172,7 +172,7 @@ unary_ops! {
     /// Rounded toward 0.
     trunc, try_trunc, trunc_, try_trunc_: UnaryOp::Trunc, T: Float, f32: [1.5, -1.5] => [1.0, -1.0];
     /// `1/x` elementwise.
-    reciprocal, try_reciprocal, reciprocal_, try_reciprocal_: UnaryOp::Reciprocal, T: Float, f32: [2.0, -0.5] => [0.5, -2.0];
+    reciprocal, try_reciprocal, reciprocal_, try_reciprocal_: UnaryOp::Reciprocal, T: Transcendental, f32: [2.0, -0.5] => [0.5, -2.0];
 }
 
 impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
