@@ -304,6 +304,18 @@ fn run(case: &Value) -> Result<Outputs> {
             let outs = match (op, axes) {
                 ("max", true) => {
                     let (y, i) = xa.max_pool_with_indices_axes(&spatial_axes, &o)?;
+                    // Without indices (another kernel loop): the same values.
+                    let plain = xa.max_pool_axes(&spatial_axes, &o)?;
+                    let bits = |t: &RawTensor| -> Result<Vec<u64>> {
+                        let v = t.view().to_dtype(DType::F64)?.to_vec::<f64>()?;
+                        Ok(v.into_iter().map(f64::to_bits).collect())
+                    };
+                    if bits(&plain)? != bits(&y)? {
+                        return Err(axial_core::Error::invalid(
+                            "max_pool",
+                            "the values without indices differ from those with",
+                        ));
+                    }
                     vec![y, i]
                 }
                 ("max", false) => {

@@ -190,7 +190,9 @@ fn windows<T: Real>(
                     T::from_f64((inside(0) * inside(1) * inside(2)) as f64)
                 }
             };
-            let first = {
+            let first = if idx.is_none() || r != Reduction::Max {
+                None
+            } else {
                 // The first tap inside the input (max pooling's index when
                 // every value is −∞).
                 let mut first = None;
@@ -203,6 +205,18 @@ fn windows<T: Real>(
             };
             if channels_inner {
                 match r {
+                    Reduction::Max if idx.is_none() => {
+                        // No indices: a select per channel, which vectorises.
+                        acc.fill(T::NEG_INFINITY);
+                        taps(&mut |at, _| {
+                            // SAFETY: `c` contiguous channels of an in-range position.
+                            let xs =
+                                unsafe { std::slice::from_raw_parts(x.get().offset(xb + at), c) };
+                            for (m, &v) in acc.iter_mut().zip(xs) {
+                                *m = if v > *m || v.is_nan() { v } else { *m };
+                            }
+                        });
+                    }
                     Reduction::Max => {
                         acc.fill(T::NEG_INFINITY);
                         arg.fill(first.map_or(0, |f| f.1));
