@@ -40,8 +40,8 @@ pub(crate) fn run(out: &mut dyn Write) -> Result<(), Box<dyn Error>> {
 
     writeln!(
         out,
-        "a.sqrt_() does not compile: `i64` is not a floating-point element type,\n\
-         so integer tensors have no sqrt_ (see {SQRT_OF_INTEGERS})."
+        "a.sqrt_() does not compile: `i64` tensors have no `exp`, `log`, `sqrt` or\n\
+         trigonometric functions, so integer tensors have no sqrt_ (see {SQRT_OF_INTEGERS})."
     )?;
     let mut float = a.cast::<f32>();
     float.sqrt_();
