@@ -366,6 +366,29 @@ fn views() {
         },
         &[input(&[4], -1.0, 1.0, 72)],
     );
+    // as_strided that permutes every element of its input (a typed view's
+    // record): the gradient is read back through the input's layout, also
+    // when that is itself a transpose, an offset slice or a size-1 dim.
+    check(
+        |x| x[0].as_strided(&[4, 2, 3], &[1, 12, 4], None)?.exp(),
+        &[x()],
+    );
+    check(
+        |x| {
+            x[0].transpose(0, 2)?
+                .as_strided(&[2, 3, 4], &[4, 8, 1], None)?
+                .exp()
+        },
+        &[x()],
+    );
+    check(
+        |x| {
+            x[0].narrow(0, 1, 1)?
+                .as_strided(&[4, 3, 1], &[1, 4, 12], Some(12))?
+                .exp()
+        },
+        &[x()],
+    );
     check(|x| x[0].split(3, 2)?[1].exp(), &[x()]);
     check(|x| x[0].chunk(2, 1)?[1].exp(), &[x()]);
     check(

@@ -15,6 +15,7 @@ use super::var::Var;
 use crate::layout::wrap_dim;
 use crate::ops::grad::sum_to;
 use crate::ops::{Cat, ScatterAdd, Stack};
+use crate::tensor::alloc_output;
 use crate::{Backend, DType, Layout, MaybeOwned, Output, RawTensor, Result, TensorMut, TensorRef};
 
 /// Every element's storage offset of `layout`, in row-major order.
@@ -728,9 +729,21 @@ fn as_strided_backward<D: Backend>(
     let shift =
         |l: &Layout| Layout::from_parts(l.shape(), l.strides(), l.offset().saturating_sub(base));
     let span = end - base;
+    let read = shift(input);
+    let covers = |l: &Layout| l.numel() == span && l.is_non_overlapping();
+    if covers(input) && covers(output) {
+        // Both read every position of the span once (a permutation or a
+        // reshape of the base, as a typed tensor's views record): `g`
+        // written through the output's layout is the gradient, read through
+        // the input's, with no zeros, sum or copy back.
+        let dtype = gv.dtype();
+        let mut buffer = alloc_output(&device, Layout::contiguous(&[span]), dtype)?;
+        TensorMut::new(buffer.storage_mut(), shift(output), dtype)?.copy_(&gv)?;
+        let (storage, _, _) = buffer.into_parts();
+        return Ok(Grad::new(RawTensor::from_parts(storage, read, dtype)?));
+    }
     let mut buffer = RawTensor::zeros_on(&device, &[span], gv.dtype())?;
     add_through(&mut buffer, shift(output), &gv)?;
-    let read = shift(input);
     if !input.is_non_overlapping() {
         let mut count = RawTensor::zeros_on(&device, &[span], gv.dtype())?;
         let ones = RawTensor::full_on(&device, &[], crate::Scalar::Float(1.0), gv.dtype())?;

@@ -16,7 +16,8 @@ pub(crate) use operands::check_aligned;
 pub use operands::{Arg, Input, Output};
 
 use crate::ops::{
-    Addmm, ChannelAffine, ConvArgs, IndexSelect, LayerNorm, PoolArgs, ScatterAdd, Softmax,
+    AdamUpdate, Addmm, ChannelAffine, ConvArgs, IndexSelect, LayerNorm, PoolArgs, ScatterAdd,
+    Softmax,
 };
 use crate::{ArgReduceOp, BinaryOp, CmpOp, Device, Error, ReduceOp, Result, Scalar, UnaryOp};
 
@@ -537,6 +538,40 @@ pub trait Backend: Device {
     ) -> Result<()> {
         let _ = (op, x, scale, shift, dst);
         Err(no_kernel(self, "channel_affine"))
+    }
+
+    /// One Adam or AdamW step ([`AdamUpdate`]) of `param`, with its running
+    /// averages `exp_avg` and `exp_avg_sq`, in place and in one pass: a
+    /// fused op whose composition of primitives lives with the optimizer
+    /// (`axial::optim::Adam`), which runs it wherever this returns
+    /// `Ok(false)`. The default has no kernel (`Ok(false)`, nothing
+    /// written); the CPU's takes contiguous f32 and f64 operands of one
+    /// shape.
+    ///
+    /// # Errors
+    /// A device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, RawTensor, ops::AdamUpdate};
+    /// let op = AdamUpdate { lr: 0.1, beta1: 0.9, beta2: 0.999, eps: 1e-8,
+    ///     weight_decay: 0.0, decoupled: false, maximize: false, step: 1.0 };
+    /// let g = RawTensor::from_vec(vec![1.0f32], &[1])?;
+    /// let [mut p, mut m, mut v] = [0.0f32; 3].map(|x| RawTensor::from_vec(vec![x], &[1]).unwrap());
+    /// let (pv, mv, vv) = (p.view_mut(), m.view_mut(), v.view_mut());
+    /// assert!(op.fused(&mut { pv }, &g.view(), &mut { mv }, &mut { vv })?);
+    /// assert!((p.to_vec::<f32>()?[0] + 0.1).abs() < 1e-6);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn adam_update(
+        &self,
+        op: &AdamUpdate,
+        param: Output<'_, Self>,
+        grad: Input<'_, Self>,
+        exp_avg: Output<'_, Self>,
+        exp_avg_sq: Output<'_, Self>,
+    ) -> Result<bool> {
+        let _ = (op, param, grad, exp_avg, exp_avg_sq);
+        Ok(false)
     }
 }
 

@@ -2,10 +2,10 @@
 //! every fused op with a kernel of its own.
 
 use super::{
-    Cpu, arg_reduce, binary, compare, conv, copy, cumsum, fill, gather, matmul, norm, reduce,
-    scatter, select, softmax, unary,
+    Cpu, arg_reduce, binary, compare, conv, copy, cumsum, fill, gather, matmul, norm, optim,
+    reduce, scatter, select, softmax, unary,
 };
-use crate::ops::{ChannelAffine, ConvArgs, LayerNorm, PoolArgs, ScatterAdd, Softmax};
+use crate::ops::{AdamUpdate, ChannelAffine, ConvArgs, LayerNorm, PoolArgs, ScatterAdd, Softmax};
 use crate::{
     Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
 };
@@ -194,6 +194,17 @@ impl Backend for Cpu {
         dst: Output<'_, Self>,
     ) -> Result<()> {
         conv::norm::affine(x, dst, op.channel, &op.spatial, scale, shift)
+    }
+
+    fn adam_update(
+        &self,
+        op: &AdamUpdate,
+        param: Output<'_, Self>,
+        grad: Input<'_, Self>,
+        exp_avg: Output<'_, Self>,
+        exp_avg_sq: Output<'_, Self>,
+    ) -> Result<bool> {
+        optim::adam_update(op, param, grad, exp_avg, exp_avg_sq)
     }
 }
 

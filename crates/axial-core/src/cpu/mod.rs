@@ -18,6 +18,7 @@ mod map;
 mod math;
 mod matmul;
 mod norm;
+mod optim;
 mod reduce;
 mod scatter;
 mod select;

@@ -34,6 +34,7 @@ pub(crate) mod index;
 pub(crate) mod join;
 pub(crate) mod matmul;
 pub(crate) mod norm;
+pub(crate) mod optim;
 pub(crate) mod reduce;
 pub(crate) mod scalar;
 pub(crate) mod scan;
@@ -53,6 +54,7 @@ pub use index::{Embedding, Gather, IndexSelect, check_index_dtype, checked_index
 pub use join::{Cat, Stack};
 pub use matmul::{Addmm, Linear, Matmul, MatmulShapes};
 pub use norm::LayerNorm;
+pub use optim::AdamUpdate;
 pub use reduce::{ArgReduceOp, LogSumExp, ReduceOp};
 pub use scalar::checked_scalar;
 pub use scan::Cumsum;
