@@ -263,3 +263,45 @@ fn cnn_gradients_match_torch_autograd() {
         failures.join("\n")
     );
 }
+
+/// A tracked instance norm makes PyTorch's checks before it computes
+/// anything: one element per instance is refused with or without running
+/// statistics, and running statistics of the wrong length before the
+/// output is made (and before either statistic moves).
+#[test]
+fn tracked_instance_norm_checks_before_it_computes() {
+    let leaf =
+        |v: Vec<f32>, shape: &[usize]| Var::leaf(RawTensor::from_vec(v, shape).unwrap()).unwrap();
+    let x = leaf(vec![1.0, 2.0], &[2, 1, 1]);
+    let err = x
+        .instance_norm_axes(1, &[2], None, None, None, 0.1, 1e-5)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("Expected more than 1 spatial element when training, got input size torch.Size([2, 1, 1])"),
+        "{err}"
+    );
+    let x = leaf(vec![1.0, 2.0, 3.0, 5.0], &[1, 2, 2]);
+    let mut mean = RawTensor::from_vec(vec![0.0f32; 2], &[2]).unwrap();
+    let mut var = RawTensor::from_vec(vec![1.0f32; 3], &[3]).unwrap();
+    let running = Some((&mut mean.view_mut(), &mut var.view_mut()));
+    let err = x
+        .instance_norm_axes(1, &[2], None, None, running, 0.5, 1e-5)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("running_var should contain 2 elements not 3"),
+        "{err}"
+    );
+    assert_eq!(mean.to_vec::<f32>().unwrap(), vec![0.0; 2]);
+    // The same input with statistics of the right length trains.
+    let mut var = RawTensor::from_vec(vec![1.0f32; 2], &[2]).unwrap();
+    let running = Some((&mut mean.view_mut(), &mut var.view_mut()));
+    assert!(
+        x.instance_norm_axes(1, &[2], None, None, running, 0.5, 1e-5)
+            .is_ok()
+    );
+    assert_eq!(mean.to_vec::<f32>().unwrap(), vec![0.75, 2.0]);
+}

@@ -283,11 +283,19 @@ impl<'g> Var<'g, Cpu> {
         momentum: f64,
         eps: f64,
     ) -> Result<Var<'g, Cpu>> {
+        let x = self.value();
         // An absent channel dim: group norm's error.
-        let c = self.shape().get(channel).copied().unwrap_or(1);
+        let c = match self.shape().get(channel) {
+            None => 1,
+            Some(_) => {
+                let (w, b) = (weight.map(|w| w.value()), bias.map(|b| b.value()));
+                let stats = running.as_ref().map(|(m, v)| (m.as_ref(), v.as_ref()));
+                x.check_instance(channel, spatial, w.as_ref(), b.as_ref(), stats.as_ref())?
+            }
+        };
         let y = self.group_norm_axes(channel, spatial, c, weight, bias, eps)?;
         if let Some(running) = running {
-            (self.value()).update_instance_running(channel, spatial, running, momentum)?;
+            x.move_instance_running(channel, spatial, c, running, momentum)?;
         }
         Ok(y)
     }

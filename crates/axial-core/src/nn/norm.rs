@@ -394,12 +394,36 @@ impl TensorRef<'_, Cpu> {
         momentum: f64,
         eps: f64,
     ) -> Result<RawTensor<Cpu>> {
-        let c = self.instance_params(channel, spatial, [("weight", weight), ("bias", bias)])?;
+        let stats = running.as_ref().map(|(m, v)| (m.as_ref(), v.as_ref()));
+        let c = self.check_instance(channel, spatial, weight, bias, stats.as_ref())?;
         let y = self.group_norm_axes(channel, spatial, c, weight, bias, eps)?;
         if let Some(running) = running {
-            self.update_instance_running(channel, spatial, running, momentum)?;
+            self.move_instance_running(channel, spatial, c, running, momentum)?;
         }
         Ok(y)
+    }
+
+    /// PyTorch's checks of an instance norm in training, each made once
+    /// and before anything is computed: the dims, more than one element per
+    /// instance, and the lengths of the weight, the bias and the running
+    /// statistics (the channel count, which it returns).
+    pub(crate) fn check_instance(
+        &self,
+        channel: usize,
+        spatial: &[usize],
+        weight: Option<&TensorRef<'_, Cpu>>,
+        bias: Option<&TensorRef<'_, Cpu>>,
+        running: Option<&(TensorRef<'_, Cpu>, TensorRef<'_, Cpu>)>,
+    ) -> Result<usize> {
+        let c = self.instance_params(channel, spatial, [("weight", weight), ("bias", bias)])?;
+        if let Some((m, v)) = running {
+            self.instance_params(
+                channel,
+                spatial,
+                [("running_mean", Some(m)), ("running_var", Some(v))],
+            )?;
+        }
+        Ok(c)
     }
 
     /// PyTorch's checks of an instance norm in training, and of the lengths
@@ -473,13 +497,26 @@ impl TensorRef<'_, Cpu> {
         (rm, rv): (&mut TensorMut<'_, Cpu>, &mut TensorMut<'_, Cpu>),
         momentum: f64,
     ) -> Result<()> {
-        let op = "instance_norm";
         let (m, v) = (rm.as_ref(), rv.as_ref());
         let c = self.instance_params(
             channel,
             spatial,
             [("running_mean", Some(&m)), ("running_var", Some(&v))],
         )?;
+        self.move_instance_running(channel, spatial, c, (rm, rv), momentum)
+    }
+
+    /// [`update_instance_running`](Self::update_instance_running) once its
+    /// checks are made (`c` channels).
+    pub(crate) fn move_instance_running(
+        &self,
+        channel: usize,
+        spatial: &[usize],
+        c: usize,
+        (rm, rv): (&mut TensorMut<'_, Cpu>, &mut TensorMut<'_, Cpu>),
+        momentum: f64,
+    ) -> Result<()> {
+        let op = "instance_norm";
         let stats = self.stats(
             op,
             channel,
