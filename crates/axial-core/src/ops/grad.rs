@@ -4,6 +4,10 @@
 //! formulas themselves sit beside each op's forward rule (`backward` in
 //! each family's file); the tape that calls them is [`crate::autograd`].
 
+use std::any::TypeId;
+
+use rayon::prelude::*;
+
 use crate::autograd::Grad;
 use crate::{
     Backend, BinaryOp, CmpOp, DType, Device, Error, RawTensor, ReduceOp, Result, Scalar, TensorRef,
@@ -124,10 +128,17 @@ const PIECE: usize = 1 << 16;
 /// formula computes each element alone; the pieces are whole multiples of
 /// every vector width). Tensors that are small or not both contiguous go
 /// to `f` whole.
+///
+/// On the CPU, as many pieces as there are threads are computed at once,
+/// one per thread: a piece's cheap steps are too small to be split among
+/// threads, so one piece at a time left the other threads idle (the exact
+/// GELU's derivative ran mostly on one core), while the memory held stays
+/// a piece per thread. Each element is computed alone, so the bits do not
+/// depend on the thread count.
 pub(crate) fn piecewise<D: Backend>(
     x: &TensorRef<'_, D>,
     g: &TensorRef<'_, D>,
-    f: impl Fn(&TensorRef<'_, D>, &TensorRef<'_, D>) -> Result<RawTensor<D>>,
+    f: impl Fn(&TensorRef<'_, D>, &TensorRef<'_, D>) -> Result<RawTensor<D>> + Sync,
 ) -> Result<RawTensor<D>> {
     let n = x.numel();
     if n <= PIECE || x.shape() != g.shape() || !x.is_contiguous() || !g.is_contiguous() {
@@ -148,8 +159,22 @@ pub(crate) fn piecewise<D: Backend>(
         flat.copy_(&value.view())
     };
     write(first)?;
-    for start in (PIECE..n).step_by(PIECE) {
-        write(piece(start)?)?;
+    let threads = match TypeId::of::<D>() == TypeId::of::<crate::Cpu>() {
+        true => rayon::current_num_threads().max(1),
+        // A device's kernels run on its own stream: one host thread.
+        false => 1,
+    };
+    for batch in (PIECE..n).step_by(PIECE * threads) {
+        let end = n.min(batch + PIECE * threads);
+        if threads == 1 {
+            write(piece(batch)?)?;
+            continue;
+        }
+        let starts: Vec<usize> = (batch..end).step_by(PIECE).collect();
+        let pieces: Vec<Result<_>> = starts.into_par_iter().map(&piece).collect();
+        for p in pieces {
+            write(p?)?;
+        }
     }
     Ok(out)
 }
@@ -346,6 +371,15 @@ mod tests {
         assert_eq!(pieces.shape(), &shape);
         assert!(pieces.view().is_contiguous());
         assert_eq!(bits(&pieces), bits(&whole));
+        // Pieces computed a thread each (1, 2, 3 at once): the same bits.
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let pieces = pool.install(|| piecewise(&x.view(), &g.view(), formula).unwrap());
+            assert_eq!(bits(&pieces), bits(&whole), "{threads} threads");
+        }
         // A transposed input goes to the formula whole, with its result.
         let xt = x.view().transpose(0, 2).unwrap();
         let gt = g.view().transpose(0, 2).unwrap();
