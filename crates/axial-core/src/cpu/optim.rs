@@ -61,37 +61,32 @@ pub(crate) fn adam_update(
     if !same || !plain {
         return Ok(false);
     }
-    let offsets = layouts.map(|l| l.offset());
+    let at = layouts.map(|l| l.offset()..l.offset() + n);
     match dtype {
-        DType::F32 => {
-            let g = &grad_storage.as_slice::<f32>()?[offsets[1]..offsets[1] + n];
-            let p = &mut param.storage.as_mut_slice::<f32>()?[offsets[0]..offsets[0] + n];
-            let m = &mut exp_avg.storage.as_mut_slice::<f32>()?[offsets[2]..offsets[2] + n];
-            let v = &mut exp_avg_sq.storage.as_mut_slice::<f32>()?[offsets[3]..offsets[3] + n];
-            run(op, true, p, g, m, v);
-        }
-        DType::F64 => {
-            let g = &grad_storage.as_slice::<f64>()?[offsets[1]..offsets[1] + n];
-            let p = &mut param.storage.as_mut_slice::<f64>()?[offsets[0]..offsets[0] + n];
-            let m = &mut exp_avg.storage.as_mut_slice::<f64>()?[offsets[2]..offsets[2] + n];
-            let v = &mut exp_avg_sq.storage.as_mut_slice::<f64>()?[offsets[3]..offsets[3] + n];
-            run(op, false, p, g, m, v);
-        }
+        DType::F32 => run::<f32>(op, param, grad_storage, exp_avg, exp_avg_sq, at)?,
+        DType::F64 => run::<f64>(op, param, grad_storage, exp_avg, exp_avg_sq, at)?,
         _ => return Ok(false),
     }
     Ok(true)
 }
 
-/// The update over slices of one length, split among threads when large.
+/// The update over the elements at `at` (the parameter's, the
+/// gradient's and the two averages' ranges), split among threads when
+/// large.
 fn run<T: Real>(
     op: &AdamUpdate,
-    f32_arithmetic: bool,
-    p: &mut [T],
-    g: &[T],
-    m: &mut [T],
-    v: &mut [T],
-) {
-    let (w, far) = op.lerp(f32_arithmetic);
+    param: Output<'_, Cpu>,
+    grad: &crate::Storage<Cpu>,
+    exp_avg: Output<'_, Cpu>,
+    exp_avg_sq: Output<'_, Cpu>,
+    at: [std::ops::Range<usize>; 4],
+) -> Result<()> {
+    let [pa, ga, ma, va] = at;
+    let g = &grad.as_slice::<T>()?[ga];
+    let p = &mut param.storage.as_mut_slice::<T>()?[pa];
+    let m = &mut exp_avg.storage.as_mut_slice::<T>()?[ma];
+    let v = &mut exp_avg_sq.storage.as_mut_slice::<T>()?[va];
+    let (w, far) = op.lerp(T::DTYPE == DType::F32);
     let k = Constants {
         maximize: op.maximize,
         decay: (op.weight_decay != 0.0).then_some(op.decoupled),
@@ -107,13 +102,15 @@ fn run<T: Real>(
     };
     const PIECE: usize = 1 << 14;
     if p.len() < PLAIN_PARALLEL_THRESHOLD || rayon::current_num_threads() == 1 {
-        return piece(&k, p, g, m, v);
+        piece(&k, p, g, m, v);
+        return Ok(());
     }
     p.par_chunks_mut(PIECE)
         .zip(g.par_chunks(PIECE))
         .zip(m.par_chunks_mut(PIECE))
         .zip(v.par_chunks_mut(PIECE))
         .for_each(|(((p, g), m), v)| piece(&k, p, g, m, v));
+    Ok(())
 }
 
 /// The update's scalars, each rounded to the dtype once.
