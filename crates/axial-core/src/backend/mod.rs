@@ -573,6 +573,106 @@ pub trait Backend: Device {
         let _ = (op, param, grad, exp_avg, exp_avg_sq);
         Ok(false)
     }
+
+    /// `dst = g · op′(x)`: the input gradient of an elementwise op from
+    /// its input `x` and its output's gradient `g`, in one pass: a fused
+    /// form of the derivative that the op table composes of primitives
+    /// (`UnaryOp::backward`), which runs wherever this returns `Ok(false)`.
+    /// The default has no kernel (`Ok(false)`, nothing written); the CPU's
+    /// takes the exact and the tanh GELU and SiLU over contiguous f32
+    /// operands of one shape.
+    ///
+    /// # Errors
+    /// A device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, UnaryOp};
+    /// let x = RawTensor::from_vec(vec![0.0f32, 100.0], &[2])?;
+    /// let g = RawTensor::from_vec(vec![2.0f32, 3.0], &[2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[2]), dtype: DType::F32 };
+    /// assert!(Cpu.unary_backward(UnaryOp::Gelu, x.view().input(), g.view().input(), dst)?);
+    /// assert_eq!(s.as_slice::<f32>()?, &[1.0, 3.0]); // GELU′(0) = ½, GELU′(100) = 1
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn unary_backward(
+        &self,
+        op: UnaryOp,
+        x: Input<'_, Self>,
+        g: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<bool> {
+        let _ = (op, x, g, dst);
+        Ok(false)
+    }
+
+    /// `dst = y·(g − Σ g·y)` for softmax, `g − exp(y)·Σ g` for
+    /// log-softmax (the sums along `op.dim`): the input gradient from the
+    /// op's output `y` and its gradient `g`, one pass per slice, a fused
+    /// form of the composed derivative (`Softmax`'s), which runs wherever
+    /// this returns `Ok(false)`. The default has no kernel; the CPU's takes
+    /// the last dim of contiguous f32 operands of one shape.
+    ///
+    /// # Errors
+    /// A device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::Softmax};
+    /// let y = RawTensor::from_vec(vec![0.5f32, 0.5], &[1, 2])?;
+    /// let g = RawTensor::from_vec(vec![1.0f32, 0.0], &[1, 2])?;
+    /// let mut s = Storage::from_slice(&[0.0f32; 2]);
+    /// let dst = Output { storage: &mut s, layout: Layout::contiguous(&[1, 2]), dtype: DType::F32 };
+    /// let op = Softmax { dim: 1, log: false };
+    /// assert!(Cpu.softmax_backward(op, y.view().input(), g.view().input(), dst)?);
+    /// assert_eq!(s.as_slice::<f32>()?, &[0.25, -0.25]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn softmax_backward(
+        &self,
+        op: Softmax,
+        y: Input<'_, Self>,
+        g: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<bool> {
+        let _ = (op, y, g, dst);
+        Ok(false)
+    }
+
+    /// The gradients of `layer_norm` over the rows of `x` (`[rows, n]`)
+    /// from the output's gradient `g` (`[rows, n]`) and the weight (`[n]`,
+    /// when the op had one): into `grads`, the input's (`[rows, n]`), the
+    /// weight's and the bias's (`[n]` each), each where given. A fused
+    /// form of the composed derivative (PyTorch's
+    /// `native_layer_norm_backward`), which runs wherever this returns
+    /// `Ok(false)`. The default has no kernel; the CPU's takes contiguous
+    /// f32 operands.
+    ///
+    /// # Errors
+    /// A device failure.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, DType, Layout, Output, RawTensor, Storage, ops::LayerNorm};
+    /// let x = RawTensor::from_vec(vec![1.0f32, 3.0], &[1, 2])?;
+    /// let g = RawTensor::from_vec(vec![1.0f32, 1.0], &[1, 2])?;
+    /// let (mut gx, mut gb) = (Storage::from_slice(&[9.0f32; 2]), Storage::from_slice(&[9.0f32; 2]));
+    /// let out = |s, shape: &[usize]| Output { storage: s, layout: Layout::contiguous(shape), dtype: DType::F32 };
+    /// let grads = [Some(out(&mut gx, &[1, 2])), None, Some(out(&mut gb, &[2]))];
+    /// assert!(Cpu.layer_norm_backward(LayerNorm { eps: 0.0 }, x.view().input(), g.view().input(), None, grads)?);
+    /// assert_eq!(gx.as_slice::<f32>()?, &[0.0, 0.0]); // Σ of a normalised row is 0
+    /// assert_eq!(gb.as_slice::<f32>()?, &[1.0, 1.0]);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn layer_norm_backward(
+        &self,
+        op: LayerNorm,
+        x: Input<'_, Self>,
+        g: Input<'_, Self>,
+        weight: Option<Input<'_, Self>>,
+        grads: [Option<Output<'_, Self>>; 3],
+    ) -> Result<bool> {
+        let _ = (op, x, g, weight, grads);
+        Ok(false)
+    }
 }
 
 /// The refusal of a kernel a device does not have.

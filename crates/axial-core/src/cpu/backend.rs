@@ -2,7 +2,7 @@
 //! every fused op with a kernel of its own.
 
 use super::{
-    Cpu, arg_reduce, binary, compare, conv, copy, cumsum, fill, gather, matmul, norm, optim,
+    Cpu, arg_reduce, binary, compare, conv, copy, cumsum, fill, gather, grad, matmul, norm, optim,
     reduce, scatter, select, softmax, unary,
 };
 use crate::ops::{AdamUpdate, ChannelAffine, ConvArgs, LayerNorm, PoolArgs, ScatterAdd, Softmax};
@@ -205,6 +205,37 @@ impl Backend for Cpu {
         exp_avg_sq: Output<'_, Self>,
     ) -> Result<bool> {
         optim::adam_update(op, param, grad, exp_avg, exp_avg_sq)
+    }
+
+    fn unary_backward(
+        &self,
+        op: UnaryOp,
+        x: Input<'_, Self>,
+        g: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<bool> {
+        grad::unary_backward(op, x, g, dst)
+    }
+
+    fn softmax_backward(
+        &self,
+        op: Softmax,
+        y: Input<'_, Self>,
+        g: Input<'_, Self>,
+        dst: Output<'_, Self>,
+    ) -> Result<bool> {
+        grad::softmax_backward(op, y, g, dst)
+    }
+
+    fn layer_norm_backward(
+        &self,
+        op: LayerNorm,
+        x: Input<'_, Self>,
+        g: Input<'_, Self>,
+        weight: Option<Input<'_, Self>>,
+        grads: [Option<Output<'_, Self>>; 3],
+    ) -> Result<bool> {
+        grad::layer_norm_backward(op, x, g, weight, grads)
     }
 }
 

@@ -13,6 +13,7 @@ mod cumsum;
 mod fill;
 mod gather;
 mod gemm_at;
+mod grad;
 pub mod infer;
 mod map;
 mod math;

@@ -9,8 +9,8 @@ use super::grad::{AsView, add_scalar, as_dtype, bin_, mean_keep, mul, sub, sum_k
 use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
 use crate::autograd::Grad;
 use crate::{
-    Arg, Backend, BinaryOp, DType, Error, Input, Output, RawTensor, ReduceOp, Result, Scalar,
-    TensorRef, UnaryOp,
+    Arg, Backend, BinaryOp, DType, Error, Input, Layout, Output, RawTensor, ReduceOp, Result,
+    Scalar, TensorRef, UnaryOp,
 };
 
 /// `layer_norm(x, normalized_shape, weight, bias, eps)` of rows: a device
@@ -229,6 +229,9 @@ pub(crate) struct LayerNormGrad<'a, D: crate::Device> {
 impl<D: Backend> LayerNormGrad<'_, D> {
     /// The three gradients (`None` where not needed).
     pub(crate) fn backward(&self, g: &Grad<D>) -> Result<[Option<Grad<D>>; 3]> {
+        if let Some(grads) = self.fused(g)? {
+            return Ok(grads);
+        }
         let dtype = self.x.dtype();
         let w = wide(dtype);
         let x = as_dtype(self.x.clone(), w)?;
@@ -282,6 +285,60 @@ impl<D: Backend> LayerNormGrad<'_, D> {
             false => None,
         };
         Ok([gx, gw, gb])
+    }
+
+    /// The three gradients from the device's one-pass kernel
+    /// ([`Backend::layer_norm_backward`]), when it has one for these
+    /// operands (f32, contiguous); `None` sends the caller to the composed
+    /// formula.
+    fn fused(&self, g: &Grad<D>) -> Result<Option<[Option<Grad<D>>; 3]>> {
+        let (x, g) = (&self.x, g.view());
+        let f32s = [Some(x), Some(&g), self.weight.as_ref()]
+            .iter()
+            .flatten()
+            .all(|t| t.dtype() == DType::F32 && t.is_contiguous());
+        let shape = x.shape();
+        let norm_shape = &shape[shape.len() - self.k..];
+        let n: usize = norm_shape.iter().product();
+        if !f32s || g.shape() != shape || n == 0 || x.numel() == 0 {
+            return Ok(None);
+        }
+        let rows = x.numel() / n;
+        let as_rows = [rows as isize, n as isize];
+        let (x2, g2) = (x.view(&as_rows)?, g.view(&as_rows)?);
+        let w = self
+            .weight
+            .as_ref()
+            .map(|w| w.view(&[n as isize]))
+            .transpose()?;
+        let device = x.storage().device();
+        let alloc = |need: bool, shape: &[usize]| {
+            need.then(|| crate::tensor::alloc_output(device, Layout::contiguous(shape), DType::F32))
+                .transpose()
+        };
+        let [nx, nw, nb] = self.needs;
+        let mut grads = [alloc(nx, &[rows, n])?, alloc(nw, &[n])?, alloc(nb, &[n])?];
+        let [ox, ow, ob] = &mut grads;
+        let outputs = [ox, ow, ob].map(|o| o.as_mut().map(RawTensor::output));
+        let done = device.layer_norm_backward(
+            self.op,
+            x2.input(),
+            g2.input(),
+            w.as_ref().map(TensorRef::input),
+            outputs,
+        )?;
+        if !done {
+            return Ok(None);
+        }
+        let [gx, gw, gb] = grads;
+        let shaped = |t: Option<RawTensor<D>>, to: &[usize]| {
+            t.map(|t| Grad::new(t).reshaped(to)).transpose()
+        };
+        Ok(Some([
+            shaped(gx, shape)?,
+            shaped(gw, norm_shape)?,
+            shaped(gb, norm_shape)?,
+        ]))
     }
 }
 

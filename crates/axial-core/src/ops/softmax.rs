@@ -186,6 +186,15 @@ impl Softmax {
         y: &TensorRef<'_, D>,
         g: &Grad<D>,
     ) -> Result<RawTensor<D>> {
+        let gv = g.view();
+        if gv.shape() == y.shape() && gv.dtype() == y.dtype() {
+            let device = y.storage().device();
+            let layout = crate::Layout::contiguous(y.shape());
+            let mut out = crate::tensor::alloc_output(device, layout, y.dtype())?;
+            if device.softmax_backward(*self, y.input(), gv.input(), out.output())? {
+                return Ok(out);
+            }
+        }
         // One buffer of the output's size at a time beside `g` and `y`, as
         // PyTorch's fused kernel needs one.
         let dims = [self.dim];

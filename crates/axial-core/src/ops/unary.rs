@@ -494,9 +494,27 @@ macro_rules! unary_derivatives {
 }
 unary_table!(unary_derivatives);
 
+/// The device's one-pass `g · op′(x)` ([`Backend::unary_backward`]),
+/// when it has a kernel for these operands; `None` sends the caller to the
+/// composed formula.
+fn fused_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<Option<RawTensor<D>>> {
+    let (x, g) = (c.x()?, c.g.view());
+    if g.shape() != x.shape() || g.dtype() != x.dtype() {
+        return Ok(None);
+    }
+    let device = x.storage().device();
+    let layout = crate::Layout::contiguous(x.shape());
+    let mut out = crate::tensor::alloc_output(device, layout, x.dtype())?;
+    let done = device.unary_backward(c.op, x.input(), g.input(), out.output())?;
+    Ok(done.then_some(out))
+}
+
 /// `g·(Φ(x) + x·φ(x))`: the exact GELU's derivative, a piece at a time
 /// ([`piecewise`]) with its steps in place.
 fn gelu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    if let Some(fused) = fused_backward(c)? {
+        return Ok(fused);
+    }
     piecewise(c.x()?, &c.g.view(), |x, g| {
         let cdf = un_(scale(x, std::f64::consts::FRAC_1_SQRT_2)?, UnaryOp::Erf)?;
         let cdf = bin_scalar_(bin_scalar_(cdf, BinaryOp::Add, 1.0)?, BinaryOp::Mul, 0.5)?;
@@ -514,6 +532,9 @@ fn gelu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
 /// The tanh GELU's derivative, as PyTorch's `gelu_backward` writes it, a
 /// piece at a time ([`piecewise`]) with its steps in place.
 fn gelu_tanh_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    if let Some(fused) = fused_backward(c)? {
+        return Ok(fused);
+    }
     const KAPPA: f64 = 0.044715;
     let beta = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
     piecewise(c.x()?, &c.g.view(), |x, g| {
@@ -536,6 +557,9 @@ fn gelu_tanh_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> 
 /// `g·s·(1 + x·(1 − s))` with `s = sigmoid(x)`: SiLU's derivative, a piece
 /// at a time ([`piecewise`]).
 fn silu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
+    if let Some(fused) = fused_backward(c)? {
+        return Ok(fused);
+    }
     piecewise(c.x()?, &c.g.view(), |x, g| {
         let s = un(UnaryOp::Sigmoid, x)?;
         let inner = bin_(rsub_scalar(1.0, &s)?, BinaryOp::Mul, x)?;
