@@ -1,6 +1,6 @@
 //! The same bits on any number of threads: every kernel whose result
 //! combines many elements (reductions, scans, softmax, layer norm, matrix
-//! products) fixes its order of operations by the data's shape, never by how
+//! products, the fused derivatives) fixes its order of operations by the data's shape, never by how
 //! the work is split among threads. Each case runs in rayon pools of 1, 2,
 //! 3 and 16 threads (twice on one thread), and every result must have the
 //! bits of the first. The sizes are above the thresholds at which the kernels split
@@ -8,8 +8,9 @@
 //! halves; bands of lanes; batches of products in parallel; a large
 //! product's blocks on several threads).
 
+use axial_core::autograd::Var;
 use axial_core::cpu::infer::{Bf16Linear, Int8Linear};
-use axial_core::{ArgReduceOp, DType, Generator, RawTensor, ReduceOp};
+use axial_core::{ArgReduceOp, DType, Generator, RawTensor, ReduceOp, UnaryOp};
 use half::{bf16, f16};
 
 const POOLS: [usize; 4] = [1, 2, 3, 16];
@@ -179,6 +180,57 @@ fn softmax_and_layer_norm() {
             .layer_norm(&[384], Some(&w.view()), Some(&b.view()), 1e-12)
             .unwrap()
     });
+}
+
+/// The gradient of `Σ f(x)·g` for each input, through the autograd engine
+/// (the derivatives the CPU fuses: GELU, SiLU, softmax, layer norm).
+fn gradients(
+    inputs: &[&RawTensor],
+    g: &RawTensor,
+    f: impl for<'g> Fn(&[Var<'g>]) -> Var<'g>,
+) -> Vec<RawTensor> {
+    let leaves: Vec<Var<'_>> = inputs
+        .iter()
+        .map(|t| Var::leaf(t.view().to_contiguous().unwrap()).unwrap())
+        .collect();
+    let ids: Vec<_> = leaves.iter().map(|v| v.leaf_id().unwrap()).collect();
+    let weight = Var::constant(g.view().to_contiguous().unwrap());
+    let loss = f(&leaves).mul(&weight).unwrap().sum(&[], false).unwrap();
+    let grads = loss.backward().unwrap();
+    ids.iter()
+        .map(|&id| grads.get(id).unwrap().to_contiguous().unwrap())
+        .collect()
+}
+
+#[test]
+fn fused_derivatives() {
+    let x = randn(&[512, 384], DType::F32, 30);
+    let g = randn(&[512, 384], DType::F32, 31);
+    for op in [UnaryOp::Gelu, UnaryOp::GeluTanh, UnaryOp::Silu] {
+        same_bits(&format!("the derivative of {op:?}"), || {
+            gradients(&[&x], &g, |v| v[0].unary(op).unwrap()).remove(0)
+        });
+    }
+    for log in [false, true] {
+        same_bits(&format!("the derivative of softmax (log: {log})"), || {
+            let grads = gradients(&[&x], &g, |v| match log {
+                true => v[0].log_softmax(-1).unwrap(),
+                false => v[0].softmax(-1).unwrap(),
+            });
+            grads.into_iter().next().unwrap()
+        });
+    }
+    let w = randn(&[384], DType::F32, 32);
+    let b = randn(&[384], DType::F32, 33);
+    for i in 0..3 {
+        same_bits(&format!("layer norm's gradient {i}"), || {
+            let grads = gradients(&[&x, &w, &b], &g, |v| {
+                v[0].layer_norm(&[384], Some(&v[1]), Some(&v[2]), 1e-5)
+                    .unwrap()
+            });
+            grads.into_iter().nth(i).unwrap()
+        });
+    }
 }
 
 #[test]
