@@ -212,7 +212,8 @@ impl LayerNorm {
 /// The gradients of `layer_norm` over the last `k` dims: of the input, the
 /// weight and the bias (PyTorch's `native_layer_norm_backward`), f16 and
 /// bf16 computed in f32. The statistics are computed again from the input
-/// the op kept.
+/// the op kept. The device's one-pass kernel
+/// ([`Backend::layer_norm_backward`]) runs where it has one.
 pub(crate) struct LayerNormGrad<'a, D: crate::Device> {
     /// The op.
     pub(crate) op: LayerNorm,

@@ -180,7 +180,9 @@ impl Softmax {
 impl Softmax {
     /// The input's gradient from the output `y` (kept) and its gradient
     /// `g`: `y·(g − Σ g·y)` for softmax, `g − exp(y)·Σ g` for log_softmax,
-    /// the sums along the dim (PyTorch's `_softmax_backward_data`).
+    /// the sums along the dim (PyTorch's `_softmax_backward_data`): the
+    /// device's one-pass kernel ([`Backend::softmax_backward`]) where it
+    /// has one, else composed of primitives.
     pub(crate) fn backward<D: Backend>(
         &self,
         y: &TensorRef<'_, D>,

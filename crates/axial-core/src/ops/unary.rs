@@ -509,8 +509,9 @@ fn fused_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<Option<RawTensor<D
     Ok(done.then_some(out))
 }
 
-/// `g·(Φ(x) + x·φ(x))`: the exact GELU's derivative, a piece at a time
-/// ([`piecewise`]) with its steps in place.
+/// `g·(Φ(x) + x·φ(x))`: the exact GELU's derivative, from the device's
+/// fused kernel where it has one, else a piece at a time ([`piecewise`])
+/// with its steps in place.
 fn gelu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
     if let Some(fused) = fused_backward(c)? {
         return Ok(fused);
@@ -529,8 +530,9 @@ fn gelu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
     })
 }
 
-/// The tanh GELU's derivative, as PyTorch's `gelu_backward` writes it, a
-/// piece at a time ([`piecewise`]) with its steps in place.
+/// The tanh GELU's derivative, as PyTorch's `gelu_backward` writes it:
+/// the device's fused kernel, or a piece at a time ([`piecewise`]) with its
+/// steps in place.
 fn gelu_tanh_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
     if let Some(fused) = fused_backward(c)? {
         return Ok(fused);
@@ -554,8 +556,8 @@ fn gelu_tanh_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> 
     })
 }
 
-/// `g·s·(1 + x·(1 − s))` with `s = sigmoid(x)`: SiLU's derivative, a piece
-/// at a time ([`piecewise`]).
+/// `g·s·(1 + x·(1 − s))` with `s = sigmoid(x)`: SiLU's derivative, the
+/// device's fused kernel or a piece at a time ([`piecewise`]).
 fn silu_backward<D: Backend>(c: &UnaryGrad<'_, D>) -> Result<RawTensor<D>> {
     if let Some(fused) = fused_backward(c)? {
         return Ok(fused);
