@@ -8,6 +8,12 @@ a fraction of the fastest plain memory copy measured in the same run.
     bench/.venv/bin/python bench/compare.py --report   # reprint the last results
     bench/.venv/bin/python bench/compare.py --benches model --filter 'encoder|minilm'  # the models
     bench/.venv/bin/python bench/compare.py --benches train --filter train_step  # a training step
+    bench/.venv/bin/python bench/compare.py --benches train --filter train_step --rounds 5
+
+With --rounds N the sides take turns N times (axial, PyTorch, ONNX Runtime,
+then again) and each case's time is its median over the rounds; each
+round's ratio is printed too. On a shared machine one round can be off by
+a quarter either way.
 
 Needs bench/setup.sh to have made bench/.venv. Results are kept in
 bench/results/ (axial.json, torch.json, ort.json).
@@ -16,6 +22,7 @@ bench/results/ (axial.json, torch.json, ort.json).
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -138,6 +145,32 @@ def run_ort(filter_):
     return json.loads(out.read_text()) if out.exists() else {"cases": {}}
 
 
+def median_of(runs):
+    """One side's results of several rounds: each case's median, and every
+    round's time under "rounds"."""
+    times = {}
+    for run in runs:
+        for case, seconds in run["cases"].items():
+            times.setdefault(case, []).append(seconds)
+    merged = dict(runs[-1])
+    merged["cases"] = {case: statistics.median(ts) for case, ts in times.items()}
+    merged["rounds"] = times
+    return merged
+
+
+def print_rounds(axial, torch):
+    """Each round's ratio axial/PyTorch, for the cases both sides ran more
+    than once."""
+    a, t = axial.get("rounds", {}), torch.get("rounds", {})
+    shown = [c for c in CASES if len(a.get(c, [])) > 1 and len(a[c]) == len(t.get(c, []))]
+    if not shown:
+        return
+    print("\neach round (axial ms / PyTorch ms = ratio):")
+    for case in shown:
+        cells = [f"{x * 1e3:.1f}/{y * 1e3:.1f} = {x / y:.2f}" for x, y in zip(a[case], t[case])]
+        print(f"  {case:28} " + ", ".join(cells))
+
+
 def bandwidth(case, seconds):
     return BYTES[case.split("/")[0]] / seconds
 
@@ -194,18 +227,24 @@ def main():
     parser.add_argument("--benches", default="versus_torch,model,convnet,train",
                         help="the Rust benches to run (model: MiniLM's cases; convnet: EfficientNet's;"
                              " train: a training step)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="take turns this many times; report each case's median")
     args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
     if not args.report:
-        axial = run_axial(args.filter, args.benches.split(","))
-        (RESULTS / "axial.json").write_text(json.dumps(axial, indent=1) + "\n")
-        run_torch(args.filter)
-        run_ort(args.filter)
+        rounds = []
+        for _ in range(max(args.rounds, 1)):
+            axial = run_axial(args.filter, args.benches.split(","))
+            rounds.append((axial, run_torch(args.filter), run_ort(args.filter)))
+        for i, name in enumerate(["axial", "torch", "ort"]):
+            merged = median_of([r[i] for r in rounds])
+            (RESULTS / f"{name}.json").write_text(json.dumps(merged, indent=1) + "\n")
     axial = json.loads((RESULTS / "axial.json").read_text())
     torch = json.loads((RESULTS / "torch.json").read_text())
     ort_path = RESULTS / "ort.json"
     ort = json.loads(ort_path.read_text()) if ort_path.exists() else {"cases": {}}
     report(axial, torch, ort)
+    print_rounds(axial, torch)
 
 
 if __name__ == "__main__":
