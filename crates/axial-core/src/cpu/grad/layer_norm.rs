@@ -6,6 +6,7 @@
 
 use rayon::prelude::*;
 
+use super::{store, vectors};
 use crate::cpu::simd::{Isa, WithIsa, dispatch};
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 use crate::ops::LayerNorm;
@@ -186,25 +187,15 @@ impl WithIsa for Row<'_> {
         let Row { x, g, w, out, eps } = self;
         let len = x.len();
         let lanes = I::LANES;
-        let vectors = || {
-            (0..len)
-                .step_by(lanes)
-                .map(move |i| (i, lanes.min(len - i)))
-        };
-        let load = |s: &[f32], (i, k): (usize, usize)| {
+        let load = |s: &[f32], at| {
             // SAFETY: every slice has `len` elements (the caller's chunks
             // of one row; the weight has the row's length); accesses stay
             // below.
-            unsafe {
-                match k == lanes {
-                    true => isa.load(s.as_ptr().add(i)),
-                    false => isa.load_part(s.as_ptr().add(i), k),
-                }
-            }
+            unsafe { super::load(isa, s.as_ptr(), at) }
         };
         let len_f = len as f32;
         let mut acc = isa.splat(0.0);
-        for at in vectors() {
+        for at in vectors::<I>(len) {
             acc = isa.add(acc, load(x, at));
         }
         let mean = isa.sum(acc) / len_f;
@@ -228,7 +219,7 @@ impl WithIsa for Row<'_> {
             None => load(g, at),
         };
         let (mut sa, mut sb) = (isa.splat(0.0), isa.splat(0.0));
-        for at in vectors() {
+        for at in vectors::<I>(len) {
             let xhat = isa.mul(isa.sub(load(x, at), mv), rv);
             let d = gxhat(at);
             sa = isa.add(sa, d);
@@ -236,17 +227,11 @@ impl WithIsa for Row<'_> {
         }
         let a = isa.splat(isa.sum(sa) / len_f);
         let b = isa.splat(isa.sum(sb) / len_f);
-        for at in vectors() {
+        for at in vectors::<I>(len) {
             let xhat = isa.mul(isa.sub(load(x, at), mv), rv);
             let v = isa.mul(isa.sub(isa.sub(gxhat(at), a), isa.mul(xhat, b)), rv);
-            let (i, k) = at;
             // SAFETY: `out` has `len` elements, as the inputs.
-            unsafe {
-                match k == lanes {
-                    true => isa.store(out.as_mut_ptr().add(i), v),
-                    false => isa.store_part(out.as_mut_ptr().add(i), k, v),
-                }
-            }
+            unsafe { store(isa, out.as_mut_ptr(), at, v) };
         }
         (mean, rstd)
     }

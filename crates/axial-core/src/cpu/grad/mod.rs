@@ -16,7 +16,46 @@ pub(crate) use layer_norm::layer_norm_backward;
 pub(crate) use softmax::softmax_backward;
 pub(crate) use unary::unary_backward;
 
+use crate::cpu::simd::Isa;
 use crate::{Cpu, DType, Input, Output, Result};
+
+/// The vectors of a run of `len` elements: the start of each and its
+/// lanes (the last may be partial).
+fn vectors<I: Isa>(len: usize) -> impl Iterator<Item = (usize, usize)> + Clone {
+    (0..len)
+        .step_by(I::LANES)
+        .map(move |i| (i, I::LANES.min(len - i)))
+}
+
+/// The vector at `p + i` of `lanes` elements, its other lanes 0.
+///
+/// # Safety
+/// `p` is valid for reads of `i + lanes` f32, and `lanes ≤ I::LANES`.
+#[inline(always)]
+unsafe fn load<I: Isa>(isa: I, p: *const f32, (i, lanes): (usize, usize)) -> I::F {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match lanes == I::LANES {
+            true => isa.load(p.add(i)),
+            false => isa.load_part(p.add(i), lanes),
+        }
+    }
+}
+
+/// Writes the first `lanes` of `v` to `p + i`.
+///
+/// # Safety
+/// `p` is valid for writes of `i + lanes` f32, and `lanes ≤ I::LANES`.
+#[inline(always)]
+unsafe fn store<I: Isa>(isa: I, p: *mut f32, (i, lanes): (usize, usize), v: I::F) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match lanes == I::LANES {
+            true => isa.store(p.add(i), v),
+            false => isa.store_part(p.add(i), lanes, v),
+        }
+    }
+}
 
 /// Contiguous f32 operands: the inputs' elements and the output's.
 type Plain<'a, const N: usize> = ([&'a [f32]; N], &'a mut [f32]);

@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::plain_f32;
+use super::{load, plain_f32, store, vectors};
 use crate::cpu::simd::{Isa, WithIsa, dispatch};
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 use crate::cpu::vmath::exp;
@@ -77,24 +77,16 @@ impl WithIsa for Row {
             out,
             len,
         } = self;
-        let n = I::LANES;
-        // The vectors of the row: the start and the lanes of each.
-        let vectors = (0..len).step_by(n).map(|i| (i, n.min(len - i)));
-        let load = |p: *const f32, (i, lanes): (usize, usize)| {
+        let load = |p: *const f32, at| {
             // SAFETY: the three pointers are of rows of `len` elements
             // (`softmax_backward`'s chunks), the output a distinct buffer;
             // every access is below `len`.
-            unsafe {
-                match lanes == n {
-                    true => isa.load(p.add(i)),
-                    false => isa.load_part(p.add(i), lanes),
-                }
-            }
+            unsafe { load(isa, p, at) }
         };
         // Lanewise sums in the order of the row, then across lanes: an
         // order fixed by the row's length.
         let mut acc = isa.splat(0.0);
-        for at in vectors.clone() {
+        for at in vectors::<I>(len) {
             let gv = load(g, at);
             acc = match log {
                 true => isa.add(acc, gv),
@@ -102,20 +94,14 @@ impl WithIsa for Row {
             };
         }
         let sum = isa.splat(isa.sum(acc));
-        for at in vectors {
+        for at in vectors::<I>(len) {
             let (yv, gv) = (load(y, at), load(g, at));
             let v = match log {
                 true => isa.fnma(exp(isa, yv), sum, gv),
                 false => isa.mul(yv, isa.sub(gv, sum)),
             };
-            let (i, lanes) = at;
             // SAFETY: as above.
-            unsafe {
-                match lanes == n {
-                    true => isa.store(out.add(i), v),
-                    false => isa.store_part(out.add(i), lanes, v),
-                }
-            }
+            unsafe { store(isa, out, at, v) };
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::plain_f32;
+use super::{load, plain_f32, store, vectors};
 use crate::cpu::simd::{Isa, WithIsa, dispatch};
 use crate::cpu::strided::PARALLEL_THRESHOLD;
 use crate::cpu::vmath::Lanewise;
@@ -87,27 +87,13 @@ impl WithIsa for Piece {
             out,
             len,
         } = self;
-        let n = I::LANES;
-        let mut i = 0;
-        while i < len {
-            let lanes = n.min(len - i);
+        for at in vectors::<I>(len) {
             // SAFETY: `run` passes three slices of at least `len` elements,
             // the output a distinct buffer; every access is below `len`.
             unsafe {
-                let (xv, gv) = match lanes == n {
-                    true => (isa.load(x.add(i)), isa.load(g.add(i))),
-                    false => (
-                        isa.load_part(x.add(i), lanes),
-                        isa.load_part(g.add(i), lanes),
-                    ),
-                };
-                let v = isa.mul(gv, derivative(isa, slope, xv));
-                match lanes == n {
-                    true => isa.store(out.add(i), v),
-                    false => isa.store_part(out.add(i), lanes, v),
-                }
+                let (xv, gv) = (load(isa, x, at), load(isa, g, at));
+                store(isa, out, at, isa.mul(gv, derivative(isa, slope, xv)));
             }
-            i += lanes;
         }
     }
 }
