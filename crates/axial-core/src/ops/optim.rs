@@ -80,10 +80,21 @@ impl AdamUpdate {
         (1.0 - self.beta2.powf(self.step)).powf(0.5)
     }
 
-    /// The weight of the gradient in the lerp of step 3, `1 − β₁`, and
-    /// whether the lerp takes its far form (a weight of ½ or more), whose
-    /// factor `1 − w` is then rounded as `dtype`'s arithmetic rounds it.
-    pub(crate) fn lerp(&self, f32_arithmetic: bool) -> (f64, Option<f64>) {
+    /// The weight of the gradient in the lerp of step 3 (`m + w·(g − m)`),
+    /// `w = 1 − β₁`, and, where the lerp takes its far form
+    /// `g − (1 − w)·(g − m)` (a weight of ½ or more, as PyTorch's `lerp`),
+    /// the factor `1 − w` rounded as the elements' arithmetic rounds it
+    /// (f32 unless `f32_arithmetic` is false, for f64).
+    ///
+    /// ```
+    /// # use axial_core::ops::AdamUpdate;
+    /// let op = AdamUpdate { lr: 0.1, beta1: 0.9, beta2: 0.999, eps: 1e-8,
+    ///     weight_decay: 0.0, decoupled: false, maximize: false, step: 1.0 };
+    /// assert_eq!(op.lerp(true), (1.0 - 0.9, None));
+    /// let op = AdamUpdate { beta1: 0.3, ..op };
+    /// assert_eq!(op.lerp(false), (0.7, Some(1.0 - 0.7)));
+    /// ```
+    pub fn lerp(&self, f32_arithmetic: bool) -> (f64, Option<f64>) {
         let w = 1.0 - self.beta1;
         if w.abs() < 0.5 {
             return (w, None);

@@ -496,7 +496,7 @@ fn compose<D: Backend>(
             }
         }
     }
-    lerp_(&mut state.exp_avg, &g, 1.0 - update.beta1)?;
+    lerp_(&mut state.exp_avg, &g, update)?;
     let mut v = state.exp_avg_sq.view_mut();
     scale_(&mut v, update.beta2)?;
     add_combined_(
@@ -527,17 +527,14 @@ fn compose<D: Backend>(
     )
 }
 
-/// `m = lerp(m, g, w)` as PyTorch computes it: `m + w·(g − m)` for a small
-/// weight, `g − (g − m)·(1 − w)` for a large one (`1 − w` in the tensor's
-/// precision).
-fn lerp_<D: Backend>(m: &mut RawTensor<D>, g: &RawTensor<D>, w: f64) -> Result<()> {
+/// `m = lerp(m, g, 1 − β₁)` as PyTorch computes it: `m + w·(g − m)` for a
+/// small weight, `g − (g − m)·(1 − w)` for a large one, the weight and its
+/// rounding those of the fused kernel ([`AdamUpdate::lerp`]).
+fn lerp_<D: Backend>(m: &mut RawTensor<D>, g: &RawTensor<D>, update: &AdamUpdate) -> Result<()> {
     let diff = g.view().binary(BinaryOp::Sub, &m.view())?;
-    if w.abs() < 0.5 {
+    let (w, far) = update.lerp(m.dtype() != DType::F64);
+    let Some(one_minus) = far else {
         return add_scaled_(&mut m.view_mut(), &diff.view(), w);
-    }
-    let one_minus = match m.dtype() {
-        DType::F64 => 1.0 - w,
-        _ => f64::from(1.0 - w as f32),
     };
     let far = g
         .view()
