@@ -60,6 +60,7 @@ pub(crate) mod im2col;
 pub(crate) mod norm;
 pub(crate) mod pad;
 pub(crate) mod pool;
+mod pool_lanes;
 pub(crate) mod transposed;
 
 use std::ops::{Add, AddAssign, Div, Mul, Sub};
@@ -81,6 +82,24 @@ pub(crate) trait Real:
     const NEG_INFINITY: Self;
     /// NaN compares as larger than any number (max pooling propagates it).
     fn is_nan(self) -> bool;
+
+    /// `acc[i] = max(acc[i], x[tap + i])` for every offset `tap` of `taps`,
+    /// in order, a NaN replacing the running maximum (max pooling's
+    /// window over runs of channels).
+    ///
+    /// # Safety
+    /// `x.offset(tap)` is valid for reads of `acc.len()` elements for
+    /// every `tap`.
+    #[inline(always)]
+    unsafe fn max_taps(x: *const Self, taps: &[isize], acc: &mut [Self]) {
+        for &tap in taps {
+            // SAFETY: the caller's contract.
+            let xs = unsafe { std::slice::from_raw_parts(x.offset(tap), acc.len()) };
+            for (m, &v) in acc.iter_mut().zip(xs) {
+                *m = if v > *m || v.is_nan() { v } else { *m };
+            }
+        }
+    }
 }
 
 impl Real for f32 {
@@ -88,6 +107,12 @@ impl Real for f32 {
     #[inline(always)]
     fn is_nan(self) -> bool {
         f32::is_nan(self)
+    }
+
+    #[inline(always)]
+    unsafe fn max_taps(x: *const Self, taps: &[isize], acc: &mut [Self]) {
+        // SAFETY: the caller's contract is the kernel's.
+        unsafe { pool_lanes::max_taps(x, taps, acc) }
     }
 }
 

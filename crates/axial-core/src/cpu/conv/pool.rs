@@ -137,6 +137,7 @@ fn windows<T: Real>(
         let (xb, yb) = (xg.batch[b], yg.batch[b]);
         let mut acc = vec![T::ZERO; if channels_inner { c } else { 0 }];
         let mut arg = vec![0i64; if channels_inner { c } else { 0 }];
+        let mut offsets = Vec::with_capacity(win.taps());
         for ow in 0..out[2] {
             let o = [od, oh, ow];
             let sp: [(isize, isize, usize); 3] =
@@ -206,16 +207,13 @@ fn windows<T: Real>(
             if channels_inner {
                 match r {
                     Reduction::Max if idx.is_none() => {
-                        // No indices: a select per channel, which vectorises.
+                        // No indices: a select per channel, in vectors.
                         acc.fill(T::NEG_INFINITY);
-                        taps(&mut |at, _| {
-                            // SAFETY: `c` contiguous channels of an in-range position.
-                            let xs =
-                                unsafe { std::slice::from_raw_parts(x.get().offset(xb + at), c) };
-                            for (m, &v) in acc.iter_mut().zip(xs) {
-                                *m = if v > *m || v.is_nan() { v } else { *m };
-                            }
-                        });
+                        offsets.clear();
+                        taps(&mut |at, _| offsets.push(xb + at));
+                        // SAFETY: each offset is of `c` contiguous channels
+                        // of an in-range position.
+                        unsafe { T::max_taps(x.get(), &offsets, &mut acc) };
                     }
                     Reduction::Max => {
                         acc.fill(T::NEG_INFINITY);
