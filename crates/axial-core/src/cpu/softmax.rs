@@ -426,38 +426,6 @@ macro_rules! half_rows {
 }
 half_rows!(half::f16, half::bf16);
 
-/// Loads `lanes ≤ LANES` f32 at `p` (the rest 0).
-///
-/// # Safety
-/// `p` is readable for `lanes` f32.
-#[inline(always)]
-unsafe fn load<I: Isa>(isa: I, p: *const f32, lanes: usize) -> I::F {
-    // SAFETY: the caller's contract.
-    unsafe {
-        if lanes == I::LANES {
-            isa.load(p)
-        } else {
-            isa.load_part(p, lanes)
-        }
-    }
-}
-
-/// Stores `lanes ≤ LANES` f32 at `p`.
-///
-/// # Safety
-/// `p` is writable for `lanes` f32.
-#[inline(always)]
-unsafe fn store<I: Isa>(isa: I, p: *mut f32, lanes: usize, v: I::F) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        if lanes == I::LANES {
-            isa.store(p, v)
-        } else {
-            isa.store_part(p, lanes, v)
-        }
-    }
-}
-
 /// One unit-stride row of `len`; with `stream`, its exponentials written
 /// in a scratch row (in L1) and the last pass streamed from there to `dst`:
 /// the output's lines are then written without being read first, and the
@@ -535,7 +503,7 @@ unsafe fn first_passes<I: Isa>(
             // The next row (of a tensor of rows) comes in while this one
             // is computed from cache.
             prefetch(src.wrapping_add(len + j));
-            let e = exp(isa, isa.sub(load(isa, src.add(j), lanes), mv));
+            let e = exp(isa, isa.sub(isa.load_n(src.add(j), lanes), mv));
             let e = if lanes == n {
                 e
             } else {
@@ -548,7 +516,7 @@ unsafe fn first_passes<I: Isa>(
             };
             s = isa.add(s, e);
             if !log {
-                store(isa, exps.add(j), lanes, e);
+                isa.store_n(exps.add(j), lanes, e);
             }
             j += n;
         }
@@ -578,8 +546,8 @@ unsafe fn last_value<I: Isa>(
     // SAFETY: the caller's contract.
     unsafe {
         match last {
-            Last::Scale(r) => isa.mul(load(isa, exps, lanes), isa.splat(r)),
-            Last::Shift(c) => isa.sub(load(isa, src, lanes), isa.splat(c)),
+            Last::Scale(r) => isa.mul(isa.load_n(exps, lanes), isa.splat(r)),
+            Last::Shift(c) => isa.sub(isa.load_n(src, lanes), isa.splat(c)),
             Last::Nan => isa.splat(f32::NAN),
         }
     }
@@ -616,7 +584,7 @@ unsafe fn last_pass<I: Isa>(
         while j < head {
             let lanes = n.min(head - j);
             let v = last_value(isa, last, [src.add(j), exps.add(j)], lanes);
-            store(isa, dst.add(j), lanes, v);
+            isa.store_n(dst.add(j), lanes, v);
             j += lanes;
         }
         while j + n <= len {
@@ -626,7 +594,7 @@ unsafe fn last_pass<I: Isa>(
         }
         if j < len {
             let v = last_value(isa, last, [src.add(j), exps.add(j)], len - j);
-            store(isa, dst.add(j), len - j, v);
+            isa.store_n(dst.add(j), len - j, v);
         }
     }
 }
@@ -681,9 +649,9 @@ unsafe fn columns<I: Isa, T: RowElem>(isa: I, s: &Slice<T>) {
                 // The same columns of the next row: a chunk's row is
                 // short, and the hardware prefetcher stops at its end.
                 prefetch(from.wrapping_add(l + inner).cast());
-                let x = load(isa, row.add(l), lanes);
-                let m_old = load(isa, max.add(l), lanes);
-                let t = load(isa, sum.add(l), lanes);
+                let x = isa.load_n(row.add(l), lanes);
+                let m_old = isa.load_n(max.add(l), lanes);
+                let t = isa.load_n(sum.add(l), lanes);
                 // exp(−∞ − −∞) would be NaN: a −∞ maximum counts as 0, and
                 // a sum still 0 is not rescaled.
                 let grows = isa.lt(m_old, x);
@@ -692,14 +660,14 @@ unsafe fn columns<I: Isa, T: RowElem>(isa: I, s: &Slice<T>) {
                     let unseen = isa.eq(m_old, minus_inf);
                     let base = isa.select(isa.eq(m, minus_inf), zero, m);
                     let rescale = isa.select(unseen, zero, exp(isa, isa.sub(m_old, m)));
-                    store(isa, max.add(l), lanes, m);
+                    isa.store_n(max.add(l), lanes, m);
                     isa.fma(t, rescale, exp(isa, isa.sub(x, base)))
                 } else {
                     // The maximum holds (the usual case after a few rows).
                     let base = isa.select(isa.eq(m_old, minus_inf), zero, m_old);
                     isa.add(t, exp(isa, isa.sub(x, base)))
                 };
-                store(isa, sum.add(l), lanes, t);
+                isa.store_n(sum.add(l), lanes, t);
                 l += n;
             }
         }
@@ -707,14 +675,14 @@ unsafe fn columns<I: Isa, T: RowElem>(isa: I, s: &Slice<T>) {
         let mut l = 0;
         while l < width {
             let lanes = n.min(width - l);
-            let m = load(isa, max.add(l), lanes);
-            let t = load(isa, sum.add(l), lanes);
+            let m = isa.load_n(max.add(l), lanes);
+            let t = isa.load_n(sum.add(l), lanes);
             let v = if s.log {
                 isa.add(m, super::vmath::log_lanes(isa, t))
             } else {
                 isa.div(isa.splat(1.0), t)
             };
-            store(isa, sum.add(l), lanes, v);
+            isa.store_n(sum.add(l), lanes, v);
             l += n;
         }
         for j in 0..s.len {
@@ -724,15 +692,15 @@ unsafe fn columns<I: Isa, T: RowElem>(isa: I, s: &Slice<T>) {
             while l < width {
                 let lanes = n.min(width - l);
                 prefetch(src_row.wrapping_add(l + inner).cast());
-                let x = load(isa, from.add(l), lanes);
-                let v = load(isa, sum.add(l), lanes);
+                let x = isa.load_n(from.add(l), lanes);
+                let v = isa.load_n(sum.add(l), lanes);
                 let y = if s.log {
                     isa.sub(x, v)
                 } else {
-                    let m = load(isa, max.add(l), lanes);
+                    let m = isa.load_n(max.add(l), lanes);
                     isa.mul(exp(isa, isa.sub(x, m)), v)
                 };
-                store(isa, to.add(l), lanes, y);
+                isa.store_n(to.add(l), lanes, y);
                 l += n;
             }
             T::finish(buf, dst_row, width);

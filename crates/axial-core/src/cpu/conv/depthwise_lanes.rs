@@ -53,38 +53,6 @@ impl Lanes<'_> {
 /// One output row of a [`Lanes`] problem.
 struct Row<'a, 'b>(&'a Lanes<'b>, usize);
 
-/// Loads `n ≤ LANES` lanes.
-///
-/// # Safety
-/// `p` is readable for `n` f32.
-#[inline(always)]
-unsafe fn load<I: Isa>(isa: I, p: *const f32, n: usize) -> I::F {
-    // SAFETY: the caller's contract.
-    unsafe {
-        if n == I::LANES {
-            isa.load(p)
-        } else {
-            isa.load_part(p, n)
-        }
-    }
-}
-
-/// Stores `n ≤ LANES` lanes.
-///
-/// # Safety
-/// `p` is writable for `n` f32.
-#[inline(always)]
-unsafe fn store<I: Isa>(isa: I, p: *mut f32, n: usize, v: I::F) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        if n == I::LANES {
-            isa.store(p, v)
-        } else {
-            isa.store_part(p, n, v)
-        }
-    }
-}
-
 /// What the positions of one row and channel block share (plain
 /// functions rather than closures, so that they inline into the caller
 /// compiled with the instruction set's features).
@@ -128,15 +96,15 @@ impl<I: Isa> Ctx<'_, I> {
                 let at = xrow + (iw0 + (t * win.dil[2]) as isize) * xs;
                 // SAFETY: the caller's contract; the weight holds `taps × c`.
                 unsafe {
-                    let xv = load(isa, k.x.offset(at).add(c0), n);
-                    let wv = load(isa, k.w.as_ptr().add((tdh + t) * c + c0), n);
+                    let xv = isa.load_n(k.x.offset(at).add(c0), n);
+                    let wv = isa.load_n(k.w.as_ptr().add((tdh + t) * c + c0), n);
                     acc = isa.fma(xv, wv, acc);
                 }
             }
         }
         let at = self.yrow + ow as isize * k.p.y.s[2];
         // SAFETY: the caller's contract.
-        unsafe { store(isa, k.y.offset(at).add(c0), n, self.finish(acc)) };
+        unsafe { isa.store_n(k.y.offset(at).add(c0), n, self.finish(acc)) };
     }
 
     /// An edge column: over the taps along the row that read inside.
@@ -176,12 +144,12 @@ impl<I: Isa> Ctx<'_, I> {
             for t in 0..win.k[2] {
                 // SAFETY: the caller's contract; the weight holds `taps × c`.
                 unsafe {
-                    let wv = load(isa, k.w.as_ptr().add((tdh + t) * c + c0), n);
+                    let wv = isa.load_n(k.w.as_ptr().add((tdh + t) * c + c0), n);
                     let base =
                         k.x.offset(xrow + (iw0 + (t * win.dil[2]) as isize) * xs)
                             .add(c0);
                     for (j, a) in acc.iter_mut().enumerate() {
-                        *a = isa.fma(load(isa, base.offset(j as isize * step), n), wv, *a);
+                        *a = isa.fma(isa.load_n(base.offset(j as isize * step), n), wv, *a);
                     }
                 }
             }
@@ -189,7 +157,7 @@ impl<I: Isa> Ctx<'_, I> {
         for (j, a) in acc.into_iter().enumerate() {
             let at = self.yrow + (ow + j) as isize * k.p.y.s[2];
             // SAFETY: the caller's contract.
-            unsafe { store(isa, k.y.offset(at).add(c0), n, self.finish(a)) };
+            unsafe { isa.store_n(k.y.offset(at).add(c0), n, self.finish(a)) };
         }
     }
 }
@@ -216,10 +184,10 @@ impl<I: Isa> Ctx<'_, I> {
             // inside (every tap of the block's columns reads inside).
             unsafe {
                 let w: [I::F; KW] =
-                    std::array::from_fn(|t| load(isa, k.w.as_ptr().add((tdh + t) * c + c0), n));
+                    std::array::from_fn(|t| isa.load_n(k.w.as_ptr().add((tdh + t) * c + c0), n));
                 let base = k.x.offset(xrow + iw0 * xs).add(c0);
                 for i in 0..BLOCK + KW - 1 {
-                    let xv = load(isa, base.offset(i as isize * xs), n);
+                    let xv = isa.load_n(base.offset(i as isize * xs), n);
                     for (j, a) in acc.iter_mut().enumerate() {
                         if i >= j && i - j < KW {
                             *a = isa.fma(xv, w[i - j], *a);
@@ -231,7 +199,7 @@ impl<I: Isa> Ctx<'_, I> {
         for (j, a) in acc.into_iter().enumerate() {
             let at = self.yrow + (ow + j) as isize * k.p.y.s[2];
             // SAFETY: the caller's contract.
-            unsafe { store(isa, k.y.offset(at).add(c0), n, self.finish(a)) };
+            unsafe { isa.store_n(k.y.offset(at).add(c0), n, self.finish(a)) };
         }
     }
 }
@@ -281,7 +249,7 @@ impl WithIsa for Row<'_, '_> {
                 c0,
                 n,
                 // SAFETY: `c` bias values.
-                bias: unsafe { load(isa, k.bias.as_ptr().add(c0), n) },
+                bias: unsafe { isa.load_n(k.bias.as_ptr().add(c0), n) },
                 bounds,
             });
             c0 += n;

@@ -182,12 +182,7 @@ impl Row<'_, '_> {
                 // SAFETY: output channels `v·LANES ..+ n` of an in-range
                 // position, this job's alone.
                 unsafe {
-                    let dst = k.y.offset(yat).add(v * I::LANES);
-                    if n == I::LANES {
-                        isa.store(dst, a);
-                    } else {
-                        isa.store_part(dst, n, a);
-                    }
+                    isa.store_n(k.y.offset(yat).add(v * I::LANES), n, a);
                 }
             }
         }

@@ -32,19 +32,12 @@ impl WithIsa for MaxTaps<'_> {
             // SAFETY: `acc` has `c` elements; each tap's run of `c` is
             // readable (the caller's contract); `i + lanes ≤ c`.
             unsafe {
-                let load = |p: *const f32| match lanes == I::LANES {
-                    true => isa.load(p),
-                    false => isa.load_part(p, lanes),
-                };
-                let mut m = load(acc.as_ptr().add(i));
+                let mut m = isa.load_n(acc.as_ptr().add(i), lanes);
                 for &tap in taps {
-                    let v = load(x.offset(tap).add(i));
+                    let v = isa.load_n(x.offset(tap).add(i), lanes);
                     m = isa.select(isa.or_m(isa.lt(m, v), isa.is_nan(v)), v, m);
                 }
-                match lanes == I::LANES {
-                    true => isa.store(acc.as_mut_ptr().add(i), m),
-                    false => isa.store_part(acc.as_mut_ptr().add(i), lanes, m),
-                }
+                isa.store_n(acc.as_mut_ptr().add(i), lanes, m);
             }
             i += lanes;
         }

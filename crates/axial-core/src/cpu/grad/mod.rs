@@ -34,12 +34,7 @@ fn vectors<I: Isa>(len: usize) -> impl Iterator<Item = (usize, usize)> + Clone {
 #[inline(always)]
 unsafe fn load<I: Isa>(isa: I, p: *const f32, (i, lanes): (usize, usize)) -> I::F {
     // SAFETY: the caller's contract.
-    unsafe {
-        match lanes == I::LANES {
-            true => isa.load(p.add(i)),
-            false => isa.load_part(p.add(i), lanes),
-        }
-    }
+    unsafe { isa.load_n(p.add(i), lanes) }
 }
 
 /// Writes the first `lanes` of `v` to `p + i`.
@@ -49,12 +44,7 @@ unsafe fn load<I: Isa>(isa: I, p: *const f32, (i, lanes): (usize, usize)) -> I::
 #[inline(always)]
 unsafe fn store<I: Isa>(isa: I, p: *mut f32, (i, lanes): (usize, usize), v: I::F) {
     // SAFETY: the caller's contract.
-    unsafe {
-        match lanes == I::LANES {
-            true => isa.store(p.add(i), v),
-            false => isa.store_part(p.add(i), lanes, v),
-        }
-    }
+    unsafe { isa.store_n(p.add(i), lanes, v) }
 }
 
 /// Contiguous f32 operands: the inputs' elements and the output's.

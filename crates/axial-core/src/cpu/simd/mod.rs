@@ -71,6 +71,38 @@ pub(crate) trait Isa: Copy + Send + Sync + 'static {
     /// # Safety
     /// `p` is valid for writes of `n` f32.
     unsafe fn store_part(self, p: *mut f32, n: usize, v: Self::F);
+    /// The first `n ≤ LANES` lanes from `p`, the others 0: a whole
+    /// vector when `n == LANES`.
+    ///
+    /// # Safety
+    /// `p` is valid for reads of `n` f32.
+    #[inline(always)]
+    unsafe fn load_n(self, p: *const f32, n: usize) -> Self::F {
+        // SAFETY: the caller's contract; `n == LANES` reads `LANES`.
+        unsafe {
+            if n == Self::LANES {
+                self.load(p)
+            } else {
+                self.load_part(p, n)
+            }
+        }
+    }
+    /// Writes the first `n ≤ LANES` lanes to `p`: a whole vector when
+    /// `n == LANES`.
+    ///
+    /// # Safety
+    /// `p` is valid for writes of `n` f32.
+    #[inline(always)]
+    unsafe fn store_n(self, p: *mut f32, n: usize, v: Self::F) {
+        // SAFETY: the caller's contract; `n == LANES` writes `LANES`.
+        unsafe {
+            if n == Self::LANES {
+                self.store(p, v)
+            } else {
+                self.store_part(p, n, v)
+            }
+        }
+    }
     fn add(self, a: Self::F, b: Self::F) -> Self::F;
     fn sub(self, a: Self::F, b: Self::F) -> Self::F;
     fn mul(self, a: Self::F, b: Self::F) -> Self::F;
