@@ -219,8 +219,7 @@ impl<P: Precision> Block<P> {
         let n = &self.attention_norm;
         let attended =
             attended.layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS);
-        let mut hidden = self.up.forward(&attended);
-        hidden.gelu_();
+        let hidden = self.up.forward_gelu(&attended);
         let mut out = self.down.forward(&hidden);
         out.add_(&attended);
         let n = &self.out_norm;

@@ -9,8 +9,8 @@
 
 use std::marker::PhantomData;
 
-use axial_core::cpu::infer::{Bf16Linear, Int8Linear};
-use axial_core::{Cpu, RawTensor, Result, TensorRef};
+use axial_core::cpu::infer::{Bf16Linear, F32Linear, Int8Linear};
+use axial_core::{Cpu, RawTensor, Result, TensorRef, UnaryOp};
 use axial_shape::{MatMul, MatMulOut, Shape};
 
 use super::LinearWeight;
@@ -41,10 +41,18 @@ pub trait Precision: sealed::Sealed + 'static {
     /// The layer over `x` (`[..., In]`).
     #[doc(hidden)]
     fn forward(stored: &Self::Stored, x: TensorRef<'_, Cpu>) -> Result<RawTensor>;
+    /// The layer over `x`, then the exact GELU: after the product unless
+    /// the precision folds it in.
+    #[doc(hidden)]
+    fn forward_gelu(stored: &Self::Stored, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        let mut y = Self::forward(stored, x)?;
+        y.view_mut().unary_(UnaryOp::Gelu)?;
+        Ok(y)
+    }
 }
 
-/// f32 weights, the product through the f32 matrix product (the weight
-/// laid out `[In, Out]` in memory, the layout it packs fastest).
+/// f32 weights, packed once for the product, the bias added as each output
+/// is stored (`axial_core::cpu::infer::F32Linear`).
 ///
 /// ```
 /// use axial::{Fp32, Precision};
@@ -71,27 +79,17 @@ impl sealed::Sealed for Fp32 {}
 impl sealed::Sealed for Int8 {}
 impl sealed::Sealed for Bf16 {}
 
-#[doc(hidden)]
-pub struct Fp32Stored {
-    /// `[Out, In]`, its elements laid out `[In, Out]`.
-    weight: RawTensor,
-    bias: RawTensor,
-}
-
 impl Precision for Fp32 {
     const NAME: &'static str = "fp32";
-    type Stored = Fp32Stored;
-    fn store(weight: TensorRef<'_, Cpu>, bias: TensorRef<'_, Cpu>) -> Result<Fp32Stored> {
-        let laid_out = weight.t()?.to_contiguous()?;
-        let (storage, layout, dtype) = laid_out.into_parts();
-        let transposed = layout.transpose(0, 1)?;
-        Ok(Fp32Stored {
-            weight: RawTensor::from_parts(storage, transposed, dtype)?,
-            bias: bias.to_owned()?,
-        })
+    type Stored = F32Linear;
+    fn store(weight: TensorRef<'_, Cpu>, bias: TensorRef<'_, Cpu>) -> Result<F32Linear> {
+        F32Linear::new(&weight, Some(&bias))
     }
-    fn forward(s: &Fp32Stored, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
-        x.linear(&s.weight.view(), Some(&s.bias.view()))
+    fn forward(s: &F32Linear, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        s.forward(&x)
+    }
+    fn forward_gelu(s: &F32Linear, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        s.forward_gelu(&x)
     }
 }
 
@@ -281,5 +279,59 @@ impl<P: Precision, W: LinearWeight> Dense<P, W> {
         S: Shape + MatMul<W::Transposed>,
     {
         or_panic(self.try_forward(x))
+    }
+
+    /// `gelu(x·Wᵀ + b)`, the exact GELU (PyTorch's default): for `Fp32`,
+    /// applied as the product's outputs leave the registers, with the bits
+    /// of [`forward`](Self::forward) and then `gelu_` where `Out`'s size
+    /// is a multiple of 16; for the other precisions, after the product.
+    ///
+    /// # Errors
+    /// As [`try_forward`](Self::try_forward).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// use axial::{Dense, Fp32};
+    /// axes!(In, Out);
+    /// let w = Tensor::<f32, shape![Out: 1, In: 2]>::ones().into_shared();
+    /// let layer = Dense::<Fp32, _>::new(w, Tensor::<f32, shape![Out: 1]>::zeros().into_shared());
+    /// let x = Tensor::<f32, shape![In: 2]>::ones();
+    /// assert_eq!(layer.try_forward_gelu(&x)?.to_vec(), layer.forward(&x).gelu().to_vec());
+    /// # Ok::<(), axial::Error>(())
+    /// ```
+    pub fn try_forward_gelu<S, R: Data<Cpu>>(
+        &self,
+        x: &TensorBase<f32, S, Cpu, R>,
+    ) -> Result<Tensor<f32, MatMulOut<S, W::Transposed>>>
+    where
+        S: Shape + MatMul<W::Transposed>,
+    {
+        P::forward_gelu(&self.stored, x.raw()).map(owned)
+    }
+
+    /// `gelu(x·Wᵀ + b)`: [`try_forward_gelu`](Self::try_forward_gelu).
+    ///
+    /// # Panics
+    /// As [`try_forward`](Self::try_forward), with its message (only with
+    /// `Dyn` sizes).
+    ///
+    /// ```
+    /// use axial::prelude::*;
+    /// use axial::{Dense, Fp32};
+    /// axes!(In, Out);
+    /// let w = Tensor::<f32, shape![Out: 1, In: 2]>::ones().into_shared();
+    /// let layer = Dense::<Fp32, _>::new(w, Tensor::<f32, shape![Out: 1]>::zeros().into_shared());
+    /// let y = layer.forward_gelu(&Tensor::<f32, shape![In: 2]>::ones());
+    /// assert!((y.to_vec()[0] - 1.9545).abs() < 1e-4);
+    /// ```
+    #[track_caller]
+    pub fn forward_gelu<S, R: Data<Cpu>>(
+        &self,
+        x: &TensorBase<f32, S, Cpu, R>,
+    ) -> Tensor<f32, MatMulOut<S, W::Transposed>>
+    where
+        S: Shape + MatMul<W::Transposed>,
+    {
+        or_panic(self.try_forward_gelu(x))
     }
 }

@@ -9,8 +9,10 @@
 //! is computed by one thread, over the contracted axis in a fixed order.
 
 mod bf16;
+mod f32;
 mod int8;
 mod rows;
 
 pub use bf16::Bf16Linear;
+pub use f32::F32Linear;
 pub use int8::Int8Linear;

@@ -82,6 +82,14 @@ impl<'a> Rows<'a> {
             Ok(())
         })
     }
+    /// As [`Rows::compute`], the output's elements left unspecified for
+    /// `f`, which must write every one of them.
+    pub(super) fn compute_uninit(self, f: impl FnOnce(&[f32], &mut [f32])) -> Result<RawTensor> {
+        let layout = crate::Layout::contiguous(&self.out_shape);
+        let mut out = crate::tensor::alloc_output(&Cpu, layout, DType::F32)?;
+        f(&self.x, out.storage_mut().as_mut_slice::<f32>()?);
+        Ok(out)
+    }
 }
 
 /// Calls `f(rows, out)` for blocks of the rows of `y` (`n` per row), `out`
