@@ -15,6 +15,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use axial_core::cpu::infer::F32Linear;
 use axial_core::ops::{LayerNorm, Softmax};
 use axial_core::{
     Backend, BinaryOp, Cpu, DType, Generator, Output, RawTensor, ReduceOp, Result, TensorRef,
@@ -332,6 +333,28 @@ fn transformer_matmuls(c: &mut Criterion) {
             name,
             || a.view().matmul(&b.view()),
             Some(|| Cpu.matmul(a.view().input(), b.view().input(), output(&mut out))),
+        );
+    }
+    // The same products as linear layers (`x·Wᵀ + b`): through the matrix
+    // product (addmm), and with the weight packed once (`F32Linear`).
+    for (name, (m, k, n)) in [
+        ("1024x384x384", (1024, 384, 384)),
+        ("1024x384x1536", (1024, 384, 1536)),
+    ] {
+        let x = random(&[m, k], 19);
+        let (w, b) = (random(&[n, k], 20), random(&[n], 21));
+        let packed = F32Linear::new(&w.view(), Some(&b.view())).expect("a linear layer");
+        case(
+            c,
+            &format!("linear_{name}"),
+            || x.view().linear(&w.view(), Some(&b.view())),
+            None::<fn() -> Result<()>>,
+        );
+        case(
+            c,
+            &format!("linear_packed_{name}"),
+            || packed.forward(&x.view()),
+            None::<fn() -> Result<()>>,
         );
     }
     let q = random(&[96, 128, 32], 17);

@@ -9,7 +9,7 @@
 //! product's blocks on several threads).
 
 use axial_core::autograd::Var;
-use axial_core::cpu::infer::{Bf16Linear, Int8Linear};
+use axial_core::cpu::infer::{Bf16Linear, F32Linear, Int8Linear};
 use axial_core::{ArgReduceOp, DType, Generator, RawTensor, ReduceOp, UnaryOp};
 use half::{bf16, f16};
 
@@ -259,8 +259,11 @@ fn matrix_products() {
     same_bits("linear", || {
         x.view().linear(&w.view(), Some(&b.view())).unwrap()
     });
-    // The inference layers: int8 weights with activations quantized per
-    // token, and bf16 weights.
+    // The inference layers: f32 weights packed (with and without GELU),
+    // int8 weights with activations quantized per token, and bf16 weights.
+    let f32 = F32Linear::new(&w.view(), Some(&b.view())).unwrap();
+    same_bits("f32 linear", || f32.forward(&x.view()).unwrap());
+    same_bits("f32 linear gelu", || f32.forward_gelu(&x.view()).unwrap());
     let int8 = Int8Linear::new(&w.view(), Some(&b.view())).unwrap();
     same_bits("int8 linear", || int8.forward(&x.view()).unwrap());
     let bf16 = Bf16Linear::new(&w.view(), Some(&b.view())).unwrap();
