@@ -57,12 +57,12 @@ fn model(c: &mut Criterion) {
     let (_, mask) = batch(b, s);
     scope(|scope| {
         let mask = mask.realize_in::<bert::TokenShape<'_>>(scope).unwrap();
-        let padded = bert::padded_keys(&mask);
+        let kept = bert::kept_keys(&mask);
         let x = bert::DynHidden::randn_dyn([b, s], &mut Generator::seed(1))
             .realize_in::<bert::HiddenShape<'_>>(scope)
             .unwrap();
         group.bench_function("8x128", |bench| {
-            bench.iter(|| black_box(model.block(0).forward(&x, &padded)))
+            bench.iter(|| black_box(model.block(0).forward(&x, &kept)))
         });
     });
     group.finish();

@@ -7,9 +7,9 @@
 //! copy from the file's mapping), so a file of another model fails there,
 //! naming the tensor and both shapes. After that every op is proven by axis
 //! name: the projections' `In` axis is the input's last, the head split
-//! multiplies to 384, `Query · Keyᵀ` contracts `Head` and leaves
-//! `[Batch, Heads, Seq, Key]`, the padding mask broadcasts over heads and
-//! queries by name, softmax runs over `Key`. `Batch` and `Seq` are run-time
+//! multiplies to 384, the attention contracts `Head` and leaves
+//! `[Batch, Heads, Seq, Key]` scores, the padding mask broadcasts over
+//! heads and queries by name, softmax runs over `Key`. `Batch` and `Seq` are run-time
 //! sizes, bound once where the tokens come in ([`Bert::embed`] realizes
 //! them as the symbols of a [`scope`]): from there on every size is proven
 //! while compiling, so the encoder ([`Block::forward`], [`Bert::encode`])
@@ -31,7 +31,7 @@
 use std::path::Path;
 
 use axial::prelude::*;
-use axial::{Data, Dense, Fp32, LinearWeight, Precision};
+use axial::{Attention, Data, Dense, Fp32, LinearWeight, Precision};
 use axial_io::{TensorMap, safetensors};
 
 axes!(
@@ -71,9 +71,10 @@ pub(crate) type HiddenShape<'id> = shape![Batch: Sym<'id, Batch>, Seq: Sym<'id, 
 pub(crate) type Hidden<'id> = Tensor<f32, HiddenShape<'id>>;
 /// Hidden states made outside a scope (a benchmark's input).
 pub(crate) type DynHidden = Tensor<f32, shape![Batch: Dyn, Seq: Dyn, Model: 384]>;
-/// True at padded keys, shaped to broadcast over heads and queries (the
-/// keys are the sequence's tokens: `Key` has the `Seq` symbol's size).
-pub(crate) type Padded<'id> =
+/// True at the keys attended to (the tokens, not the padding), shaped to
+/// broadcast over heads and queries (the keys are the sequence's tokens:
+/// `Key` has the `Seq` symbol's size).
+pub(crate) type Kept<'id> =
     Tensor<Bool, shape![Batch: Sym<'id, Batch>, Heads: 1, Seq: 1, Key: Sym<'id, Seq>]>;
 /// One embedding per sentence inside a scope.
 pub(crate) type Pooled<'id> = Tensor<f32, shape![Batch: Sym<'id, Batch>, Model: 384]>;
@@ -182,36 +183,38 @@ impl<P: Precision> Block<P> {
         })
     }
 
-    /// The block over `x`, keys where `padded` is true left out of the
-    /// attention. Every size is proven: nothing here checks one at run time.
-    pub(crate) fn forward<'id>(&self, x: &Hidden<'id>, padded: &Padded<'id>) -> Hidden<'id> {
+    /// The block over `x`, the attention to keys where `kept` is true only.
+    /// Every size is proven: nothing here checks one at run time.
+    pub(crate) fn forward<'id>(&self, x: &Hidden<'id>, kept: &Kept<'id>) -> Hidden<'id> {
         // [Batch, Seq, Qkv] -> [Batch, Seq, Part: 3, Heads, Head], a view.
         let qkv = self
             .qkv
             .forward(x)
             .split::<Qkv, shape![Part: 3, Heads: 12, Head: 32]>();
-        // The products read the queries and values in place; the keys are
-        // copied once, laid out `[Head, Key]` per head: the product packs
-        // its right operand fastest from rows.
+        // The attention reads the queries, keys and values in place, one
+        // pass per head (scores, mask, softmax, weighted sum), and writes
+        // the heads side by side per token: merging them is a view. The
+        // queries are already scaled (`1/√32` is in their weights).
         let query = qkv
             .as_view()
             .at::<Part, 0>()
             .align_to::<names![Batch, Heads, Seq, Head]>();
-        let key_t = qkv
+        let key = qkv
             .as_view()
             .at::<Part, 1>()
             .rename::<Seq, Key>()
-            .align_to::<names![Batch, Heads, Head, Key]>()
-            .contiguous();
+            .align_to::<names![Batch, Heads, Key, Head]>();
         let value = qkv
             .as_view()
             .at::<Part, 2>()
             .rename::<Seq, Key>()
             .align_to::<names![Batch, Heads, Key, Head]>();
-        let scores = query.matmul(&key_t).masked_fill(padded, f32::NEG_INFINITY);
-        let probs = scores.softmax::<Key>();
-        let context = probs
-            .matmul(&value) // [Batch, Heads, Seq, Head]
+        let unscaled = Attention {
+            scale: Some(1.0),
+            ..Attention::default()
+        };
+        let context = query
+            .scaled_dot_product_attention_masked(&key, &value, kept, unscaled)
             .align_to::<names![Batch, Seq, Heads, Head]>()
             .merge::<names![Heads, Head], Inner>();
         let mut attended = self.attention_out.forward(&context);
@@ -291,12 +294,12 @@ impl<P: Precision> Bert<P> {
         Ok(x.layer_norm::<Model>(Some(n.weight.as_view()), Some(n.bias.as_view()), EPS))
     }
 
-    /// The hidden states of the encoder over `x`, keys where `padded` is
-    /// true left out: every size proven, no run-time check.
-    pub(crate) fn encode<'id>(&self, x: Hidden<'id>, padded: &Padded<'id>) -> Hidden<'id> {
+    /// The hidden states of the encoder over `x`, attending to the keys
+    /// where `kept` is true: every size proven, no run-time check.
+    pub(crate) fn encode<'id>(&self, x: Hidden<'id>, kept: &Kept<'id>) -> Hidden<'id> {
         self.blocks
             .iter()
-            .fold(x, |x, block| block.forward(&x, padded))
+            .fold(x, |x, block| block.forward(&x, kept))
     }
 
     /// Sentence embeddings: the hidden states averaged over the tokens the
@@ -310,7 +313,7 @@ impl<P: Precision> Bert<P> {
         scope(|s| {
             let ids = ids.as_view().realize_in::<TokenShape<'_>>(s)?;
             let mask = mask.as_view().realize_in::<TokenShape<'_>>(s)?;
-            let hidden = self.encode(self.embeddings(&ids)?, &padded_keys(&mask));
+            let hidden = self.encode(self.embeddings(&ids)?, &kept_keys(&mask));
             Ok(mean_pooled(&hidden, &mask).into_dyn::<Batch>())
         })
     }
@@ -334,13 +337,13 @@ fn mean_pooled<'id, R: Data<Cpu>>(
     mean.div(&norm)
 }
 
-/// True at padded keys (where `mask` is 0), with unit `Heads` and `Seq`
-/// axes to broadcast over heads and queries.
-pub(crate) fn padded_keys<'id, R: Data<Cpu>>(
+/// True at the tokens' keys (where `mask` is not 0), with unit `Heads`
+/// and `Seq` axes to broadcast over heads and queries.
+pub(crate) fn kept_keys<'id, R: Data<Cpu>>(
     mask: &TensorBase<i64, TokenShape<'id>, Cpu, R>,
-) -> Padded<'id> {
-    let padded = mask.eq(0).rename::<Seq, Key>();
-    padded.unsqueeze::<Heads, 1>().unsqueeze::<Seq, 2>()
+) -> Kept<'id> {
+    let kept = mask.ne(0).rename::<Seq, Key>();
+    kept.unsqueeze::<Heads, 1>().unsqueeze::<Seq, 2>()
 }
 
 /// The tokenizer of `tokenizer.json` as sentence-transformers runs it:

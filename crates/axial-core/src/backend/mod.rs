@@ -19,7 +19,10 @@ use crate::ops::{
     AdamUpdate, Addmm, ChannelAffine, ConvArgs, IndexSelect, LayerNorm, PoolArgs, ScatterAdd,
     Softmax,
 };
-use crate::{ArgReduceOp, BinaryOp, CmpOp, Device, Error, ReduceOp, Result, Scalar, UnaryOp};
+use crate::{
+    ArgReduceOp, BinaryOp, CmpOp, Device, Error, RawTensor, ReduceOp, Result, Scalar, TensorRef,
+    UnaryOp,
+};
 
 /// The kernels of a device: the primitives every device writes, and the
 /// fused ops it may run with kernels of its own (provided methods, whose
@@ -672,6 +675,32 @@ pub trait Backend: Device {
     ) -> Result<bool> {
         let _ = (op, x, g, weight, grads);
         Ok(false)
+    }
+
+    /// `scaled_dot_product_attention` in one pass per head, where the
+    /// device has such a kernel for these operands: `None` leaves it to
+    /// the composed formula. The operands as
+    /// [`TensorRef::scaled_dot_product_attention`]'s (checked there), no
+    /// causal mask, `keep` a bool mask when given.
+    ///
+    /// ```
+    /// # use axial_core::{Backend, Cpu, RawTensor};
+    /// let q = RawTensor::from_vec(vec![1.0f32, 2.0], &[1, 1, 2, 1])?;
+    /// let v = RawTensor::from_vec(vec![10.0f32, 20.0], &[1, 1, 2, 1])?;
+    /// let y = Cpu.attention(&q.view(), &q.view(), &v.view(), None, 0.0)?.expect("a CPU kernel");
+    /// assert_eq!(y.to_vec::<f32>()?, vec![15.0, 15.0]); // scale 0: equal weights
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn attention(
+        &self,
+        query: &TensorRef<'_, Self>,
+        key: &TensorRef<'_, Self>,
+        value: &TensorRef<'_, Self>,
+        keep: Option<&TensorRef<'_, Self>>,
+        scale: f64,
+    ) -> Result<Option<RawTensor<Self>>> {
+        let _ = (query, key, value, keep, scale);
+        Ok(None)
     }
 }
 

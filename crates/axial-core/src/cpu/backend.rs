@@ -2,12 +2,13 @@
 //! every fused op with a kernel of its own.
 
 use super::{
-    Cpu, arg_reduce, binary, compare, conv, copy, cumsum, fill, gather, grad, matmul, norm, optim,
-    reduce, scatter, select, softmax, unary,
+    Cpu, arg_reduce, binary, compare, conv, copy, cumsum, fill, gather, grad, infer, matmul, norm,
+    optim, reduce, scatter, select, softmax, unary,
 };
 use crate::ops::{AdamUpdate, ChannelAffine, ConvArgs, LayerNorm, PoolArgs, ScatterAdd, Softmax};
 use crate::{
-    Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, Input, Output, ReduceOp, Result, Scalar, UnaryOp,
+    Arg, ArgReduceOp, Backend, BinaryOp, CmpOp, DType, Input, Output, RawTensor, ReduceOp, Result,
+    Scalar, TensorRef, UnaryOp,
 };
 
 impl Backend for Cpu {
@@ -236,6 +237,30 @@ impl Backend for Cpu {
         grads: [Option<Output<'_, Self>>; 3],
     ) -> Result<bool> {
         grad::layer_norm_backward(op, x, g, weight, grads)
+    }
+
+    fn attention(
+        &self,
+        query: &TensorRef<'_, Self>,
+        key: &TensorRef<'_, Self>,
+        value: &TensorRef<'_, Self>,
+        keep: Option<&TensorRef<'_, Self>>,
+        scale: f64,
+    ) -> Result<Option<RawTensor>> {
+        // The kernel's case: f32, 4-D, the leading dims equal (no
+        // broadcasting), the value's dim the query's, a bool mask.
+        let f32s = [query, key, value].iter().all(|t| t.dtype() == DType::F32);
+        let shapes = match (query.shape(), key.shape(), value.shape()) {
+            (&[b, h, _, d], &[kb, kh, t, kd], &[vb, vh, vt, vd]) => {
+                (kb, kh, kd) == (b, h, d) && (vb, vh, vt, vd) == (b, h, t, d)
+            }
+            _ => false,
+        };
+        let mask = keep.is_none_or(|m| m.dtype() == DType::Bool);
+        if !(f32s && shapes && mask) {
+            return Ok(None);
+        }
+        infer::attention(query, key, value, keep, scale).map(Some)
     }
 }
 

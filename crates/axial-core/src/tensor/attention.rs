@@ -1,5 +1,7 @@
 //! `scaled_dot_product_attention`, PyTorch's reference formula written with
-//! the ops it names: `softmax(q·kᵀ · scale + mask) · v`.
+//! the ops it names: `softmax(q·kᵀ · scale + mask) · v`, unless the device
+//! has a kernel that does it in one pass for these operands
+//! ([`Backend::attention`]: the CPU's for f32 heads with a bool mask).
 
 use super::{RawTensor, TensorRef};
 use crate::{Backend, BinaryOp, CmpOp, DType, Error, Result, Scalar};
@@ -59,12 +61,15 @@ impl<D: Backend> TensorRef<'_, D> {
         }
         let e = self.shape()[self.dim() - 1];
         let scale = scale.unwrap_or(1.0 / (e as f64).sqrt());
+        let device = self.storage().device();
+        if !is_causal && let Some(out) = device.attention(self, key, value, attn_mask, scale)? {
+            return Ok(out);
+        }
         let mut scores = self.matmul(&key.transpose(-2, -1)?)?;
         scores
             .view_mut()
             .binary_scalar_(BinaryOp::Mul, Scalar::Float(scale))?;
         let (l, s) = (self.shape()[self.dim() - 2], key.shape()[key.dim() - 2]);
-        let device = self.storage().device();
         let masked = if is_causal {
             let ones = RawTensor::full_on(device, &[l, s], Scalar::Bool(true), DType::Bool)?;
             let keep = ones.view().tril(0)?;

@@ -10,11 +10,13 @@
 //! All three give the same bits on any number of threads: every output element
 //! is computed by one thread, over the contracted axis in a fixed order.
 
+mod attention;
 mod bf16;
 mod f32;
 mod int8;
 mod rows;
 
+pub use attention::attention;
 pub use bf16::Bf16Linear;
 pub use f32::F32Linear;
 pub use int8::Int8Linear;
