@@ -89,6 +89,7 @@ mod tensor;
 mod views;
 
 pub use access::OneElementShape;
+pub use axial_core::cpu::Workspace;
 pub use axial_core::float8::{F8E4M3Fn, F8E4M3FnUz, F8E5M2, F8E5M2FnUz};
 pub use axial_core::layout::AxisIndex;
 pub use axial_core::{Backend, Bool, Cpu, DType, Device, Element, Error, Generator, Result};

@@ -115,9 +115,14 @@ type Brand<'id> = std::marker::PhantomData<fn(&'id ()) -> &'id ()>;
 /// });
 /// ```
 pub struct Scope<'id> {
-    bound: Mutex<Vec<(&'static str, usize)>>,
+    /// The bound symbols and their sizes (inline: opening a scope per
+    /// request allocates nothing).
+    bound: Mutex<Bindings>,
     brand: Brand<'id>,
 }
+
+/// A scope's bound symbols and their sizes.
+type Bindings = smallvec::SmallVec<[(&'static str, usize); 8]>;
 
 /// Runs `f` with a fresh scope of symbols, whose brand `'id` no other scope
 /// shares and no value outside `f` can hold.
@@ -136,7 +141,7 @@ pub struct Scope<'id> {
 /// ```
 pub fn scope<R>(f: impl for<'id> FnOnce(&Scope<'id>) -> R) -> R {
     let scope = Scope {
-        bound: Mutex::new(Vec::new()),
+        bound: Mutex::new(Bindings::new()),
         brand: Brand::default(),
     };
     f(&scope)
@@ -197,7 +202,7 @@ impl<'id> Scope<'id> {
     }
 
     /// The binding table (never poisoned: no code panics holding it).
-    fn table(&self) -> std::sync::MutexGuard<'_, Vec<(&'static str, usize)>> {
+    fn table(&self) -> std::sync::MutexGuard<'_, Bindings> {
         self.bound.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

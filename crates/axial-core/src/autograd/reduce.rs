@@ -49,7 +49,7 @@ impl<'g, D: Backend> Var<'g, D> {
                     g,
                     x: read(&x)?,
                     y: read(&y)?,
-                    dims: dims.clone(),
+                    dims: dims.to_vec(),
                     keepdim,
                     shape: shape.clone(),
                 };
@@ -123,7 +123,7 @@ impl<'g, D: Backend> Var<'g, D> {
                     g,
                     x: Some(x.get()?),
                     y: Some(y.get()?),
-                    dims: dims.clone(),
+                    dims: dims.to_vec(),
                     keepdim,
                     shape: shape.clone(),
                 };

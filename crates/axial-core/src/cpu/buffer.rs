@@ -28,6 +28,7 @@
 use std::alloc::{self, Layout as AllocLayout};
 use std::any::Any;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::storage::KeepAlive;
@@ -78,6 +79,10 @@ pub struct CpuBuffer {
     len: usize,
     /// Bytes allocated here (0 for an empty or external buffer).
     cap: usize,
+    /// True when the pool counts the block as live: it goes back to the
+    /// pool when dropped (pooled sizes, and every size while a
+    /// [`Workspace`] is open).
+    counted: bool,
     /// What keeps external memory alive; `None` for memory allocated here.
     owner: Option<Arc<dyn Any + Send + Sync>>,
     /// False for external memory that must not be written: the first
@@ -137,7 +142,8 @@ impl Pool {
             .map(|(i, _)| i);
         // `remove`, not `swap_remove`: the pool stays in the order blocks came.
         let block = best.map(|i| self.blocks.remove(i));
-        if block.is_none() {
+        // An open workspace keeps its blocks: it holds its peak.
+        if block.is_none() && !workspace_open() {
             let limit = self.peak.max(self.live + len);
             let mut total = self.live + self.pooled() + len;
             while total > limit && !self.blocks.is_empty() {
@@ -154,6 +160,10 @@ impl Pool {
     /// it as live.
     fn give(&mut self, block: Block) {
         self.live = self.live.saturating_sub(block.cap);
+        if block.cap < POOL_MIN_BYTES && !workspace_open() {
+            free(block.ptr, block.cap);
+            return;
+        }
         let mut held = self.pooled();
         while !self.blocks.is_empty() && held + block.cap > POOL_BYTES {
             held -= self.free_oldest();
@@ -174,6 +184,105 @@ impl Drop for Pool {
     }
 }
 
+/// Workspaces open now.
+static OPEN: AtomicUsize = AtomicUsize::new(0);
+
+/// True while a [`Workspace`] is open.
+fn workspace_open() -> bool {
+    OPEN.load(Ordering::Relaxed) > 0
+}
+
+/// Blocks the pool can hold while a workspace is open without growing its
+/// list (which would allocate).
+const WORKSPACE_BLOCKS: usize = 4096;
+
+/// A workspace for running a model without allocating after its first
+/// run: while one is open, every host buffer of every size is kept when it
+/// is dropped and handed out again for the next request of its size (to an
+/// eighth more), and the pool keeps what it holds, so a forward pass that
+/// repeats the sizes of an earlier one takes all its memory from the
+/// blocks that one left. The first run sizes it (for symbolic sizes, run it
+/// first with the largest a request may bring); [`peak_bytes`] then
+/// reports the most tensor memory that was live at once since it opened,
+/// before the first request is served. Buffers below 256 KiB, which the
+/// pool otherwise leaves to the system allocator, take part too.
+///
+/// The pool is the process's: while a workspace is open, every tensor of
+/// the process takes part. Closing the last one frees the blocks below
+/// the pool's usual smallest (256 KiB) and returns to the usual rule.
+///
+/// [`peak_bytes`]: Workspace::peak_bytes
+///
+/// ```
+/// use axial_core::cpu::{CpuBuffer, Workspace};
+/// let ws = Workspace::open();
+/// let a = CpuBuffer::new(1000, false)?;
+/// let addr = a.addr();
+/// drop(a);
+/// let b = CpuBuffer::new(1000, false)?; // the same block, kept by the workspace
+/// assert_eq!(b.addr(), addr);
+/// assert!(ws.peak_bytes() >= 1000);
+/// # Ok::<(), axial_core::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Workspace {
+    /// The live bytes the pool counted when the workspace opened.
+    base: usize,
+}
+
+impl Workspace {
+    /// Opens a workspace; its peak counts the tensor memory made after now.
+    ///
+    /// ```
+    /// # use axial_core::cpu::Workspace;
+    /// let ws = Workspace::open();
+    /// drop(ws);
+    /// ```
+    pub fn open() -> Workspace {
+        OPEN.fetch_add(1, Ordering::SeqCst);
+        let mut base = 0;
+        if let Ok(mut pool) = POOL.lock() {
+            let room = WORKSPACE_BLOCKS.saturating_sub(pool.blocks.len());
+            pool.blocks.reserve(room);
+            pool.peak = pool.live;
+            base = pool.live;
+        }
+        Workspace { base }
+    }
+
+    /// The most bytes of tensor memory live at once since the workspace
+    /// opened (or since the latest workspace opened), beyond what was live
+    /// then (a model's weights): the memory its runs need. After the first
+    /// run, what every later run of the same sizes holds.
+    ///
+    /// ```
+    /// # use axial_core::cpu::{CpuBuffer, Workspace};
+    /// let ws = Workspace::open();
+    /// drop((CpuBuffer::new(300, false)?, CpuBuffer::new(700, false)?));
+    /// assert!(ws.peak_bytes() >= 1000);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn peak_bytes(&self) -> usize {
+        POOL.lock()
+            .map_or(0, |pool| pool.peak.saturating_sub(self.base))
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        if OPEN.fetch_sub(1, Ordering::SeqCst) == 1
+            && let Ok(mut pool) = POOL.lock()
+        {
+            pool.blocks.retain(|b| {
+                let keep = b.cap >= POOL_MIN_BYTES;
+                if !keep {
+                    free(b.ptr, b.cap);
+                }
+                keep
+            });
+        }
+    }
+}
 static POOL: Mutex<Pool> = Mutex::new(Pool {
     blocks: Vec::new(),
     live: 0,
@@ -200,17 +309,18 @@ impl CpuBuffer {
                 ptr: NonNull::<AlignedBlock>::dangling().cast(),
                 len: 0,
                 cap: 0,
+                counted: false,
                 owner: None,
                 writable: true,
             });
         }
-        if len >= POOL_MIN_BYTES
-            && let Some(block) = take_pooled(len)
-        {
+        let counted = len >= POOL_MIN_BYTES || workspace_open();
+        if counted && let Some(block) = take_pooled(len) {
             let mut buf = CpuBuffer {
                 ptr: block.ptr,
                 len,
                 cap: block.cap,
+                counted,
                 owner: None,
                 writable: true,
             };
@@ -224,7 +334,7 @@ impl CpuBuffer {
         // which is what lets the pool hand stale bytes out safely later.
         let ptr = unsafe { alloc::alloc_zeroed(layout) };
         let Some(ptr) = NonNull::new(ptr) else {
-            if len >= POOL_MIN_BYTES {
+            if counted {
                 release(len);
             }
             return Err(Error::out_of_memory("alloc", len));
@@ -233,6 +343,7 @@ impl CpuBuffer {
             ptr,
             len,
             cap: len,
+            counted,
             owner: None,
             writable: true,
         })
@@ -282,6 +393,7 @@ impl CpuBuffer {
             ptr,
             len,
             cap: 0,
+            counted: false,
             owner: Some(owner),
             writable: true,
         })
@@ -326,6 +438,7 @@ impl CpuBuffer {
             ptr,
             len,
             cap: 0,
+            counted: false,
             owner: Some(owner.into_inner()),
             writable,
         }
@@ -376,6 +489,7 @@ impl CpuBuffer {
                 ptr,
                 len,
                 cap: 0,
+                counted: false,
                 owner: None,
                 writable: true,
             },
@@ -525,7 +639,7 @@ impl Drop for CpuBuffer {
             ptr: self.ptr,
             cap: self.cap,
         };
-        if self.cap >= POOL_MIN_BYTES {
+        if self.counted {
             give_to_pool(block);
         } else {
             free(block.ptr, block.cap);

@@ -28,7 +28,7 @@ fn for_each_offset(layout: &Layout, mut f: impl FnMut(isize)) {
     if shape.contains(&0) {
         return;
     }
-    let mut idx = vec![0usize; shape.len()];
+    let mut idx: crate::layout::Dims = smallvec::smallvec![0; shape.len()];
     let mut off = layout.offset() as isize;
     loop {
         f(off);
@@ -60,33 +60,48 @@ pub(crate) fn index_select(
     let op = select.name();
     select.check(&src, &index, &dst)?;
     let shape = src.layout.shape();
-    let ids = indices(op, &index)?;
     let size = shape.get(dim).copied().unwrap_or(1);
-    let rows = ids
-        .iter()
-        .map(|&i| checked_index(op, i, size, dim))
-        .collect::<Result<Vec<_>>>()?;
+    // Every index checked before anything is written; the indices are read
+    // in place, twice, rather than collected (a lookup in a model's loop
+    // allocates nothing).
+    let p = read_ptr::<i64>(op, &index)?;
+    // SAFETY: offsets of a layout checked in bounds by `read_ptr`.
+    let id = |o: isize| unsafe { *p.get().offset(o) };
+    let mut checked = Ok(());
+    for_each_offset(&index.layout, |o| {
+        if checked.is_ok() {
+            checked = checked_index(op, id(o), size, dim).map(drop);
+        }
+    });
+    checked?;
     if shape.is_empty() {
         return copy(src, dst);
     }
     dst.layout.check_writable()?;
-    for (k, &r) in rows.iter().enumerate() {
-        let from = src.layout.select(dim as isize, r as isize)?;
-        let to = dst.layout.select(dim as isize, k as isize)?;
-        copy(
-            Input {
-                storage: src.storage,
-                layout: from,
-                dtype: src.dtype,
-            },
-            Output {
-                storage: &mut *dst.storage,
-                layout: to,
-                dtype: dst.dtype,
-            },
-        )?;
-    }
-    Ok(())
+    let (mut k, mut copied) = (0, Ok(()));
+    for_each_offset(&index.layout, |o| {
+        if copied.is_err() {
+            return;
+        }
+        copied = checked_index(op, id(o), size, dim).and_then(|r| {
+            let from = src.layout.select(dim as isize, r as isize)?;
+            let to = dst.layout.select(dim as isize, k)?;
+            copy(
+                Input {
+                    storage: src.storage,
+                    layout: from,
+                    dtype: src.dtype,
+                },
+                Output {
+                    storage: &mut *dst.storage,
+                    layout: to,
+                    dtype: dst.dtype,
+                },
+            )
+        });
+        k += 1;
+    });
+    copied
 }
 
 /// `dst = src.gather(dim, index)`.
@@ -128,7 +143,7 @@ fn gather_typed<T: Copy>(
 ) {
     let shape = dst.shape();
     let (ss, ds) = (src.strides(), dst.strides());
-    let mut idx = vec![0usize; shape.len()];
+    let mut idx: crate::layout::Dims = smallvec::smallvec![0; shape.len()];
     for &i in ids {
         let mut so = src.offset() as isize;
         let mut dof = dst.offset() as isize;

@@ -31,7 +31,7 @@ mod transpose;
 mod unary;
 mod vmath;
 
-pub use buffer::{ALIGN, CpuBuffer, EXTERNAL_ALIGN};
+pub use buffer::{ALIGN, CpuBuffer, EXTERNAL_ALIGN, Workspace};
 
 use crate::{Device, Error, Result};
 

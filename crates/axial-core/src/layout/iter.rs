@@ -44,7 +44,8 @@ impl Layout {
             }
         }
         let rank = shape.len();
-        let broadcast: Vec<Strides> = inputs.iter().map(|l| broadcast_strides(l, shape)).collect();
+        let broadcast: smallvec::SmallVec<[Strides; 3]> =
+            inputs.iter().map(|l| broadcast_strides(l, shape)).collect();
         let perm = if rank == 1 {
             smallvec::smallvec![0]
         } else {

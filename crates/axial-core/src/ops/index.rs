@@ -11,7 +11,7 @@ use super::scatter::{index_added, scattered};
 use super::{Derivative, Keep, Lowering, Op, OpInfo, Saves};
 use crate::autograd::Grad;
 use crate::device::transfer;
-use crate::layout::wrap_dim;
+use crate::layout::{Dims, wrap_dim};
 use crate::{Backend, Cpu, DType, Device, Error, Input, Layout, Output, Result, TensorRef};
 
 /// The index dtype of `index_select` and `gather`: `int64`, or PyTorch's
@@ -99,12 +99,13 @@ impl IndexSelect {
     ///
     /// ```
     /// # use axial_core::ops::IndexSelect;
-    /// assert_eq!(IndexSelect::new(-1, &[2, 3], 5)?, (IndexSelect { dim: 1 }, vec![2, 5]));
+    /// let (op, shape) = IndexSelect::new(-1, &[2, 3], 5)?;
+    /// assert_eq!((op, shape.as_slice()), (IndexSelect { dim: 1 }, &[2, 5][..]));
     /// # Ok::<(), axial_core::Error>(())
     /// ```
-    pub fn new(dim: isize, shape: &[usize], count: usize) -> Result<(IndexSelect, Vec<usize>)> {
+    pub fn new(dim: isize, shape: &[usize], count: usize) -> Result<(IndexSelect, Dims)> {
         let dim = wrap_dim(dim, shape.len())?;
-        let mut out = shape.to_vec();
+        let mut out = Dims::from(shape);
         if let Some(n) = out.get_mut(dim) {
             *n = count;
         }
@@ -195,7 +196,7 @@ impl IndexSelect {
 /// # Example
 /// ```
 /// use axial_core::ops::{Embedding, Op};
-/// assert_eq!(Embedding::shape(&[3, 2], &[4, 5])?, vec![4, 5, 2]);
+/// assert_eq!(Embedding::shape(&[3, 2], &[4, 5])?.as_slice(), &[4, 5, 2]);
 /// assert!(Embedding::shape(&[3], &[4]).is_err());
 /// # Ok::<(), axial_core::Error>(())
 /// ```
@@ -221,7 +222,7 @@ impl Embedding {
     ///
     /// # Errors
     /// A table that is not 2-D.
-    pub fn shape(table: &[usize], ids: &[usize]) -> Result<Vec<usize>> {
+    pub fn shape(table: &[usize], ids: &[usize]) -> Result<Dims> {
         if table.len() != 2 {
             return Err(Error::invalid(
                 Embedding.name(),

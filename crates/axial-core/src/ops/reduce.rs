@@ -13,7 +13,7 @@ use super::unary::{no_derivative, unsaved};
 use super::{Derivative, Lowering, Op, OpInfo, Saves};
 use crate::autograd::Grad;
 use crate::layout::{repeated_dim, wrap_dim};
-use crate::plan::ReducePlan;
+use crate::plan::{DimVec, ReducePlan};
 use crate::{
     Backend, CmpOp, DType, Device, Error, Input, MaybeOwned, Output, Result, TensorRef, UnaryOp,
 };
@@ -353,11 +353,11 @@ impl ArgReduceOp {
 /// Wraps `dims` for a tensor of `rank`; an empty list means every dim. A
 /// 0-dim tensor accepts dim 0 and -1 and has no dim to reduce. As PyTorch's
 /// `resize_reduction`, every dim is wrapped before any repeat is looked for.
-pub(crate) fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<Vec<usize>> {
+pub(crate) fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Result<DimVec<usize>> {
     if dims.is_empty() {
         return Ok((0..rank).collect());
     }
-    let mut out: Vec<usize> = (dims.iter())
+    let mut out: DimVec<usize> = (dims.iter())
         .map(|&d| wrap_dim(d, rank))
         .collect::<Result<_>>()?;
     for (i, &w) in out.iter().enumerate() {
@@ -372,7 +372,7 @@ pub(crate) fn reduced_dims(op: &'static str, dims: &[isize], rank: usize) -> Res
 }
 
 /// The shape with `dims` set to 1 (kept) or removed.
-pub(crate) fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Vec<usize> {
+pub(crate) fn reduced_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> DimVec<usize> {
     shape
         .iter()
         .enumerate()

@@ -2,7 +2,7 @@
 //! [..., m, n]`: sizes, each operand's row and column strides, and the batch
 //! dims coalesced with the three operands' strides.
 
-use super::{Dims, check_no_negative_strides};
+use super::{DimVec, Dims, check_no_negative_strides};
 use crate::{Error, Layout, Result};
 
 /// Row and column strides of one matrix operand, in elements.
@@ -106,7 +106,7 @@ impl MatmulPlan {
                 format!("operands of shapes {a:?} and {b:?} cannot be multiplied into {c:?}"),
             ));
         }
-        let batch = (0..r - 2)
+        let batch: DimVec<_> = (0..r - 2)
             .filter(|&d| c[d] != 1)
             .map(|d| (c[d], [lhs.strides()[d], rhs.strides()[d], dst.strides()[d]]))
             .collect();

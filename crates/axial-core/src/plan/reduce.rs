@@ -36,7 +36,8 @@ impl<const N: usize> Dims<N> {
     /// let dims = Dims::new(vec![(4, [1]), (5, [10])]);
     /// assert_eq!(dims.sizes.as_slice(), &[5, 4]);
     /// ```
-    pub fn new(mut dims: Vec<(usize, [isize; N])>) -> Self {
+    pub fn new(dims: impl Into<DimVec<(usize, [isize; N])>>) -> Self {
+        let mut dims = dims.into();
         dims.sort_by(|a, b| {
             let key = |d: &(usize, [isize; N])| d.1.map(isize::unsigned_abs);
             key(b).cmp(&key(a))
@@ -140,8 +141,8 @@ impl ReducePlan {
     /// assert_eq!((plan.kept.numel(), plan.reduced.numel()), (7, 5));
     /// ```
     pub fn new(src: &Layout, dims: &[usize], dst: &Layout) -> Self {
-        let mut kept = vec![];
-        let mut reduced = vec![];
+        let mut kept = DimVec::new();
+        let mut reduced = DimVec::new();
         for (d, &n) in src.shape().iter().enumerate() {
             if n == 1 {
                 continue;
@@ -194,7 +195,7 @@ impl ReducePlan {
                 ));
             }
         }
-        let expected: Vec<usize> = (src.shape().iter().enumerate())
+        let expected: DimVec<usize> = (src.shape().iter().enumerate())
             .map(|(d, &n)| if dims.contains(&d) { 1 } else { n })
             .collect();
         if dst.shape() != expected.as_slice() {

@@ -23,7 +23,7 @@ fn expanded_input<'b, D: Backend>(
     shape: &[usize],
 ) -> Result<Input<'b, D>> {
     let view = converted.as_ref().map_or_else(|| t.clone(), |c| c.view());
-    let sizes: Vec<isize> = shape.iter().map(|&n| n as isize).collect();
+    let sizes: crate::layout::Strides = shape.iter().map(|&n| n as isize).collect();
     let layout = view.layout.expand(&sizes)?;
     Ok(Input {
         storage: Some(view.storage),
@@ -435,7 +435,7 @@ impl<D: Backend> TensorMut<'_, D> {
     /// ```
     pub fn binary_(&mut self, op: BinaryOp, other: &TensorRef<'_, D>) -> Result<()> {
         let input = self.inplace_operand(op, other)?;
-        let shape = self.shape().to_vec();
+        let shape = crate::layout::Dims::from(self.shape());
         let rhs = expanded_input(other, &input, &shape)?;
         let lhs = Input {
             storage: None,

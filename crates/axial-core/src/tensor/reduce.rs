@@ -271,7 +271,7 @@ impl<D: Backend> TensorRef<'_, D> {
             ));
         }
         let wrapped = reduced_dims("logsumexp", dims, self.dim())?;
-        let kept: Vec<usize> = reduced_shape(self.shape(), &wrapped, true);
+        let kept = reduced_shape(self.shape(), &wrapped, true);
         let device = self.storage.device();
         let top = if self.numel() == 0 {
             RawTensor::zeros_on(device, &kept, self.dtype)?

@@ -369,13 +369,14 @@ impl<T: Element, S: Shape, D: Backend, R: Data<D>> TensorBase<T, S, D, R> {
     fn merged<S2>(self, pos: usize, len: usize) -> Result<TensorBase<T, S2, D, R::MaybeCopy>> {
         let shape = self.layout.shape();
         let merged: usize = shape[pos..pos + len].iter().product();
-        let sizes: Vec<usize> = shape[..pos]
+        // Inline vectors: a merge in a model's loop allocates nothing.
+        let sizes: axial_core::layout::Dims = shape[..pos]
             .iter()
             .copied()
             .chain([merged])
             .chain(shape[pos + len..].iter().copied())
             .collect();
-        let signed: Vec<isize> = sizes.iter().map(|&n| n as isize).collect();
+        let signed: axial_core::layout::Strides = sizes.iter().map(|&n| n as isize).collect();
         match self.layout.reshape_view(&signed)? {
             Some(layout) => Ok(TensorBase::from_parts(self.data.keep(), layout)),
             None => self.copy_as(&sizes),

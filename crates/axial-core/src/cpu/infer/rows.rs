@@ -53,7 +53,7 @@ pub(super) fn bias(
 /// An input's rows (`[..., k]`, f32) and the shape of the output.
 pub(super) struct Rows<'a> {
     x: Cow<'a, [f32]>,
-    out_shape: Vec<usize>,
+    out_shape: crate::layout::Dims,
 }
 
 impl<'a> Rows<'a> {
@@ -66,7 +66,7 @@ impl<'a> Rows<'a> {
                 format!("expected an input whose last dim is {k}, got shape {shape:?}"),
             ));
         }
-        let mut out_shape = shape.to_vec();
+        let mut out_shape = crate::layout::Dims::from(shape);
         *out_shape.last_mut().expect("checked above") = n;
         Ok(Rows {
             x: host::elements::<f32>(op, x)?,

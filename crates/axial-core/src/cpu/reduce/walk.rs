@@ -30,6 +30,7 @@ use super::widen::{Num, Widen};
 use crate::cpu::access::SendPtr;
 use crate::cpu::simd::{Level, Site, level_at};
 use crate::cpu::strided::PARALLEL_THRESHOLD;
+use smallvec::{SmallVec, smallvec};
 
 /// Independent accumulators over a contiguous run.
 pub(super) const LANES: usize = 16;
@@ -458,8 +459,10 @@ impl<R: Reducer> Walk<'_, R> {
         let ((lanes, [src_step, dst_step]), _) = self.plan.kept.split_inner();
         let tiles = lanes.div_ceil(tile);
         let depth = levels(self.count);
-        let mut acc = vec![self.r.identity(); tile];
-        let mut scratch = vec![self.r.identity(); depth * tile];
+        // On the stack up to a few KiB: a model's small reductions (a
+        // mean over a sentence's tokens) allocate nothing.
+        let mut acc: SmallVec<[R::Acc; 512]> = smallvec![self.r.identity(); tile];
+        let mut scratch: SmallVec<[R::Acc; 2048]> = smallvec![self.r.identity(); depth * tile];
         for task in first..first + n {
             let (row, t) = (task / tiles, task % tiles);
             let [src, dst] = Odometer::new(outer, row).offsets;
@@ -533,7 +536,7 @@ impl<R: Reducer> Walk<'_, R> {
         };
         let mut at = lo;
         if step == 1 && R::In::BLOCK {
-            let mut wide = vec![<Wide<R> as Num>::ZERO; len];
+            let mut wide: SmallVec<[Wide<R>; 512]> = smallvec![<Wide<R> as Num>::ZERO; len];
             for at in lo..hi {
                 // SAFETY: `len` lanes of a unit-stride source row of the plan.
                 R::In::widen_block(unsafe { std::slice::from_raw_parts(row(), len) }, &mut wide);
