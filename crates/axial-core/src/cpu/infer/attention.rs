@@ -20,9 +20,12 @@ use crate::cpu::simd::{Isa, WithIsa, dispatch};
 use crate::cpu::vmath::exp;
 use crate::{Cpu, DType, Error, Layout, RawTensor, Result, TensorRef};
 
-/// Keys × head dims held in a task's scratch on the stack; larger heads
+/// Floats of a task's scratch on the stack (the keys laid out `[Head,
+/// Key]` and [`QR`] rows of scores: 512 keys of 32 dims); larger heads
 /// take a heap block.
-const SCRATCH: usize = 16 << 10;
+const SCRATCH: usize = 20 << 10;
+/// Queries computed together.
+const QR: usize = 4;
 
 /// PyTorch's `scaled_dot_product_attention` in one pass per head:
 /// `softmax(q·kᵀ · scale, −∞ where `keep` is false) · v`.
@@ -307,12 +310,13 @@ impl WithIsa for Head<'_> {
         // Keys laid out [D, T'] (T' = T rounded up to the lanes, 0 past T),
         // and a row of scores.
         let tp = t.next_multiple_of(l);
+        let need = (d + QR) * tp;
         let mut stack = [0f32; SCRATCH];
         let mut heap = Vec::new();
-        let scratch: &mut [f32] = if (d + 1) * tp <= SCRATCH {
-            &mut stack[..(d + 1) * tp]
+        let scratch: &mut [f32] = if need <= SCRATCH {
+            &mut stack[..need]
         } else {
-            heap.resize((d + 1) * tp, 0.0);
+            heap.resize(need, 0.0);
             &mut heap
         };
         let (kt, scores) = scratch.split_at_mut(d * tp);
@@ -321,71 +325,105 @@ impl WithIsa for Head<'_> {
                 kt[c * tp + j] = x;
             }
         }
-        for i in 0..s {
-            let q = self.q.row(i);
+        // [`QR`] queries at a time: each vector of keys (and of values)
+        // loaded once serves all of them.
+        for i0 in (0..s).step_by(QR) {
+            let live = QR.min(s - i0);
+            // Rows past the end repeat the first (their results are dropped).
+            let q: [&[f32]; QR] =
+                std::array::from_fn(|r| self.q.row(if r < live { i0 + r } else { i0 }));
             // Scores a vector of keys at a time: Σ_c q[c]·k[j][c] in c order.
             for j in (0..tp).step_by(l) {
-                let mut acc = isa.splat(0.0);
-                for (c, &qc) in q.iter().enumerate() {
+                let mut acc = [isa.splat(0.0); QR];
+                for c in 0..d {
                     // SAFETY: `c·tp + j + l ≤ d·tp`: inside `kt`.
-                    acc = isa.fma(
-                        isa.splat(qc),
-                        unsafe { isa.load(kt.as_ptr().add(c * tp + j)) },
-                        acc,
-                    );
-                }
-                // SAFETY: `j + l ≤ tp`: inside `scores`.
-                unsafe { isa.store(scores.as_mut_ptr().add(j), isa.mul(acc, isa.splat(scale))) };
-            }
-            let scores = &mut scores[..t];
-            if let Some(mask) = self.mask {
-                for (j, sc) in scores.iter_mut().enumerate() {
-                    if mask.drops(self.at, i, j) {
-                        *sc = f32::NEG_INFINITY;
+                    let k = unsafe { isa.load(kt.as_ptr().add(c * tp + j)) };
+                    for (acc, q) in acc.iter_mut().zip(&q) {
+                        *acc = isa.fma(isa.splat(q[c]), k, *acc);
                     }
                 }
-            }
-            // softmax: the maximum (NaN kept), e^(x − max) and their sum.
-            let max = scores.iter().copied().fold(f32::NEG_INFINITY, |m, x| {
-                if x.is_nan() || m.is_nan() {
-                    f32::NAN
-                } else {
-                    m.max(x)
-                }
-            });
-            let mv = isa.splat(max);
-            let mut sum = isa.splat(0.0);
-            for j in (0..t).step_by(l) {
-                let lanes = l.min(t - j);
-                // SAFETY: `j + lanes ≤ t`.
-                unsafe {
-                    let e = exp(isa, isa.sub(isa.load_n(scores.as_ptr().add(j), lanes), mv));
-                    isa.store_n(scores.as_mut_ptr().add(j), lanes, e);
+                for (r, acc) in acc.iter().enumerate() {
+                    // SAFETY: `r·tp + j + l ≤ QR·tp`: inside `scores`.
+                    unsafe {
+                        isa.store(
+                            scores.as_mut_ptr().add(r * tp + j),
+                            isa.mul(*acc, isa.splat(scale)),
+                        )
+                    };
                 }
             }
-            for j in (0..t).step_by(l) {
-                let lanes = l.min(t - j);
-                // SAFETY: as above; the lanes past `t` load 0.
-                sum = isa.add(sum, unsafe { isa.load_n(scores.as_ptr().add(j), lanes) });
+            let mut recip = [0f32; QR];
+            for (r, recip) in recip.iter_mut().enumerate().take(live) {
+                let row = &mut scores[r * tp..r * tp + t];
+                *recip = self.softmax_row(isa, row, i0 + r);
             }
-            let r = 1.0 / isa.sum(sum);
             // Σ_j e_j·v[j], a vector of head dims at a time, then · 1/sum.
             for c in (0..d).step_by(l) {
                 let lanes = l.min(d - c);
-                let mut acc = isa.splat(0.0);
-                for (j, &e) in scores.iter().enumerate() {
+                let mut acc = [isa.splat(0.0); QR];
+                for j in 0..t {
                     let vj = &self.v.row(j)[c..c + lanes];
                     // SAFETY: `vj` holds `lanes` f32.
                     let vj = unsafe { isa.load_n(vj.as_ptr(), lanes) };
-                    acc = isa.fma(isa.splat(e), vj, acc);
+                    for (r, acc) in acc.iter_mut().enumerate() {
+                        *acc = isa.fma(isa.splat(scores[r * tp + j]), vj, *acc);
+                    }
                 }
-                // SAFETY: row `i` of this head's output, dims `c ..+ lanes ≤ d`
-                // (the caller's pointer: rows `h · d` apart).
-                unsafe {
-                    isa.store_n(self.y.add(i * h * d + c), lanes, isa.mul(acc, isa.splat(r)));
+                for (r, acc) in acc.iter().enumerate().take(live) {
+                    // SAFETY: row `i0 + r` of this head's output, dims
+                    // `c ..+ lanes ≤ d` (the caller's pointer: rows `h · d`
+                    // apart).
+                    unsafe {
+                        isa.store_n(
+                            self.y.add((i0 + r) * h * d + c),
+                            lanes,
+                            isa.mul(*acc, isa.splat(recip[r])),
+                        );
+                    }
                 }
             }
         }
+    }
+}
+
+impl Head<'_> {
+    /// Query `i`'s scores in `row` (`T` of them) masked and turned into
+    /// `e^(x − max)` in place; returns `1/Σ`. A row whose keys are all
+    /// masked (or with a NaN) gives NaN, as PyTorch's softmax.
+    #[inline(always)]
+    fn softmax_row<I: Isa>(&self, isa: I, row: &mut [f32], i: usize) -> f32 {
+        let l = I::LANES;
+        let t = row.len();
+        if let Some(mask) = self.mask {
+            for (j, sc) in row.iter_mut().enumerate() {
+                if mask.drops(self.at, i, j) {
+                    *sc = f32::NEG_INFINITY;
+                }
+            }
+        }
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, |m, x| {
+            if x.is_nan() || m.is_nan() {
+                f32::NAN
+            } else {
+                m.max(x)
+            }
+        });
+        let mv = isa.splat(max);
+        let mut sum = isa.splat(0.0);
+        for j in (0..t).step_by(l) {
+            let lanes = l.min(t - j);
+            // SAFETY: `j + lanes ≤ t`.
+            unsafe {
+                let e = exp(isa, isa.sub(isa.load_n(row.as_ptr().add(j), lanes), mv));
+                isa.store_n(row.as_mut_ptr().add(j), lanes, e);
+            }
+        }
+        for j in (0..t).step_by(l) {
+            let lanes = l.min(t - j);
+            // SAFETY: as above; the lanes past `t` load 0.
+            sum = isa.add(sum, unsafe { isa.load_n(row.as_ptr().add(j), lanes) });
+        }
+        1.0 / isa.sum(sum)
     }
 }
 
