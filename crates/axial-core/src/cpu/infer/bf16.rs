@@ -17,10 +17,10 @@
 
 use std::ops::Range;
 
-use half::bf16;
 use rayon::prelude::*;
 
 use super::rows::{self, Rows};
+use crate::cpu::simd::{self, Site};
 use crate::{Cpu, RawTensor, Result, TensorRef};
 
 /// Rows of a tile.
@@ -60,9 +60,47 @@ pub struct Bf16Linear {
     bias: Option<Vec<f32>>,
 }
 
+/// The bf16 bits of `x` (in the low half), rounded to nearest with ties
+/// to even, a NaN kept quiet: `half`'s `bf16::from_f32`, written without
+/// branches on the bits so that a loop of it vectorises.
+#[inline(always)]
+fn bf16_bits(x: f32) -> u32 {
+    let b = x.to_bits();
+    let rounded = b.wrapping_add(0x7fff + ((b >> 16) & 1)) >> 16;
+    let nan = (b >> 16) | 0x40;
+    if b & 0x7fff_ffff > 0x7f80_0000 {
+        nan
+    } else {
+        rounded
+    }
+}
+
 /// Two bf16 in one word, the first in the low half.
 fn pair(lo: f32, hi: f32) -> u32 {
-    u32::from(bf16::from_f32(lo).to_bits()) | u32::from(bf16::from_f32(hi).to_bits()) << 16
+    bf16_bits(lo) | bf16_bits(hi) << 16
+}
+
+/// Rounds `row` to bf16 and writes its pairs of `k` one word each, `MR`
+/// words apart, from `out[0]` (a lane of a packed tile; an odd last `k`
+/// pairs with 0).
+fn pack_row(row: &[f32], out: &mut [u32]) {
+    const CHUNK: usize = 64;
+    simd::avx2_loops(Site::Convert, || {
+        for (c, chunk) in row.chunks(CHUNK).enumerate() {
+            let mut bits = [0u32; CHUNK];
+            for (b, &x) in bits.iter_mut().zip(chunk) {
+                *b = bf16_bits(x);
+            }
+            let mut words = [0u32; CHUNK / 2];
+            for (w, p) in words.iter_mut().zip(bits.chunks_exact(2)) {
+                *w = p[0] | p[1] << 16;
+            }
+            let out = &mut out[c * CHUNK / 2 * MR..];
+            for (i, &w) in words[..chunk.len().div_ceil(2)].iter().enumerate() {
+                out[i * MR] = w;
+            }
+        }
+    });
 }
 
 impl Bf16Linear {
@@ -162,10 +200,7 @@ impl Bf16Linear {
             .for_each(|(t, packed)| {
                 for lane in 0..MR.min(m - t * MR) {
                     let row = &x[(t * MR + lane) * k..(t * MR + lane + 1) * k];
-                    for g in 0..kp {
-                        let hi = row.get(2 * g + 1).copied().unwrap_or(0.0);
-                        packed[g * MR + lane] = pair(row[2 * g], hi);
-                    }
+                    pack_row(row, &mut packed[lane..]);
                 }
             });
         let fast = has_bf16();
@@ -312,7 +347,61 @@ mod avx512 {
 
 #[cfg(test)]
 mod tests {
+    use half::bf16;
+
     use super::*;
+
+    #[test]
+    fn bits_round_as_half_does() {
+        let mut specials = vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE,
+            1e-40,
+            -1e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7f80_0001),
+            f32::from_bits(0xffc0_1234),
+            f32::from_bits(0x3f80_8000),
+            f32::from_bits(0x3f81_8000),
+            f32::from_bits(0x3f80_8001),
+            f32::from_bits(0x7f7f_ffff),
+        ];
+        let mut bits = 0x9e37_79b9u32;
+        for _ in 0..100_000 {
+            bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            specials.push(f32::from_bits(bits));
+        }
+        for x in specials {
+            assert_eq!(
+                bf16_bits(x),
+                u32::from(bf16::from_f32(x).to_bits()),
+                "{x} ({:#x})",
+                x.to_bits()
+            );
+        }
+    }
+
+    #[test]
+    fn rows_pack_as_pairs() {
+        for k in [0usize, 1, 2, 5, 64, 65, 127, 130, 384] {
+            let row: Vec<f32> = (0..k).map(|i| (i as f32 * 0.731).sin() * 3.0).collect();
+            let kp = k.div_ceil(2);
+            let mut got = vec![u32::MAX; kp * MR + 1];
+            pack_row(&row, &mut got[1..]);
+            for g in 0..kp {
+                let hi = row.get(2 * g + 1).copied().unwrap_or(0.0);
+                assert_eq!(got[1 + g * MR], pair(row[2 * g], hi), "k {k}, pair {g}");
+            }
+            assert_eq!(got[0], u32::MAX);
+        }
+    }
 
     #[test]
     fn both_kernels_match_the_sum_of_bf16_products() {

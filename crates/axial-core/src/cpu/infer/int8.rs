@@ -22,6 +22,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::rows::{self, Rows};
+use crate::cpu::simd::{self, Isa, Site, WithIsa};
 use crate::generalized::quantized::gemm::{self, KB_BLOCK, MR, NV, PANEL, PackedB};
 use crate::generalized::quantized::round_half_even;
 use crate::{Cpu, Error, RawTensor, Result, TensorRef};
@@ -215,21 +216,24 @@ impl Int8Linear {
                 }
             }
         }
-        for (i, r) in rows.clone().enumerate() {
-            let (sx, zx) = params[r];
-            let dot = &dot[i * width..i * width + cols.len()];
-            let out = &mut out[i * n + cols.start..i * n + cols.end];
-            let sums = &self.packed.sums[cols.clone()];
-            let scales = &self.scales[cols.clone()];
-            for (j, o) in out.iter_mut().enumerate() {
-                *o = (dot[j] - zx * sums[j]) as f32 * (sx * scales[j]);
-            }
-            if let Some(b) = &self.bias {
-                for (o, &b) in out.iter_mut().zip(&b[cols.clone()]) {
-                    *o += b;
+        let sums = &self.packed.sums[cols.clone()];
+        let scales = &self.scales[cols.clone()];
+        let bias = self.bias.as_ref().map(|b| &b[cols.clone()]);
+        simd::avx2_loops(Site::Vnni, || {
+            for (i, r) in rows.clone().enumerate() {
+                let (sx, zx) = params[r];
+                let dot = &dot[i * width..i * width + cols.len()];
+                let out = &mut out[i * n + cols.start..i * n + cols.end];
+                for (((o, &d), &s), &w) in out.iter_mut().zip(dot).zip(sums).zip(scales) {
+                    *o = (d - zx * s) as f32 * (sx * w);
+                }
+                if let Some(b) = bias {
+                    for (o, &b) in out.iter_mut().zip(b) {
+                        *o += b;
+                    }
                 }
             }
-        }
+        });
     }
 }
 
@@ -238,25 +242,124 @@ impl Int8Linear {
 /// A row holding a value that is not finite gets a NaN scale: its outputs
 /// are NaN.
 fn quantize_row(x: &[f32], out: &mut [u8]) -> (f32, i32) {
-    let (lo, hi, finite) = x.iter().fold((0f32, 0f32, true), |(lo, hi, ok), &v| {
-        (lo.min(v), hi.max(v), ok & v.is_finite())
-    });
-    if !finite {
-        out.fill(0);
-        return (f32::NAN, 0);
+    simd::dispatch(QuantizeRow { x, out })
+}
+
+/// [`quantize_row`] in vector lanes: the range's ends and every step are
+/// exact or rounded once, as the scalar definition rounds them, so the
+/// bytes are the same on every instruction set.
+struct QuantizeRow<'a> {
+    x: &'a [f32],
+    out: &'a mut [u8],
+}
+
+impl WithIsa for QuantizeRow<'_> {
+    type Output = (f32, i32);
+
+    #[inline(always)]
+    fn run<I: Isa>(self, isa: I) -> (f32, i32) {
+        let (x, out) = (self.x, self.out);
+        let zero = isa.splat(0.0);
+        let (mut lo, mut hi, mut bad) = (zero, zero, isa.lt(zero, zero));
+        for c in x.chunks(I::LANES) {
+            // SAFETY: `c` holds `c.len() ≤ LANES` f32.
+            let v = unsafe { isa.load_n(c.as_ptr(), c.len()) };
+            lo = isa.min(lo, v);
+            hi = isa.max(hi, v);
+            // `v − v` is NaN exactly where `v` is infinite or NaN.
+            bad = isa.or_m(bad, isa.is_nan(isa.sub(v, v)));
+        }
+        if isa.any(bad) {
+            out.fill(0);
+            return (f32::NAN, 0);
+        }
+        let (lo, hi) = (-isa.max_lane(isa.sub(zero, lo)), isa.max_lane(hi));
+        let scale = if hi > lo { (hi - lo) / 255.0 } else { 1.0 };
+        let zero_point = round_half_even(-lo / scale).clamp(0.0, 255.0);
+        let (inv, shift, top) = (
+            isa.splat(1.0 / scale),
+            isa.splat(zero_point),
+            isa.splat(255.0),
+        );
+        let mut q = [0f32; 16];
+        debug_assert!(I::LANES <= q.len());
+        for (c, o) in x.chunks(I::LANES).zip(out.chunks_mut(I::LANES)) {
+            // SAFETY: `c` holds `c.len() ≤ LANES` f32, `q` at least LANES.
+            unsafe {
+                let v = isa.round(isa.mul(isa.load_n(c.as_ptr(), c.len()), inv));
+                let v = isa.min(isa.max(isa.add(v, shift), zero), top);
+                isa.store_n(q.as_mut_ptr(), c.len(), v);
+            }
+            for (o, &q) in o.iter_mut().zip(&q) {
+                *o = q as u8;
+            }
+        }
+        (scale, zero_point as i32)
     }
-    let scale = if hi > lo { (hi - lo) / 255.0 } else { 1.0 };
-    let zero = round_half_even(-lo / scale).clamp(0.0, 255.0);
-    let inv = 1.0 / scale;
-    for (q, &v) in out.iter_mut().zip(x) {
-        *q = (round_half_even(v * inv) + zero).clamp(0.0, 255.0) as u8;
-    }
-    (scale, zero as i32)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`quantize_row`] by its definition, one element at a time.
+    fn quantize_row_scalar(x: &[f32], out: &mut [u8]) -> (f32, i32) {
+        let (lo, hi, finite) = x.iter().fold((0f32, 0f32, true), |(lo, hi, ok), &v| {
+            (lo.min(v), hi.max(v), ok & v.is_finite())
+        });
+        if !finite {
+            out.fill(0);
+            return (f32::NAN, 0);
+        }
+        let scale = if hi > lo { (hi - lo) / 255.0 } else { 1.0 };
+        let zero = round_half_even(-lo / scale).clamp(0.0, 255.0);
+        let inv = 1.0 / scale;
+        for (q, &v) in out.iter_mut().zip(x) {
+            *q = (round_half_even(v * inv) + zero).clamp(0.0, 255.0) as u8;
+        }
+        (scale, zero as i32)
+    }
+
+    #[test]
+    fn rows_quantize_as_the_scalar_definition_on_every_level() {
+        let rows: Vec<Vec<f32>> = vec![
+            vec![],
+            vec![0.0; 5],
+            vec![1.5],
+            vec![-3.0, -1.0, -2.5],
+            (0..37).map(|i| (i as f32 * 0.37).sin() * 4.0).collect(),
+            (0..384)
+                .map(|i| ((i * 37 % 101) as f32 - 40.0) / 16.0)
+                .collect(),
+            (0..33)
+                .map(|i| if i == 20 { 1e30 } else { i as f32 })
+                .collect(),
+            vec![1.0, f32::NEG_INFINITY, 2.0],
+            (0..40)
+                .map(|i| if i == 33 { f32::NAN } else { 1.0 })
+                .collect(),
+        ];
+        for row in &rows {
+            let mut want = vec![7u8; row.len()];
+            let want_params = quantize_row_scalar(row, &mut want);
+            for level in simd::available() {
+                let mut got = vec![7u8; row.len()];
+                let params = simd::dispatch_at(
+                    level,
+                    QuantizeRow {
+                        x: row,
+                        out: &mut got,
+                    },
+                );
+                assert_eq!(got, want, "{level:?} {row:?}");
+                assert_eq!(
+                    (params.0.to_bits(), params.1),
+                    (want_params.0.to_bits(), want_params.1),
+                    "{level:?}"
+                );
+            }
+        }
+    }
 
     /// The layer by its definition: the same quantized integers, the sums
     /// in i64, the same f32 steps after.
