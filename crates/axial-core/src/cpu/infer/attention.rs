@@ -244,6 +244,38 @@ impl Rows<'_> {
         let at = self.start + i * self.stride;
         &self.data[at..at + self.d]
     }
+
+    /// The rows as columns: `out[c·tp + j] = row(j)[c]` (`tp ≥ rows`).
+    fn transpose_into(&self, out: &mut [f32], tp: usize) {
+        let (rows, d) = (self.rows, self.d);
+        assert!(tp >= rows && out.len() >= d * tp);
+        if rows == 0 || d == 0 {
+            return;
+        }
+        // Every row is inside `data` (the layout was checked).
+        assert!(self.start + (rows - 1) * self.stride + d <= self.data.len());
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::transpose::available() {
+            // SAFETY: AVX2 is available; the kernel reads `data[start +
+            // c + j·stride]` for `c < d`, `j < rows` (inside, the assert)
+            // and writes `out[c·tp + j]` (inside, the assert).
+            unsafe {
+                crate::cpu::transpose::transpose_rows(
+                    out.as_mut_ptr().cast(),
+                    self.data.as_ptr().add(self.start).cast(),
+                    (d, rows),
+                    (tp as isize, self.stride as isize),
+                    false,
+                );
+            }
+            return;
+        }
+        for j in 0..rows {
+            for (c, &x) in self.row(j).iter().enumerate() {
+                out[c * tp + j] = x;
+            }
+        }
+    }
 }
 
 /// A bool mask of `[B, H, S, T]`, read through its strides (broadcast axes
@@ -266,14 +298,24 @@ impl<'a> Mask<'a> {
         })
     }
 
-    /// True where query `i` of head `(b, h)` leaves key `j` out (the
-    /// mask is false there).
-    fn drops(&self, (b, h): (usize, usize), i: usize, j: usize) -> bool {
+    /// Sets `−∞` in `row` (query `i` of head `(b, h)`, one score per key)
+    /// where the mask leaves the key out (is false).
+    fn fill_dropped(&self, (b, h): (usize, usize), i: usize, row: &mut [f32]) {
         let [sb, sh, si, sj] = self.strides;
-        let at =
-            self.offset + b as isize * sb + h as isize * sh + i as isize * si + j as isize * sj;
+        let at = self.offset + b as isize * sb + h as isize * sh + i as isize * si;
         // In bounds: the layout was checked against the storage.
-        self.bytes[at as usize] == 0
+        if sj == 1 {
+            let keep = &self.bytes[at as usize..at as usize + row.len()];
+            for (x, &k) in row.iter_mut().zip(keep) {
+                *x = if k == 0 { f32::NEG_INFINITY } else { *x };
+            }
+        } else {
+            for (j, x) in row.iter_mut().enumerate() {
+                if self.bytes[(at + j as isize * sj) as usize] == 0 {
+                    *x = f32::NEG_INFINITY;
+                }
+            }
+        }
     }
 }
 
@@ -305,7 +347,7 @@ impl WithIsa for Head<'_> {
 
     #[inline(always)]
     fn run<I: Isa>(self, isa: I) {
-        let Heads { s, t, d, h, scale } = self.sizes;
+        let Heads { s, t, d, .. } = self.sizes;
         let l = I::LANES;
         // Keys laid out [D, T'] (T' = T rounded up to the lanes, 0 past T),
         // and a row of scores.
@@ -320,11 +362,7 @@ impl WithIsa for Head<'_> {
             &mut heap
         };
         let (kt, scores) = scratch.split_at_mut(d * tp);
-        for j in 0..self.k.rows {
-            for (c, &x) in self.k.row(j).iter().enumerate() {
-                kt[c * tp + j] = x;
-            }
-        }
+        self.k.transpose_into(kt, tp);
         // [`QR`] queries at a time: each vector of keys (and of values)
         // loaded once serves all of them.
         for i0 in (0..s).step_by(QR) {
@@ -332,96 +370,166 @@ impl WithIsa for Head<'_> {
             // Rows past the end repeat the first (their results are dropped).
             let q: [&[f32]; QR] =
                 std::array::from_fn(|r| self.q.row(if r < live { i0 + r } else { i0 }));
-            // Scores a vector of keys at a time: Σ_c q[c]·k[j][c] in c order.
-            for j in (0..tp).step_by(l) {
-                let mut acc = [isa.splat(0.0); QR];
-                for c in 0..d {
-                    // SAFETY: `c·tp + j + l ≤ d·tp`: inside `kt`.
-                    let k = unsafe { isa.load(kt.as_ptr().add(c * tp + j)) };
-                    for (acc, q) in acc.iter_mut().zip(&q) {
-                        *acc = isa.fma(isa.splat(q[c]), k, *acc);
-                    }
-                }
-                for (r, acc) in acc.iter().enumerate() {
-                    // SAFETY: `r·tp + j + l ≤ QR·tp`: inside `scores`.
-                    unsafe {
-                        isa.store(
-                            scores.as_mut_ptr().add(r * tp + j),
-                            isa.mul(*acc, isa.splat(scale)),
-                        )
-                    };
-                }
+            // Scores two vectors of keys at a time (eight chains of
+            // fused multiply-adds in flight): Σ_c q[c]·k[j][c] in c order.
+            let pairs = tp / l / 2 * 2 * l;
+            for j in (0..pairs).step_by(2 * l) {
+                self.scores::<I, 2>(isa, kt, tp, j, &q, scores);
+            }
+            if pairs < tp {
+                self.scores::<I, 1>(isa, kt, tp, pairs, &q, scores);
+            }
+            for row in scores.chunks_exact_mut(tp) {
+                // Keys past `t` (0 in `kt`) weigh nothing.
+                row[t..].fill(f32::NEG_INFINITY);
             }
             let mut recip = [0f32; QR];
             for (r, recip) in recip.iter_mut().enumerate().take(live) {
-                let row = &mut scores[r * tp..r * tp + t];
+                let row = &mut scores[r * tp..(r + 1) * tp];
                 *recip = self.softmax_row(isa, row, i0 + r);
             }
-            // Σ_j e_j·v[j], a vector of head dims at a time, then · 1/sum.
-            for c in (0..d).step_by(l) {
-                let lanes = l.min(d - c);
-                let mut acc = [isa.splat(0.0); QR];
-                for j in 0..t {
-                    let vj = &self.v.row(j)[c..c + lanes];
-                    // SAFETY: `vj` holds `lanes` f32.
-                    let vj = unsafe { isa.load_n(vj.as_ptr(), lanes) };
-                    for (r, acc) in acc.iter_mut().enumerate() {
-                        *acc = isa.fma(isa.splat(scores[r * tp + j]), vj, *acc);
-                    }
+            // Σ_j e_j·v[j], two vectors of head dims at a time, then · 1/sum.
+            let mut c = 0;
+            while c < d {
+                let lanes = (2 * l).min(d - c);
+                if lanes > l {
+                    self.weighted::<I, 2>(isa, c, lanes, t, tp, scores, &recip, i0, live);
+                } else {
+                    self.weighted::<I, 1>(isa, c, lanes, t, tp, scores, &recip, i0, live);
                 }
-                for (r, acc) in acc.iter().enumerate().take(live) {
-                    // SAFETY: row `i0 + r` of this head's output, dims
-                    // `c ..+ lanes ≤ d` (the caller's pointer: rows `h · d`
-                    // apart).
-                    unsafe {
-                        isa.store_n(
-                            self.y.add((i0 + r) * h * d + c),
-                            lanes,
-                            isa.mul(*acc, isa.splat(recip[r])),
-                        );
-                    }
-                }
+                c += lanes;
             }
         }
     }
 }
 
 impl Head<'_> {
-    /// Query `i`'s scores in `row` (`T` of them) masked and turned into
-    /// `e^(x − max)` in place; returns `1/Σ`. A row whose keys are all
-    /// masked (or with a NaN) gives NaN, as PyTorch's softmax.
+    /// The scores of the [`QR`] queries `q` against the `NJ` vectors of
+    /// keys from `j`, times the scale, into `scores` (rows `tp` apart).
     #[inline(always)]
-    fn softmax_row<I: Isa>(&self, isa: I, row: &mut [f32], i: usize) -> f32 {
-        let l = I::LANES;
-        let t = row.len();
-        if let Some(mask) = self.mask {
-            for (j, sc) in row.iter_mut().enumerate() {
-                if mask.drops(self.at, i, j) {
-                    *sc = f32::NEG_INFINITY;
+    fn scores<I: Isa, const NJ: usize>(
+        &self,
+        isa: I,
+        kt: &[f32],
+        tp: usize,
+        j: usize,
+        q: &[&[f32]; QR],
+        scores: &mut [f32],
+    ) {
+        let (l, d) = (I::LANES, self.sizes.d);
+        assert!(j + NJ * l <= tp && kt.len() >= d * tp && scores.len() >= QR * tp);
+        assert!(q.iter().all(|q| q.len() >= d));
+        let mut acc = [[isa.splat(0.0); QR]; NJ];
+        for c in 0..d {
+            for (v, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: `c·tp + j + (v + 1)·l ≤ d·tp` (the asserts).
+                let k = unsafe { isa.load(kt.as_ptr().add(c * tp + j + v * l)) };
+                for (acc, q) in acc.iter_mut().zip(q) {
+                    // SAFETY: `c < d ≤ q.len()`.
+                    let qc = unsafe { *q.get_unchecked(c) };
+                    *acc = isa.fma(isa.splat(qc), k, *acc);
                 }
             }
         }
-        let max = row.iter().copied().fold(f32::NEG_INFINITY, |m, x| {
-            if x.is_nan() || m.is_nan() {
-                f32::NAN
-            } else {
-                m.max(x)
-            }
-        });
-        let mv = isa.splat(max);
-        let mut sum = isa.splat(0.0);
-        for j in (0..t).step_by(l) {
-            let lanes = l.min(t - j);
-            // SAFETY: `j + lanes ≤ t`.
-            unsafe {
-                let e = exp(isa, isa.sub(isa.load_n(row.as_ptr().add(j), lanes), mv));
-                isa.store_n(row.as_mut_ptr().add(j), lanes, e);
+        let scale = isa.splat(self.sizes.scale);
+        for (v, acc) in acc.iter().enumerate() {
+            for (r, acc) in acc.iter().enumerate() {
+                // SAFETY: `r·tp + j + (v + 1)·l ≤ QR·tp` (the asserts).
+                unsafe {
+                    isa.store(
+                        scores.as_mut_ptr().add(r * tp + j + v * l),
+                        isa.mul(*acc, scale),
+                    )
+                };
             }
         }
-        for j in (0..t).step_by(l) {
-            let lanes = l.min(t - j);
-            // SAFETY: as above; the lanes past `t` load 0.
-            sum = isa.add(sum, unsafe { isa.load_n(row.as_ptr().add(j), lanes) });
+    }
+
+    /// Head dims `c ..+ lanes` (`lanes ≤ NC` vectors) of the outputs of
+    /// queries `i0 ..+ live`: `Σ_j e_j·v[j][c..]` over the `t` keys in
+    /// order, times each query's `1/Σ`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn weighted<I: Isa, const NC: usize>(
+        &self,
+        isa: I,
+        c: usize,
+        lanes: usize,
+        t: usize,
+        tp: usize,
+        scores: &[f32],
+        recip: &[f32; QR],
+        i0: usize,
+        live: usize,
+    ) {
+        let (l, Heads { d, h, .. }) = (I::LANES, self.sizes);
+        let width = |v: usize| lanes.saturating_sub(v * l).min(l);
+        assert!(c + lanes <= d && lanes <= NC * l && t <= tp && scores.len() >= QR * tp);
+        assert!(t <= self.v.rows && live <= QR);
+        let mut acc = [[isa.splat(0.0); QR]; NC];
+        for j in 0..t {
+            let vj = self.v.row(j)[c..c + lanes].as_ptr();
+            for (v, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: the row's dims `c + v·l ..+ width(v)` are inside it.
+                let vj = unsafe { isa.load_n(vj.add(v * l), width(v)) };
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    // SAFETY: `r·tp + j < QR·tp` (the asserts).
+                    let e = unsafe { *scores.get_unchecked(r * tp + j) };
+                    *acc = isa.fma(isa.splat(e), vj, *acc);
+                }
+            }
+        }
+        for (v, acc) in acc.iter().enumerate() {
+            for (r, acc) in acc.iter().enumerate().take(live) {
+                // SAFETY: row `i0 + r` of this head's output, dims
+                // `c + v·l ..+ width(v) ≤ d` (the caller's pointer: rows
+                // `h · d` apart).
+                unsafe {
+                    isa.store_n(
+                        self.y.add((i0 + r) * h * d + c + v * l),
+                        width(v),
+                        isa.mul(*acc, isa.splat(recip[r])),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Query `i`'s scores in `row` (`tp` of them, `−∞` past the keys)
+    /// masked and turned into `e^(x − max)` in place; returns `1/Σ`. A row
+    /// whose keys are all masked (or with a NaN) gives NaN, as PyTorch's
+    /// softmax.
+    #[inline(always)]
+    fn softmax_row<I: Isa>(&self, isa: I, row: &mut [f32], i: usize) -> f32 {
+        let l = I::LANES;
+        if let Some(mask) = self.mask {
+            mask.fill_dropped(self.at, i, &mut row[..self.sizes.t]);
+        }
+        let mut max = isa.splat(f32::NEG_INFINITY);
+        let mut nan = isa.lt(max, max);
+        for x in row.chunks_exact(l) {
+            // SAFETY: `x` holds LANES f32.
+            let x = unsafe { isa.load(x.as_ptr()) };
+            max = isa.max(max, x);
+            nan = isa.or_m(nan, isa.is_nan(x));
+        }
+        let max = if isa.any(nan) {
+            f32::NAN
+        } else {
+            isa.max_lane(max)
+        };
+        let mv = isa.splat(max);
+        let mut sum = isa.splat(0.0);
+        for x in row.chunks_exact_mut(l) {
+            // SAFETY: `x` holds LANES f32.
+            unsafe {
+                let e = exp(isa, isa.sub(isa.load(x.as_ptr()), mv));
+                isa.store(x.as_mut_ptr(), e);
+            }
+        }
+        for x in row.chunks_exact(l) {
+            // SAFETY: as above.
+            sum = isa.add(sum, unsafe { isa.load(x.as_ptr()) });
         }
         1.0 / isa.sum(sum)
     }
@@ -438,7 +546,7 @@ mod tests {
         q: &RawTensor,
         k: &RawTensor,
         v: &RawTensor,
-        keep: &RawTensor,
+        keep: &TensorRef<'_, Cpu>,
         scale: f64,
     ) -> Vec<f32> {
         let mut scores = q.view().matmul(&k.view().transpose(2, 3).unwrap()).unwrap();
@@ -447,7 +555,6 @@ mod tests {
             .binary_scalar_(crate::BinaryOp::Mul, crate::Scalar::Float(scale))
             .unwrap();
         let dropped = keep
-            .view()
             .compare_scalar(crate::CmpOp::Eq, crate::Scalar::Bool(false))
             .unwrap();
         let scores = scores
@@ -472,12 +579,36 @@ mod tests {
     }
 
     #[test]
+    fn a_mask_per_query_read_through_strides_matches_the_composition() {
+        let (s, t, d) = (7, 37, 24);
+        let (q, k, v) = (
+            rand(&[1, 2, s, d], 4),
+            rand(&[1, 2, t, d], 5),
+            rand(&[1, 2, t, d], 6),
+        );
+        // Stored [T, S] and viewed transposed: the keys are `s` apart.
+        // Query `i` keeps key 0 and the keys past `3·i`.
+        let keep: Vec<Bool> = (0..t * s)
+            .map(|x| Bool::from(x / s == 0 || x / s > 3 * (x % s)))
+            .collect();
+        let keep = RawTensor::from_vec(keep, &[1, 1, t, s]).unwrap();
+        let keep = keep.view().transpose(2, 3).unwrap();
+        let got = attention(&q.view(), &k.view(), &v.view(), Some(&keep), 0.3).unwrap();
+        let want = composed(&q, &k, &v, &keep, 0.3);
+        for (i, (g, w)) in got.to_vec::<f32>().unwrap().iter().zip(&want).enumerate() {
+            assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "[{i}]: {g} vs {w}");
+        }
+    }
+
+    #[test]
     fn matches_the_composition() {
         for &(b, h, s, t, d) in &[
             (2, 3, 5, 7, 4),
             (1, 2, 17, 40, 32),
             (2, 1, 3, 19, 20),
             (1, 1, 1, 1, 1),
+            (1, 2, 6, 64, 40),
+            (1, 1, 9, 33, 16),
         ] {
             let (q, k, v) = (
                 rand(&[b, h, s, d], 1),
@@ -497,7 +628,7 @@ mod tests {
                 (got.shape(), got.strides()[2]),
                 (&[b, h, s, d][..], (h * d) as isize)
             );
-            let want = composed(&q, &k, &v, &keep, scale);
+            let want = composed(&q, &k, &v, &keep.view(), scale);
             for (i, (g, w)) in got.to_vec::<f32>().unwrap().iter().zip(&want).enumerate() {
                 assert!(
                     (g - w).abs() <= 1e-5 * (1.0 + w.abs()),
