@@ -20,7 +20,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::rows::{self, Rows};
-use crate::cpu::simd::{self, Site};
+use crate::cpu::simd::{self, Isa, WithIsa};
 use crate::{Cpu, RawTensor, Result, TensorRef};
 
 /// Rows of a tile.
@@ -84,9 +84,23 @@ fn pair(lo: f32, hi: f32) -> u32 {
 /// words apart, from `out[0]` (a lane of a packed tile; an odd last `k`
 /// pairs with 0).
 fn pack_row(row: &[f32], out: &mut [u32]) {
-    const CHUNK: usize = 64;
-    simd::avx2_loops(Site::Convert, || {
-        for (c, chunk) in row.chunks(CHUNK).enumerate() {
+    simd::dispatch(PackRow { row, out });
+}
+
+/// [`pack_row`]'s work: plain loops, compiled with the instruction set's
+/// features.
+struct PackRow<'a> {
+    row: &'a [f32],
+    out: &'a mut [u32],
+}
+
+impl WithIsa for PackRow<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<I: Isa>(self, _: I) {
+        const CHUNK: usize = 64;
+        for (c, chunk) in self.row.chunks(CHUNK).enumerate() {
             let mut bits = [0u32; CHUNK];
             for (b, &x) in bits.iter_mut().zip(chunk) {
                 *b = bf16_bits(x);
@@ -95,12 +109,12 @@ fn pack_row(row: &[f32], out: &mut [u32]) {
             for (w, p) in words.iter_mut().zip(bits.chunks_exact(2)) {
                 *w = p[0] | p[1] << 16;
             }
-            let out = &mut out[c * CHUNK / 2 * MR..];
+            let out = &mut self.out[c * CHUNK / 2 * MR..];
             for (i, &w) in words[..chunk.len().div_ceil(2)].iter().enumerate() {
                 out[i * MR] = w;
             }
         }
-    });
+    }
 }
 
 impl Bf16Linear {

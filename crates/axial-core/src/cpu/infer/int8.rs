@@ -22,7 +22,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::rows::{self, Rows};
-use crate::cpu::simd::{self, Isa, Site, WithIsa};
+use crate::cpu::simd::{self, Isa, WithIsa};
 use crate::generalized::quantized::gemm::{self, KB_BLOCK, MR, NV, PANEL, PackedB};
 use crate::generalized::quantized::round_half_even;
 use crate::{Cpu, Error, RawTensor, Result, TensorRef};
@@ -216,24 +216,51 @@ impl Int8Linear {
                 }
             }
         }
-        let sums = &self.packed.sums[cols.clone()];
-        let scales = &self.scales[cols.clone()];
-        let bias = self.bias.as_ref().map(|b| &b[cols.clone()]);
-        simd::avx2_loops(Site::Vnni, || {
-            for (i, r) in rows.clone().enumerate() {
-                let (sx, zx) = params[r];
-                let dot = &dot[i * width..i * width + cols.len()];
-                let out = &mut out[i * n + cols.start..i * n + cols.end];
-                for (((o, &d), &s), &w) in out.iter_mut().zip(dot).zip(sums).zip(scales) {
-                    *o = (d - zx * s) as f32 * (sx * w);
-                }
-                if let Some(b) = bias {
-                    for (o, &b) in out.iter_mut().zip(b) {
-                        *o += b;
-                    }
+        simd::dispatch(Dequantize {
+            dot: &dot,
+            width,
+            params: &params[rows.clone()],
+            sums: &self.packed.sums[cols.clone()],
+            scales: &self.scales[cols.clone()],
+            bias: self.bias.as_ref().map(|b| &b[cols.clone()]),
+            out: &mut out[cols.start..],
+            n,
+        });
+    }
+}
+
+/// The f32 outputs of a block from its integer sums: per row `(sx, zx)`,
+/// `out[i·n + j] = (dot[i·width + j] − zx · sums[j]) · (sx · scales[j]) + bias[j]`.
+struct Dequantize<'a> {
+    dot: &'a [i32],
+    width: usize,
+    params: &'a [(f32, i32)],
+    sums: &'a [i32],
+    scales: &'a [f32],
+    bias: Option<&'a [f32]>,
+    out: &'a mut [f32],
+    n: usize,
+}
+
+impl WithIsa for Dequantize<'_> {
+    type Output = ();
+
+    /// Plain loops, compiled with the instruction set's features.
+    #[inline(always)]
+    fn run<I: Isa>(self, _: I) {
+        let cols = self.sums.len();
+        for (i, &(sx, zx)) in self.params.iter().enumerate() {
+            let dot = &self.dot[i * self.width..i * self.width + cols];
+            let out = &mut self.out[i * self.n..i * self.n + cols];
+            for (((o, &d), &s), &w) in out.iter_mut().zip(dot).zip(self.sums).zip(self.scales) {
+                *o = (d - zx * s) as f32 * (sx * w);
+            }
+            if let Some(b) = self.bias {
+                for (o, &b) in out.iter_mut().zip(b) {
+                    *o += b;
                 }
             }
-        });
+        }
     }
 }
 
