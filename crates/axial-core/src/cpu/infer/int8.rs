@@ -308,6 +308,10 @@ impl WithIsa for QuantizeRow<'_> {
             isa.splat(zero_point),
             isa.splat(255.0),
         );
+        // 2²³ added to an integer in [0, 255] leaves it in the low byte of
+        // the bits: a truncation the compiler vectorises (the saturating
+        // `as u8` of an f32 it does not).
+        let magic = isa.splat(8_388_608.0);
         let mut q = [0f32; 16];
         debug_assert!(I::LANES <= q.len());
         for (c, o) in x.chunks(I::LANES).zip(out.chunks_mut(I::LANES)) {
@@ -315,10 +319,10 @@ impl WithIsa for QuantizeRow<'_> {
             unsafe {
                 let v = isa.round(isa.mul(isa.load_n(c.as_ptr(), c.len()), inv));
                 let v = isa.min(isa.max(isa.add(v, shift), zero), top);
-                isa.store_n(q.as_mut_ptr(), c.len(), v);
+                isa.store_n(q.as_mut_ptr(), c.len(), isa.add(v, magic));
             }
             for (o, &q) in o.iter_mut().zip(&q) {
-                *o = q as u8;
+                *o = q.to_bits() as u8;
             }
         }
         (scale, zero_point as i32)
