@@ -19,6 +19,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::Features;
 use super::rows::{self, Rows};
 use crate::cpu::simd::{self, Isa, WithIsa};
 use crate::{Cpu, RawTensor, Result, TensorRef};
@@ -117,6 +118,12 @@ impl WithIsa for PackRow<'_> {
     }
 }
 
+impl Features for Bf16Linear {
+    fn features(&self) -> (usize, usize) {
+        (self.n, self.k)
+    }
+}
+
 impl Bf16Linear {
     /// Rounds `weight` (f32, `[out_features, in_features]`) to bf16 and
     /// packs it, with `bias` (f32, `[out_features]`).
@@ -154,30 +161,6 @@ impl Bf16Linear {
             packed,
             bias,
         })
-    }
-
-    /// Outputs of the layer.
-    ///
-    /// ```
-    /// # use axial_core::{RawTensor, DType, cpu::infer::Bf16Linear};
-    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
-    /// assert_eq!(Bf16Linear::new(&w.view(), None)?.out_features(), 4);
-    /// # Ok::<(), axial_core::Error>(())
-    /// ```
-    pub fn out_features(&self) -> usize {
-        self.n
-    }
-
-    /// Inputs of the layer.
-    ///
-    /// ```
-    /// # use axial_core::{RawTensor, DType, cpu::infer::Bf16Linear};
-    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
-    /// assert_eq!(Bf16Linear::new(&w.view(), None)?.in_features(), 3);
-    /// # Ok::<(), axial_core::Error>(())
-    /// ```
-    pub fn in_features(&self) -> usize {
-        self.k
     }
 
     /// `x · wᵀ + b` for f32 `x` of shape `[..., in_features]`, `x` rounded

@@ -21,6 +21,7 @@
 
 use std::ops::Range;
 
+use super::Features;
 use super::rows::{self, Rows};
 use crate::cpu::simd::{Isa, WithIsa, dispatch};
 use crate::cpu::vmath::Lanewise;
@@ -69,6 +70,12 @@ impl WithIsa for Lanes {
     }
 }
 
+impl Features for F32Linear {
+    fn features(&self) -> (usize, usize) {
+        (self.n, self.k)
+    }
+}
+
 impl F32Linear {
     /// Packs `weight` (f32, `[out_features, in_features]`), with `bias`
     /// (f32, `[out_features]`).
@@ -109,30 +116,6 @@ impl F32Linear {
             packed,
             bias,
         })
-    }
-
-    /// Outputs of the layer.
-    ///
-    /// ```
-    /// # use axial_core::{RawTensor, DType, cpu::infer::F32Linear};
-    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
-    /// assert_eq!(F32Linear::new(&w.view(), None)?.out_features(), 4);
-    /// # Ok::<(), axial_core::Error>(())
-    /// ```
-    pub fn out_features(&self) -> usize {
-        self.n
-    }
-
-    /// Inputs of the layer.
-    ///
-    /// ```
-    /// # use axial_core::{RawTensor, DType, cpu::infer::F32Linear};
-    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
-    /// assert_eq!(F32Linear::new(&w.view(), None)?.in_features(), 3);
-    /// # Ok::<(), axial_core::Error>(())
-    /// ```
-    pub fn in_features(&self) -> usize {
-        self.k
     }
 
     /// `x · wᵀ + b` for f32 `x` of shape `[..., in_features]`: a new

@@ -21,6 +21,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::Features;
 use super::rows::{self, Rows};
 use crate::cpu::simd::{self, Isa, WithIsa};
 use crate::generalized::quantized::gemm::{self, KB_BLOCK, MR, NV, PANEL, PackedB};
@@ -56,6 +57,12 @@ pub struct Int8Linear {
     /// `sw[n]`.
     scales: Vec<f32>,
     bias: Option<Vec<f32>>,
+}
+
+impl Features for Int8Linear {
+    fn features(&self) -> (usize, usize) {
+        (self.packed.n, self.packed.k)
+    }
 }
 
 impl Int8Linear {
@@ -104,30 +111,6 @@ impl Int8Linear {
             scales,
             bias,
         })
-    }
-
-    /// Outputs of the layer.
-    ///
-    /// ```
-    /// # use axial_core::{RawTensor, DType, cpu::infer::Int8Linear};
-    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
-    /// assert_eq!(Int8Linear::new(&w.view(), None)?.out_features(), 4);
-    /// # Ok::<(), axial_core::Error>(())
-    /// ```
-    pub fn out_features(&self) -> usize {
-        self.packed.n
-    }
-
-    /// Inputs of the layer.
-    ///
-    /// ```
-    /// # use axial_core::{RawTensor, DType, cpu::infer::Int8Linear};
-    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
-    /// assert_eq!(Int8Linear::new(&w.view(), None)?.in_features(), 3);
-    /// # Ok::<(), axial_core::Error>(())
-    /// ```
-    pub fn in_features(&self) -> usize {
-        self.packed.k
     }
 
     /// `x · wᵀ + b` for f32 `x` of shape `[..., in_features]`: a new

@@ -20,3 +20,44 @@ pub use attention::attention;
 pub use bf16::Bf16Linear;
 pub use f32::F32Linear;
 pub use int8::Int8Linear;
+
+/// The sizes of an inference layer's weight, `[out_features, in_features]`:
+/// what [`F32Linear`], [`Int8Linear`] and [`Bf16Linear`] share.
+pub trait Features {
+    /// `(out_features, in_features)`.
+    ///
+    /// ```
+    /// use axial_core::{DType, RawTensor};
+    /// use axial_core::cpu::infer::{Bf16Linear, Features};
+    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+    /// assert_eq!(Bf16Linear::new(&w.view(), None)?.features(), (4, 3));
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn features(&self) -> (usize, usize);
+
+    /// Outputs of the layer.
+    ///
+    /// ```
+    /// use axial_core::{DType, RawTensor};
+    /// use axial_core::cpu::infer::{F32Linear, Features};
+    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+    /// assert_eq!(F32Linear::new(&w.view(), None)?.out_features(), 4);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn out_features(&self) -> usize {
+        self.features().0
+    }
+
+    /// Inputs of the layer.
+    ///
+    /// ```
+    /// use axial_core::{DType, RawTensor};
+    /// use axial_core::cpu::infer::{Features, Int8Linear};
+    /// let w = RawTensor::zeros(&[4, 3], DType::F32)?;
+    /// assert_eq!(Int8Linear::new(&w.view(), None)?.in_features(), 3);
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    fn in_features(&self) -> usize {
+        self.features().1
+    }
+}
