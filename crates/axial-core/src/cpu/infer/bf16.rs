@@ -101,14 +101,20 @@ impl WithIsa for PackRow<'_> {
     #[inline(always)]
     fn run<I: Isa>(self, _: I) {
         const CHUNK: usize = 64;
-        for (c, chunk) in self.row.chunks(CHUNK).enumerate() {
-            let mut bits = [0u32; CHUNK];
-            for (b, &x) in bits.iter_mut().zip(chunk) {
-                *b = bf16_bits(x);
+        // The k-th bf16 of the row is half k of the words (the low half
+        // first, as a little-endian word holds it).
+        let half = |k: usize| {
+            if cfg!(target_endian = "little") {
+                k
+            } else {
+                k ^ 1
             }
+        };
+        for (c, chunk) in self.row.chunks(CHUNK).enumerate() {
             let mut words = [0u32; CHUNK / 2];
-            for (w, p) in words.iter_mut().zip(bits.chunks_exact(2)) {
-                *w = p[0] | p[1] << 16;
+            let halves: &mut [u16] = bytemuck::cast_slice_mut(&mut words);
+            for (k, &x) in chunk.iter().enumerate() {
+                halves[half(k)] = bf16_bits(x) as u16;
             }
             let out = &mut self.out[c * CHUNK / 2 * MR..];
             for (i, &w) in words[..chunk.len().div_ceil(2)].iter().enumerate() {
@@ -179,36 +185,43 @@ impl Bf16Linear {
     /// ```
     pub fn forward(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
         let rows = Rows::of("bf16_linear", x, self.k, self.n)?;
-        rows.compute(|x, y| self.forward_rows(x, y))
+        let mut scratch = rows::scratch(rows.count().div_ceil(MR) * self.kp * MR)?;
+        let packed: &mut [u32] = bytemuck::cast_slice_mut(scratch.as_bytes_mut());
+        rows.compute_uninit(|x, y| self.forward_rows(x, y, packed))
     }
 
-    /// The layer over the rows of `x` (`m × k`) into `y` (`m × n`).
-    fn forward_rows(&self, x: &[f32], y: &mut [f32]) {
+    /// The layer over the rows of `x` (`m × k`) into `y` (`m × n`, every
+    /// element written), the activations packed in `packed` (`⌈m / MR⌉ ·
+    /// kp · MR` words, any contents).
+    fn forward_rows(&self, x: &[f32], y: &mut [f32], packed: &mut [u32]) {
         let (k, n, kp) = (self.k, self.n, self.kp);
         let m = y.len() / n.max(1);
         if m == 0 || n == 0 {
             return;
         }
-        let tiles = m.div_ceil(MR);
-        let mut packed = vec![0u32; tiles * kp * MR];
         packed
             .par_chunks_mut(kp * MR)
             .enumerate()
             .for_each(|(t, packed)| {
-                for lane in 0..MR.min(m - t * MR) {
+                let live = MR.min(m - t * MR);
+                for lane in 0..live {
                     let row = &x[(t * MR + lane) * k..(t * MR + lane + 1) * k];
                     pack_row(row, &mut packed[lane..]);
                 }
+                // The last tile's rows past `m`: zeros.
+                packed.chunks_exact_mut(MR).for_each(|g| g[live..].fill(0));
             });
         let fast = has_bf16();
         rows::blocks(y, n, MR, MC, |rows, out| {
             for c0 in (0..n).step_by(NC) {
-                self.block(&packed, fast, rows.clone(), c0..n.min(c0 + NC), out);
+                self.block(packed, fast, rows.clone(), c0..n.min(c0 + NC), out);
             }
         });
     }
 
-    /// Outputs `rows × cols` (`out` holds the rows, `n` apart).
+    /// Outputs `rows × cols` (`out` holds the rows, `n` apart), a tile at
+    /// a time through a buffer the size of one, the bias added as the tile
+    /// is copied out.
     fn block(
         &self,
         a: &[u32],
@@ -218,25 +231,35 @@ impl Bf16Linear {
         out: &mut [f32],
     ) {
         let (n, kp) = (self.n, self.kp);
-        let mut acc = [0f32; MC * NC];
-        let width = cols.len().next_multiple_of(NV * PANEL);
         let panels = cols.len().div_ceil(PANEL);
+        let mut acc = [0f32; MR * NV * PANEL];
         for p0 in (0..panels).step_by(NV) {
             let nv = NV.min(panels - p0);
             let b = &self.packed[(cols.start / PANEL + p0) * kp * PANEL..];
+            let c0 = cols.start + p0 * PANEL;
+            let width = (nv * PANEL).min(cols.end - c0);
+            let bias = self.bias.as_ref().map(|b| &b[c0..c0 + width]);
             for t in rows.start / MR..rows.end.div_ceil(MR) {
-                let a = &a[t * kp * MR..(t + 1) * kp * MR];
-                let c = &mut acc[(t * MR - rows.start) * width + p0 * PANEL..];
-                tile(a, b, kp, nv, c, width, fast);
-            }
-        }
-        for (i, _) in rows.enumerate() {
-            let acc = &acc[i * width..i * width + cols.len()];
-            let out = &mut out[i * n + cols.start..i * n + cols.end];
-            out.copy_from_slice(acc);
-            if let Some(b) = &self.bias {
-                for (o, &b) in out.iter_mut().zip(&b[cols.clone()]) {
-                    *o += b;
+                tile(
+                    &a[t * kp * MR..(t + 1) * kp * MR],
+                    b,
+                    kp,
+                    nv,
+                    &mut acc,
+                    nv * PANEL,
+                    fast,
+                );
+                for r in 0..MR.min(rows.end - t * MR) {
+                    let at = (t * MR + r - rows.start) * n + c0;
+                    let (src, dst) = (&acc[r * nv * PANEL..][..width], &mut out[at..at + width]);
+                    match bias {
+                        Some(bias) => {
+                            for ((d, &s), &b) in dst.iter_mut().zip(src).zip(bias) {
+                                *d = s + b;
+                            }
+                        }
+                        None => dst.copy_from_slice(src),
+                    }
                 }
             }
         }
@@ -382,6 +405,44 @@ mod tests {
                 "{x} ({:#x})",
                 x.to_bits()
             );
+        }
+    }
+
+    #[test]
+    fn the_layer_is_the_sum_of_bf16_products_and_the_bias() {
+        // Partial tiles, panels and column blocks, several blocks of rows.
+        for &(m, n, k) in &[(1, 1, 1), (7, 17, 5), (50, 300, 64), (97, 130, 33)] {
+            let x: Vec<f32> = (0..m * k)
+                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 16.0)
+                .collect();
+            let w: Vec<f32> = (0..n * k)
+                .map(|i| ((i * 91 % 103) as f32 - 51.0) / 32.0)
+                .collect();
+            let b: Vec<f32> = (0..n).map(|j| j as f32 / 8.0 - 3.0).collect();
+            let wt = RawTensor::from_vec(w.clone(), &[n, k]).unwrap();
+            let bt = RawTensor::from_vec(b.clone(), &[n]).unwrap();
+            let layer = Bf16Linear::new(&wt.view(), Some(&bt.view())).unwrap();
+            let xt = RawTensor::from_vec(x.clone(), &[m, k]).unwrap();
+            let got = layer.forward(&xt.view()).unwrap().to_vec::<f32>().unwrap();
+            let round = |v: f32| f64::from(bf16::from_f32(v).to_f32());
+            for r in 0..m {
+                for j in 0..n {
+                    let want: f64 = (0..k)
+                        .map(|t| round(x[r * k + t]) * round(w[j * k + t]))
+                        .sum::<f64>()
+                        + f64::from(b[j]);
+                    let tol = 1e-5
+                        * (1.0
+                            + (0..k)
+                                .map(|t| (x[r * k + t] * w[j * k + t]).abs() as f64)
+                                .sum::<f64>());
+                    let g = f64::from(got[r * n + j]);
+                    assert!(
+                        (g - want).abs() <= tol,
+                        "{m}x{n}x{k} ({r}, {j}): {g} vs {want}"
+                    );
+                }
+            }
         }
     }
 

@@ -33,7 +33,8 @@ use crate::{Cpu, Error, RawTensor, Result, TensorRef};
 const MAX_K: usize = 66052;
 /// Rows of the activations one task multiplies (a multiple of [`MR`]).
 const MC: usize = 48;
-/// Output columns one task computes (a multiple of `NV · PANEL`).
+/// Output columns computed per pass over a block of rows (a multiple of
+/// `NV · PANEL`).
 const NC: usize = 128;
 
 /// A linear layer's weight (`out_features × in_features`) quantized to int8
@@ -130,11 +131,16 @@ impl Int8Linear {
     /// ```
     pub fn forward(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
         let rows = Rows::of("int8_linear", x, self.packed.k, self.packed.n)?;
-        rows.compute(|x, y| self.forward_rows(x, y))
+        let words = rows.count().div_ceil(MR) * self.packed.kb * MR;
+        let mut scratch = rows::scratch(words)?;
+        let packed: &mut [i32] = bytemuck::cast_slice_mut(scratch.as_bytes_mut());
+        rows.compute_uninit(|x, y| self.forward_rows(x, y, packed))
     }
 
-    /// The layer over the rows of `x` (`m × k`, row-major) into `y` (`m × n`).
-    fn forward_rows(&self, x: &[f32], y: &mut [f32]) {
+    /// The layer over the rows of `x` (`m × k`, row-major) into `y` (`m ×
+    /// n`, every element written), the activations packed in `packed`
+    /// (`⌈m / MR⌉ · kb · MR` words, any contents).
+    fn forward_rows(&self, x: &[f32], y: &mut [f32], packed: &mut [i32]) {
         let (k, n, kb) = (self.packed.k, self.packed.n, self.packed.kb);
         let m = y.len() / n.max(1);
         if m == 0 || n == 0 {
@@ -143,7 +149,6 @@ impl Int8Linear {
         // Quantized and packed per tile of MR rows: per group of 4 k, MR
         // little-endian i32 of 4 bytes (the layout `gemm::tile` reads).
         let tiles = m.div_ceil(MR);
-        let mut packed = vec![0i32; tiles * kb * MR];
         let mut params = vec![(0f32, 0i32); tiles * MR];
         packed
             .par_chunks_mut(kb * MR)
@@ -154,7 +159,9 @@ impl Int8Linear {
                 for (lane, p) in params.iter_mut().enumerate() {
                     let r = t * MR + lane;
                     if r >= m {
-                        break;
+                        // The last tile's rows past `m`: zeros.
+                        packed.chunks_exact_mut(MR).for_each(|g| g[lane] = 0);
+                        continue;
                     }
                     *p = quantize_row(&x[r * k..(r + 1) * k], &mut row[..k]);
                     for (g, bytes) in row.chunks_exact(4).enumerate() {
@@ -167,7 +174,7 @@ impl Int8Linear {
         rows::blocks(y, n, MR, MC, |rows, out| {
             for c0 in (0..n).step_by(NC) {
                 let cols = c0..n.min(c0 + NC);
-                self.block(&packed, &params, vnni, rows.clone(), cols, out);
+                self.block(packed, &params, vnni, rows.clone(), cols, out);
             }
         });
     }
@@ -184,31 +191,44 @@ impl Int8Linear {
         out: &mut [f32],
     ) {
         let (n, kb) = (self.packed.n, self.packed.kb);
-        let mut dot = [0i32; MC * NC];
-        let width = cols.len().next_multiple_of(NV * PANEL);
         let p_first = cols.start / PANEL;
         let panels = cols.len().div_ceil(PANEL);
-        for kb0 in (0..kb).step_by(KB_BLOCK) {
-            let kbs = KB_BLOCK.min(kb - kb0);
-            for p0 in (0..panels).step_by(NV) {
-                let nv = NV.min(panels - p0);
-                for t in rows.start / MR..rows.end.div_ceil(MR) {
+        for p0 in (0..panels).step_by(NV) {
+            let nv = NV.min(panels - p0);
+            let c0 = cols.start + p0 * PANEL;
+            let c = c0..(c0 + nv * PANEL).min(cols.end);
+            for t in rows.start / MR..rows.end.div_ceil(MR) {
+                let r = t * MR..(t * MR + MR).min(rows.end);
+                // One tile's sums, over the blocks of `k` in order.
+                let mut dot = [0i32; MR * NV * PANEL];
+                for kb0 in (0..kb).step_by(KB_BLOCK) {
+                    let kbs = KB_BLOCK.min(kb - kb0);
                     let a = &packed[t * kb * MR + kb0 * MR..t * kb * MR + (kb0 + kbs) * MR];
-                    let c = &mut dot[(t * MR - rows.start) * width + p0 * PANEL..];
-                    gemm::tile(a, &self.packed, p_first + p0, nv, kb0, kbs, c, width, vnni);
+                    let ldc = nv * PANEL;
+                    gemm::tile(
+                        a,
+                        &self.packed,
+                        p_first + p0,
+                        nv,
+                        kb0,
+                        kbs,
+                        &mut dot,
+                        ldc,
+                        vnni,
+                    );
                 }
+                simd::dispatch(Dequantize {
+                    dot: &dot,
+                    width: nv * PANEL,
+                    params: &params[r.clone()],
+                    sums: &self.packed.sums[c.clone()],
+                    scales: &self.scales[c.clone()],
+                    bias: self.bias.as_ref().map(|b| &b[c.clone()]),
+                    out: &mut out[(r.start - rows.start) * n + c.start..],
+                    n,
+                });
             }
         }
-        simd::dispatch(Dequantize {
-            dot: &dot,
-            width,
-            params: &params[rows.clone()],
-            sums: &self.packed.sums[cols.clone()],
-            scales: &self.scales[cols.clone()],
-            bias: self.bias.as_ref().map(|b| &b[cols.clone()]),
-            out: &mut out[cols.start..],
-            n,
-        });
     }
 }
 

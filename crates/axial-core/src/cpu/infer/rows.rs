@@ -74,22 +74,33 @@ impl<'a> Rows<'a> {
         })
     }
 
-    /// A new tensor of the output's shape, written by `f(x, y)` with the
-    /// input's and the output's rows.
-    pub(super) fn compute(self, f: impl FnOnce(&[f32], &mut [f32])) -> Result<RawTensor> {
-        host::build::<f32>(&self.out_shape, |y| {
-            f(&self.x, y);
-            Ok(())
-        })
+    /// The number of rows.
+    pub(super) fn count(&self) -> usize {
+        self.out_shape[..self.out_shape.len() - 1].iter().product()
     }
-    /// As [`Rows::compute`], the output's elements left unspecified for
-    /// `f`, which must write every one of them.
+
+    /// A new tensor of the output's shape, written by `f(x, y)` with the
+    /// input's and the output's rows: the output's elements are left
+    /// unspecified for `f`, which must write every one of them.
     pub(super) fn compute_uninit(self, f: impl FnOnce(&[f32], &mut [f32])) -> Result<RawTensor> {
         let layout = crate::Layout::contiguous(&self.out_shape);
         let mut out = crate::tensor::alloc_output(&Cpu, layout, DType::F32)?;
         f(&self.x, out.storage_mut().as_mut_slice::<f32>()?);
         Ok(out)
     }
+}
+
+/// A scratch block of `words` 32-bit words of unspecified contents (from
+/// the host pool: stale words of an earlier block, or zeros), for the
+/// packed activations of a layer: no pass that zeroes it.
+///
+/// # Errors
+/// The system is out of memory.
+pub(super) fn scratch(words: usize) -> Result<crate::cpu::CpuBuffer> {
+    let bytes = words
+        .checked_mul(4)
+        .ok_or_else(|| Error::out_of_memory("scratch", usize::MAX))?;
+    crate::cpu::CpuBuffer::new(bytes, false)
 }
 
 /// Calls `f(rows, out)` for blocks of the rows of `y` (`n` per row), `out`
