@@ -102,6 +102,9 @@ impl Precision for Int8 {
     fn forward(s: &Int8Linear, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
         s.forward(&x)
     }
+    fn forward_gelu(s: &Int8Linear, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        s.forward_gelu(&x)
+    }
 }
 
 impl Precision for Bf16 {
@@ -112,6 +115,9 @@ impl Precision for Bf16 {
     }
     fn forward(s: &Bf16Linear, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
         s.forward(&x)
+    }
+    fn forward_gelu(s: &Bf16Linear, x: TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        s.forward_gelu(&x)
     }
 }
 

@@ -184,16 +184,42 @@ impl Bf16Linear {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn forward(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        self.forward_then(x, false)
+    }
+
+    /// [`Bf16Linear::forward`] followed by the exact GELU, applied to each
+    /// output as it is computed: the bits of an in-place GELU after
+    /// `forward` where `out_features` is a multiple of 16 (the GELU's
+    /// path is chosen per vector of 16).
+    ///
+    /// # Errors
+    /// As [`Bf16Linear::forward`].
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, cpu::infer::Bf16Linear};
+    /// let w = RawTensor::from_vec(vec![1.0f32, -1.0], &[2, 1])?;
+    /// let layer = Bf16Linear::new(&w.view(), None)?;
+    /// let x = RawTensor::from_vec(vec![2.0f32], &[1, 1])?;
+    /// let y = layer.forward_gelu(&x.view())?.to_vec::<f32>()?;
+    /// assert!((y[0] - 1.9545).abs() < 1e-4 && (y[1] + 0.0455).abs() < 1e-4, "{y:?}");
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn forward_gelu(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        self.forward_then(x, true)
+    }
+
+    /// The layer over `x`, then the GELU when `gelu`.
+    fn forward_then(&self, x: &TensorRef<'_, Cpu>, gelu: bool) -> Result<RawTensor> {
         let rows = Rows::of("bf16_linear", x, self.k, self.n)?;
         let mut scratch = rows::scratch(rows.count().div_ceil(MR) * self.kp * MR)?;
         let packed: &mut [u32] = bytemuck::cast_slice_mut(scratch.as_bytes_mut());
-        rows.compute_uninit(|x, y| self.forward_rows(x, y, packed))
+        rows.compute_uninit(|x, y| self.forward_rows(x, y, packed, gelu))
     }
 
     /// The layer over the rows of `x` (`m × k`) into `y` (`m × n`, every
     /// element written), the activations packed in `packed` (`⌈m / MR⌉ ·
     /// kp · MR` words, any contents).
-    fn forward_rows(&self, x: &[f32], y: &mut [f32], packed: &mut [u32]) {
+    fn forward_rows(&self, x: &[f32], y: &mut [f32], packed: &mut [u32], gelu: bool) {
         let (k, n, kp) = (self.k, self.n, self.kp);
         let m = y.len() / n.max(1);
         if m == 0 || n == 0 {
@@ -211,21 +237,21 @@ impl Bf16Linear {
                 // The last tile's rows past `m`: zeros.
                 packed.chunks_exact_mut(MR).for_each(|g| g[live..].fill(0));
             });
-        let fast = has_bf16();
+        let kernel = (has_bf16(), gelu);
         rows::blocks(y, n, MR, MC, |rows, out| {
             for c0 in (0..n).step_by(NC) {
-                self.block(packed, fast, rows.clone(), c0..n.min(c0 + NC), out);
+                self.block(packed, kernel, rows.clone(), c0..n.min(c0 + NC), out);
             }
         });
     }
 
     /// Outputs `rows × cols` (`out` holds the rows, `n` apart), a tile at
-    /// a time through a buffer the size of one, the bias added as the tile
-    /// is copied out.
+    /// a time through a buffer the size of one, the bias (and the GELU when
+    /// `gelu`) applied as the tile is copied out; `fast`: AVX-512 BF16.
     fn block(
         &self,
         a: &[u32],
-        fast: bool,
+        (fast, gelu): (bool, bool),
         rows: Range<usize>,
         cols: Range<usize>,
         out: &mut [f32],
@@ -259,6 +285,9 @@ impl Bf16Linear {
                             }
                         }
                         None => dst.copy_from_slice(src),
+                    }
+                    if gelu {
+                        rows::gelu(dst);
                     }
                 }
             }

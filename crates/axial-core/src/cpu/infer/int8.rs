@@ -130,17 +130,43 @@ impl Int8Linear {
     /// # Ok::<(), axial_core::Error>(())
     /// ```
     pub fn forward(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        self.forward_then(x, false)
+    }
+
+    /// [`Int8Linear::forward`] followed by the exact GELU, applied to each
+    /// output as it is computed: the bits of an in-place GELU after
+    /// `forward` where `out_features` is a multiple of 16 (the GELU's
+    /// path is chosen per vector of 16).
+    ///
+    /// # Errors
+    /// As [`Int8Linear::forward`].
+    ///
+    /// ```
+    /// # use axial_core::{RawTensor, cpu::infer::Int8Linear};
+    /// let w = RawTensor::from_vec(vec![1.0f32, -1.0], &[2, 1])?;
+    /// let layer = Int8Linear::new(&w.view(), None)?;
+    /// let x = RawTensor::from_vec(vec![2.0f32], &[1, 1])?;
+    /// let y = layer.forward_gelu(&x.view())?.to_vec::<f32>()?;
+    /// assert!((y[0] - 1.9545).abs() < 2e-2 && (y[1] + 0.0455).abs() < 2e-2, "{y:?}");
+    /// # Ok::<(), axial_core::Error>(())
+    /// ```
+    pub fn forward_gelu(&self, x: &TensorRef<'_, Cpu>) -> Result<RawTensor> {
+        self.forward_then(x, true)
+    }
+
+    /// The layer over `x`, then the GELU when `gelu`.
+    fn forward_then(&self, x: &TensorRef<'_, Cpu>, gelu: bool) -> Result<RawTensor> {
         let rows = Rows::of("int8_linear", x, self.packed.k, self.packed.n)?;
         let words = rows.count().div_ceil(MR) * self.packed.kb * MR;
         let mut scratch = rows::scratch(words)?;
         let packed: &mut [i32] = bytemuck::cast_slice_mut(scratch.as_bytes_mut());
-        rows.compute_uninit(|x, y| self.forward_rows(x, y, packed))
+        rows.compute_uninit(|x, y| self.forward_rows(x, y, packed, gelu))
     }
 
     /// The layer over the rows of `x` (`m × k`, row-major) into `y` (`m ×
     /// n`, every element written), the activations packed in `packed`
     /// (`⌈m / MR⌉ · kb · MR` words, any contents).
-    fn forward_rows(&self, x: &[f32], y: &mut [f32], packed: &mut [i32]) {
+    fn forward_rows(&self, x: &[f32], y: &mut [f32], packed: &mut [i32], gelu: bool) {
         let (k, n, kb) = (self.packed.k, self.packed.n, self.packed.kb);
         let m = y.len() / n.max(1);
         if m == 0 || n == 0 {
@@ -174,7 +200,7 @@ impl Int8Linear {
         rows::blocks(y, n, MR, MC, |rows, out| {
             for c0 in (0..n).step_by(NC) {
                 let cols = c0..n.min(c0 + NC);
-                self.block(packed, &params, vnni, rows.clone(), cols, out);
+                self.block(packed, &params, (vnni, gelu), rows.clone(), cols, out);
             }
         });
     }
@@ -185,7 +211,7 @@ impl Int8Linear {
         &self,
         packed: &[i32],
         params: &[(f32, i32)],
-        vnni: bool,
+        (vnni, gelu): (bool, bool),
         rows: Range<usize>,
         cols: Range<usize>,
         out: &mut [f32],
@@ -226,6 +252,7 @@ impl Int8Linear {
                     bias: self.bias.as_ref().map(|b| &b[c.clone()]),
                     out: &mut out[(r.start - rows.start) * n + c.start..],
                     n,
+                    gelu,
                 });
             }
         }
@@ -233,7 +260,8 @@ impl Int8Linear {
 }
 
 /// The f32 outputs of a block from its integer sums: per row `(sx, zx)`,
-/// `out[i·n + j] = (dot[i·width + j] − zx · sums[j]) · (sx · scales[j]) + bias[j]`.
+/// `out[i·n + j] = (dot[i·width + j] − zx · sums[j]) · (sx · scales[j]) + bias[j]`,
+/// then the GELU when asked.
 struct Dequantize<'a> {
     dot: &'a [i32],
     width: usize,
@@ -243,6 +271,8 @@ struct Dequantize<'a> {
     bias: Option<&'a [f32]>,
     out: &'a mut [f32],
     n: usize,
+    /// The GELU after the bias.
+    gelu: bool,
 }
 
 impl WithIsa for Dequantize<'_> {
@@ -250,7 +280,7 @@ impl WithIsa for Dequantize<'_> {
 
     /// Plain loops, compiled with the instruction set's features.
     #[inline(always)]
-    fn run<I: Isa>(self, _: I) {
+    fn run<I: Isa>(self, isa: I) {
         let cols = self.sums.len();
         for (i, &(sx, zx)) in self.params.iter().enumerate() {
             let dot = &self.dot[i * self.width..i * self.width + cols];
@@ -262,6 +292,9 @@ impl WithIsa for Dequantize<'_> {
                 for (o, &b) in out.iter_mut().zip(b) {
                     *o += b;
                 }
+            }
+            if self.gelu {
+                rows::gelu_lanes(isa, out);
             }
         }
     }

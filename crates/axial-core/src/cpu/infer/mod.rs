@@ -61,3 +61,64 @@ pub trait Features {
         self.features().1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cpu, RawTensor, Result, TensorRef};
+
+    type Forward<'a> = Box<dyn Fn(&TensorRef<'_, Cpu>) -> Result<RawTensor> + 'a>;
+
+    #[test]
+    fn gelu_in_the_epilogue_gives_the_bits_of_gelu_after() {
+        // Outputs from −12 to 12: vectors with lanes below −6 (the GELU's
+        // wide path) and without.
+        let (m, n, k) = (13, 96, 40);
+        let x: Vec<f32> = (0..m * k)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
+            .collect();
+        let w: Vec<f32> = (0..n * k)
+            .map(|i| ((i * 91 % 103) as f32 - 51.0) / 40.0 * (1 + i / k % 3) as f32)
+            .collect();
+        let b: Vec<f32> = (0..n).map(|i| (i as f32 - 48.0) / 4.0).collect();
+        let (wt, bt) = (
+            RawTensor::from_vec(w, &[n, k]).unwrap(),
+            RawTensor::from_vec(b, &[n]).unwrap(),
+        );
+        let (w, b) = (wt.view(), bt.view());
+        let f32_layer = F32Linear::new(&w, Some(&b)).unwrap();
+        let int8 = Int8Linear::new(&w, Some(&b)).unwrap();
+        let bf16 = Bf16Linear::new(&w, Some(&b)).unwrap();
+        let layers: [(&str, Forward<'_>, Forward<'_>); 3] = [
+            (
+                "f32",
+                Box::new(|x| f32_layer.forward(x)),
+                Box::new(|x| f32_layer.forward_gelu(x)),
+            ),
+            (
+                "int8",
+                Box::new(|x| int8.forward(x)),
+                Box::new(|x| int8.forward_gelu(x)),
+            ),
+            (
+                "bf16",
+                Box::new(|x| bf16.forward(x)),
+                Box::new(|x| bf16.forward_gelu(x)),
+            ),
+        ];
+        let xt = RawTensor::from_vec(x, &[m, k]).unwrap();
+        for (name, forward, forward_gelu) in &layers {
+            let fused = forward_gelu(&xt.view()).unwrap().to_vec::<f32>().unwrap();
+            let mut after = forward(&xt.view()).unwrap();
+            after.view_mut().unary_(crate::UnaryOp::Gelu).unwrap();
+            let after = after.to_vec::<f32>().unwrap();
+            assert!(
+                after.iter().any(|&v| v < 0.0 && v > -1e-8),
+                "{name}: no output below −6"
+            );
+            for (i, (f, a)) in fused.iter().zip(&after).enumerate() {
+                assert_eq!(f.to_bits(), a.to_bits(), "{name} element {i}: {f} vs {a}");
+            }
+        }
+    }
+}
