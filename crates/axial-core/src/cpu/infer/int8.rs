@@ -285,12 +285,18 @@ impl WithIsa for Dequantize<'_> {
         for (i, &(sx, zx)) in self.params.iter().enumerate() {
             let dot = &self.dot[i * self.width..i * self.width + cols];
             let out = &mut self.out[i * self.n..i * self.n + cols];
-            for (((o, &d), &s), &w) in out.iter_mut().zip(dot).zip(self.sums).zip(self.scales) {
-                *o = (d - zx * s) as f32 * (sx * w);
-            }
-            if let Some(b) = self.bias {
-                for (o, &b) in out.iter_mut().zip(b) {
-                    *o += b;
+            let terms = out.iter_mut().zip(dot).zip(self.sums).zip(self.scales);
+            // One pass: the output's lines are written once.
+            match self.bias {
+                Some(b) => {
+                    for ((((o, &d), &s), &w), &b) in terms.zip(b) {
+                        *o = (d - zx * s) as f32 * (sx * w) + b;
+                    }
+                }
+                None => {
+                    for (((o, &d), &s), &w) in terms {
+                        *o = (d - zx * s) as f32 * (sx * w);
+                    }
                 }
             }
             if self.gelu {
