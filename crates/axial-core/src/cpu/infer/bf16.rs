@@ -399,6 +399,7 @@ mod tests {
     use half::bf16;
 
     use super::*;
+    use crate::cpu::infer::sequence;
 
     #[test]
     fn bits_round_as_half_does() {
@@ -441,12 +442,8 @@ mod tests {
     fn the_layer_is_the_sum_of_bf16_products_and_the_bias() {
         // Partial tiles, panels and column blocks, several blocks of rows.
         for &(m, n, k) in &[(1, 1, 1), (7, 17, 5), (50, 300, 64), (97, 130, 33)] {
-            let x: Vec<f32> = (0..m * k)
-                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 16.0)
-                .collect();
-            let w: Vec<f32> = (0..n * k)
-                .map(|i| ((i * 91 % 103) as f32 - 51.0) / 32.0)
-                .collect();
+            let x = sequence(m * k, 37, 101, 50.0, 16.0);
+            let w = sequence(n * k, 91, 103, 51.0, 32.0);
             let b: Vec<f32> = (0..n).map(|j| j as f32 / 8.0 - 3.0).collect();
             let wt = RawTensor::from_vec(w.clone(), &[n, k]).unwrap();
             let bt = RawTensor::from_vec(b.clone(), &[n]).unwrap();
@@ -494,12 +491,8 @@ mod tests {
     fn both_kernels_match_the_sum_of_bf16_products() {
         // Odd sizes: partial tiles and panels, an odd k.
         for &(m, n, k) in &[(1, 1, 1), (7, 17, 5), (13, 70, 33), (50, 130, 384)] {
-            let x: Vec<f32> = (0..m * k)
-                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 16.0)
-                .collect();
-            let w: Vec<f32> = (0..n * k)
-                .map(|i| ((i * 91 % 103) as f32 - 51.0) / 32.0)
-                .collect();
+            let x = sequence(m * k, 37, 101, 50.0, 16.0);
+            let w = sequence(n * k, 91, 103, 51.0, 32.0);
             let wt = RawTensor::from_vec(w.clone(), &[n, k]).unwrap();
             let layer = Bf16Linear::new(&wt.view(), None).unwrap();
             let round = |v: f32| bf16::from_f32(v).to_f32();

@@ -350,6 +350,7 @@ impl Tile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu::infer::sequence;
 
     #[test]
     fn matches_the_sum_in_order_with_the_bias_last() {
@@ -361,12 +362,8 @@ mod tests {
             (50, 130, 384),
             (3, 64, 2),
         ] {
-            let x: Vec<f32> = (0..m * k)
-                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 16.0)
-                .collect();
-            let w: Vec<f32> = (0..n * k)
-                .map(|i| ((i * 91 % 103) as f32 - 51.0) / 32.0)
-                .collect();
+            let x = sequence(m * k, 37, 101, 50.0, 16.0);
+            let w = sequence(n * k, 91, 103, 51.0, 32.0);
             let b: Vec<f32> = (0..n).map(|i| i as f32 / 8.0 - 1.0).collect();
             let wt = RawTensor::from_vec(w.clone(), &[n, k]).unwrap();
             let bt = RawTensor::from_vec(b.clone(), &[n]).unwrap();

@@ -374,6 +374,7 @@ impl WithIsa for QuantizeRow<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu::infer::sequence;
 
     /// [`quantize_row`] by its definition, one element at a time.
     fn quantize_row_scalar(x: &[f32], out: &mut [u8]) -> (f32, i32) {
@@ -401,9 +402,7 @@ mod tests {
             vec![1.5],
             vec![-3.0, -1.0, -2.5],
             (0..37).map(|i| (i as f32 * 0.37).sin() * 4.0).collect(),
-            (0..384)
-                .map(|i| ((i * 37 % 101) as f32 - 40.0) / 16.0)
-                .collect(),
+            sequence(384, 37, 101, 40.0, 16.0),
             (0..33)
                 .map(|i| if i == 20 { 1e30 } else { i as f32 })
                 .collect(),
@@ -458,12 +457,8 @@ mod tests {
     fn matches_the_definition_and_stays_near_f32() {
         // Partial tiles, panels and column blocks; a k past one block of groups.
         for &(m, n, k) in &[(1, 1, 1), (7, 17, 5), (50, 130, 384), (13, 300, 2051)] {
-            let x: Vec<f32> = (0..m * k)
-                .map(|i| ((i * 37 % 101) as f32 - 40.0) / 16.0)
-                .collect();
-            let w: Vec<f32> = (0..n * k)
-                .map(|i| ((i * 91 % 103) as f32 - 51.0) / 32.0)
-                .collect();
+            let x = sequence(m * k, 37, 101, 40.0, 16.0);
+            let w = sequence(n * k, 91, 103, 51.0, 32.0);
             let b: Vec<f32> = (0..n).map(|j| j as f32 / 8.0).collect();
             let wt = RawTensor::from_vec(w.clone(), &[n, k]).unwrap();
             let bt = RawTensor::from_vec(b.clone(), &[n]).unwrap();

@@ -62,6 +62,15 @@ pub trait Features {
     }
 }
 
+/// `((i · mul) mod modulus − shift) / scale` for `i < len`: test operands
+/// whose values repeat with no short period.
+#[cfg(test)]
+fn sequence(len: usize, mul: usize, modulus: usize, shift: f32, scale: f32) -> Vec<f32> {
+    (0..len)
+        .map(|i| ((i * mul % modulus) as f32 - shift) / scale)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,9 +83,7 @@ mod tests {
         // Outputs from −12 to 12: vectors with lanes below −6 (the GELU's
         // wide path) and without.
         let (m, n, k) = (13, 96, 40);
-        let x: Vec<f32> = (0..m * k)
-            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0)
-            .collect();
+        let x = sequence(m * k, 37, 101, 50.0, 50.0);
         let w: Vec<f32> = (0..n * k)
             .map(|i| ((i * 91 % 103) as f32 - 51.0) / 40.0 * (1 + i / k % 3) as f32)
             .collect();
