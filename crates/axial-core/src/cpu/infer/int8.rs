@@ -280,7 +280,7 @@ impl WithIsa for Dequantize<'_> {
 
     /// Plain loops, compiled with the instruction set's features.
     #[inline(always)]
-    fn run<I: Isa>(self, isa: I) {
+    fn run<I: Isa>(self, _: I) {
         let cols = self.sums.len();
         for (i, &(sx, zx)) in self.params.iter().enumerate() {
             let dot = &self.dot[i * self.width..i * self.width + cols];
@@ -300,7 +300,7 @@ impl WithIsa for Dequantize<'_> {
                 }
             }
             if self.gelu {
-                rows::gelu_lanes(isa, out);
+                rows::gelu(out);
             }
         }
     }

@@ -6,9 +6,8 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::cpu::simd::{Isa, WithIsa, dispatch};
-use crate::cpu::vmath::Lanewise;
 use crate::cpu::vmath::erf::GeluOp;
+use crate::cpu::vmath::run_f32;
 use crate::generalized::host;
 use crate::{Cpu, DType, Error, RawTensor, Result, TensorRef};
 
@@ -94,30 +93,12 @@ impl<'a> Rows<'a> {
 }
 
 /// The exact GELU of `row` in place, a vector of lanes at a time from its
-/// start, as the in-place GELU of a tensor takes a row that starts on a
-/// multiple of the lanes.
-#[inline(always)]
-pub(super) fn gelu_lanes<I: Isa>(isa: I, row: &mut [f32]) {
-    for c in row.chunks_mut(I::LANES) {
-        // SAFETY: `c` holds `c.len() ≤ LANES` f32.
-        unsafe {
-            let v = isa.load_n(c.as_ptr(), c.len());
-            isa.store_n(c.as_mut_ptr(), c.len(), GeluOp.apply(isa, v));
-        }
-    }
-}
-
-/// [`gelu_lanes`] with the instruction set in use.
+/// start (as the in-place GELU of a tensor, whose path is chosen per vector).
 pub(super) fn gelu(row: &mut [f32]) {
-    struct Gelu<'a>(&'a mut [f32]);
-    impl WithIsa for Gelu<'_> {
-        type Output = ();
-        #[inline(always)]
-        fn run<I: Isa>(self, isa: I) {
-            gelu_lanes(isa, self.0);
-        }
-    }
-    dispatch(Gelu(row));
+    let (p, len) = (row.as_mut_ptr(), row.len());
+    // SAFETY: `p` is readable and writable for `len` f32; source and
+    // destination are the same pointer.
+    unsafe { run_f32(GeluOp, p, p, len) };
 }
 
 /// A scratch block of `words` 32-bit words of unspecified contents (from
